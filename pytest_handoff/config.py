@@ -1,0 +1,148 @@
+"""One settings object for the pytest plugin and the CLI.
+
+Settings come from ``[tool.handoff]`` in ``pyproject.toml``; pytest ini options
+(``handoff_*``) and CLI flags override them key by key.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pytest_handoff.findings import Severity
+from pytest_handoff.rules import Rule, matches_code
+
+DEFAULT_GLOBS = (".neuralrelay/handoffs/**/*.json",)
+DEFAULT_MAX_COUNTEREXAMPLE_LENGTH = 600
+DEFAULT_MAX_REWORK_CYCLES = 2
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; the message names the setting and its source."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a check run can be told; immutable so runs can share it."""
+
+    globs: tuple[str, ...] = DEFAULT_GLOBS
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severities: Mapping[str, Severity] = field(default_factory=dict)
+    threshold: Severity = Severity.INFO
+    max_counterexample_length: int = DEFAULT_MAX_COUNTEREXAMPLE_LENGTH
+    max_rework_cycles: int = DEFAULT_MAX_REWORK_CYCLES
+    # Extra agents beyond NeuralRelay's own, agent name -> handoff_type it writes.
+    agents: Mapping[str, str] = field(default_factory=dict)
+
+    def is_enabled(self, code: str) -> bool:
+        """A code runs unless ignored, and when ``select`` is given, only if selected."""
+        if self.ignore and matches_code(code, self.ignore):
+            return False
+        return not self.select or matches_code(code, self.select)
+
+    def severity_of(self, rule: Rule) -> Severity:
+        """The configured severity of ``rule`` (the longest matching code prefix wins)."""
+        best: tuple[int, Severity] | None = None
+        for prefix, severity in self.severities.items():
+            if rule.code.startswith(prefix) and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), severity)
+        return rule.severity if best is None else best[1]
+
+    def merged(self, overrides: Mapping[str, Any], source: str) -> Settings:
+        """A copy with ``overrides`` (raw configuration values) applied."""
+        return replace(self, **_parse(overrides, source))
+
+
+def _as_list(value: Any, key: str, source: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        items: Iterable[Any] = value.replace(",", " ").split()
+    elif isinstance(value, (list, tuple)):
+        items = value
+    else:
+        raise ConfigError(f"{source}: '{key}' must be a list of strings")
+    result = tuple(str(item).strip() for item in items if str(item).strip())
+    return result
+
+
+def _as_pairs(value: Any, key: str, source: str) -> dict[str, str]:
+    """A table, or lines/list items of ``KEY=VALUE``."""
+    if isinstance(value, Mapping):
+        return {str(k): str(v) for k, v in value.items()}
+    pairs: dict[str, str] = {}
+    for item in _as_list(value, key, source):
+        name, sep, setting = item.partition("=")
+        if not sep or not name.strip() or not setting.strip():
+            raise ConfigError(f"{source}: '{key}' entries look like CODE=VALUE, got {item!r}")
+        pairs[name.strip()] = setting.strip()
+    return pairs
+
+
+def _as_positive_int(value: Any, key: str, source: str) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{source}: '{key}' must be a whole number, got {value!r}") from None
+    if number < 0:
+        raise ConfigError(f"{source}: '{key}' must not be negative, got {number}")
+    return number
+
+
+def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
+    parsed: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = key.replace("-", "_")
+        if value is None:
+            continue
+        if name in ("globs", "select", "ignore"):
+            parsed[name] = _as_list(value, key, source)
+        elif name in ("severity", "severities"):
+            try:
+                parsed["severities"] = {
+                    code.upper(): Severity.parse(level)
+                    for code, level in _as_pairs(value, key, source).items()
+                }
+            except ValueError as error:
+                raise ConfigError(f"{source}: '{key}': {error}") from None
+        elif name == "threshold":
+            try:
+                parsed["threshold"] = Severity.parse(str(value))
+            except ValueError as error:
+                raise ConfigError(f"{source}: '{key}': {error}") from None
+        elif name in ("max_counterexample_length", "max_rework_cycles"):
+            parsed[name] = _as_positive_int(value, key, source)
+        elif name == "agents":
+            parsed["agents"] = _as_pairs(value, key, source)
+        else:
+            raise ConfigError(f"{source}: unknown setting '{key}'")
+    return parsed
+
+
+def read_pyproject(path: Path) -> dict[str, Any]:
+    """The ``[tool.handoff]`` table of a ``pyproject.toml`` (empty when absent)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    try:
+        with path.open("rb") as stream:
+            document = tomllib.load(stream)
+    except FileNotFoundError:
+        return {}
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read configuration: {error}") from None
+    table = document.get("tool", {}).get("handoff", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.handoff] must be a table")
+    return table
+
+
+def load_settings(root: Path, config_file: Path | None = None) -> Settings:
+    """Settings from ``config_file`` or ``root/pyproject.toml``, defaults where silent."""
+    path = config_file or root / "pyproject.toml"
+    if config_file is not None and not config_file.is_file():
+        raise ConfigError(f"{config_file}: configuration file not found")
+    return Settings().merged(read_pyproject(path), str(path))

@@ -1,0 +1,389 @@
+"""The one path for data: files -> documents -> schema -> rules -> findings.
+
+The CLI and the pytest plugin both call :func:`discover` and :func:`check_chain`;
+they differ only in how they report the result.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
+from pytest_handoff.config import Settings
+from pytest_handoff.documents import Document, display_path_for
+from pytest_handoff.findings import Finding, Severity
+from pytest_handoff.profiles import Profile, all_profiles
+from pytest_handoff.rules import RULES, Hit, Rule, rules_for
+
+# Folders never worth walking into when discovering handoffs.
+SKIPPED_DIRECTORIES = frozenset(
+    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", ".tox", ".nox", "__pycache__",
+     ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages", ".eggs"}
+)
+
+
+@dataclass(frozen=True)
+class ChainRef:
+    """A chain before it is read: its profile, id, folder and member files in order."""
+
+    profile: Profile
+    chain_id: str
+    directory: Path | None
+    paths: tuple[Path, ...]
+
+    @property
+    def standalone(self) -> bool:
+        return self.directory is None
+
+
+@dataclass(eq=False)
+class Chain:
+    """A chain being checked: its documents (parsed ones) and shared analysis.
+
+    Chain rules read documents through :meth:`valid`, which holds only
+    documents that passed their schema, so rules can trust their shape.
+    """
+
+    ref: ChainRef
+    documents: list[Document]
+    notes: list[str] = field(default_factory=list)
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def chain_id(self) -> str:
+        return self.ref.chain_id
+
+    def valid(self, handoff_type: str | None = None) -> list[Document]:
+        """Schema-valid documents, of ``handoff_type`` when given, in sequence order."""
+        return [
+            doc for doc in self.documents
+            if doc.schema_valid and (handoff_type is None or doc.handoff_type == handoff_type)
+        ]
+
+    def first(self, handoff_type: str) -> Document | None:
+        found = self.valid(handoff_type)
+        return found[0] if found else None
+
+    def hit(self, document: Document, pointer: str, message: str, **kwargs: Any) -> Hit:
+        """A hit at ``pointer`` of ``document`` (for user hooks)."""
+        return Hit(document, pointer, message, **kwargs)
+
+
+@dataclass(frozen=True)
+class ChainResult:
+    """Everything one chain produced."""
+
+    ref: ChainRef
+    findings: tuple[Finding, ...]
+    notes: tuple[str, ...]
+    # Source lines of the files that have findings, for excerpts.
+    sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        return any(f.severity >= Severity.ERROR for f in self.findings)
+
+    def narrowed_to(self, display_paths: Iterable[str]) -> ChainResult:
+        wanted = set(display_paths)
+        kept = tuple(f for f in self.findings if f.path in wanted)
+        return ChainResult(self.ref, kept, self.notes, self.sources)
+
+
+ExtraCheck = Callable[[Chain], Iterable[Hit | Finding]]
+
+
+def check_chain(
+    ref: ChainRef,
+    settings: Settings,
+    root: Path,
+    extra_checks: Sequence[ExtraCheck] = (),
+) -> ChainResult:
+    """Read, validate and check every file of one chain."""
+    from pytest_handoff.schemas import compiled_validator, validate_document
+
+    profile = ref.profile
+    load_findings: list[Finding] = []
+    documents: list[Document] = []
+    for path in ref.paths:
+        loaded = profile.read(path, display_path_for(path, root), settings)
+        load_findings.extend(loaded.findings)
+        if loaded.document is not None:
+            documents.append(loaded.document)
+
+    chain = Chain(ref, documents)
+    hits: list[tuple[Rule, Hit]] = []
+    classify_rule = RULES["HS002"]
+    for document in documents:
+        handoff_type, classification_hits = profile.classify(document, settings)
+        hits.extend((classify_rule, hit) for hit in classification_hits)
+        document.handoff_type = handoff_type
+        if handoff_type is None:
+            continue
+        schema_findings = list(validate_document(document, compiled_validator(profile.schema_name(handoff_type))))
+        load_findings.extend(schema_findings)
+        # Documents with load findings (duplicate keys) still get schema checks, but only
+        # clean ones feed the content rules.
+        document.schema_valid = not schema_findings
+
+    for rule in rules_for(profile.name, "document"):
+        if not settings.is_enabled(rule.code):
+            continue
+        for document in chain.valid():
+            if rule.handoff_types and document.handoff_type not in rule.handoff_types:
+                continue
+            assert rule.check is not None
+            hits.extend((rule, hit) for hit in rule.check(document, settings))
+    for rule in rules_for(profile.name, "chain"):
+        if settings.is_enabled(rule.code):
+            assert rule.check is not None
+            hits.extend((rule, hit) for hit in rule.check(chain, settings))
+
+    findings = [f for f in load_findings if settings.is_enabled(f.code)]
+    findings = [_with_configured_severity(f, settings) for f in findings]
+    findings.extend(finding_of(rule, hit, settings, chain.chain_id) for rule, hit in hits)
+    for extra in extra_checks:
+        for produced in extra(chain):
+            if isinstance(produced, Hit):
+                findings.append(finding_of(USER_RULE, produced, settings, chain.chain_id))
+            else:
+                findings.append(produced)
+
+    kept = sorted(
+        (f if f.chain else _in_chain(f, chain.chain_id) for f in findings if f.severity >= settings.threshold),
+    )
+    return ChainResult(ref, tuple(kept), tuple(chain.notes), _sources(kept, documents, ref, root))
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _sources(
+    findings: Sequence[Finding], documents: Sequence[Document], ref: ChainRef, root: Path
+) -> dict[str, tuple[str, ...]]:
+    """Lines of each file that has a positioned finding (decoded leniently if it did not parse)."""
+    wanted = {f.path for f in findings if f.line > 0}
+    sources: dict[str, tuple[str, ...]] = {}
+    for document in documents:
+        if document.display_path in wanted:
+            sources[document.display_path] = tuple(_LINE_BREAK.split(document.text))
+    for path in ref.paths:
+        display = display_path_for(path, root)
+        if display in wanted and display not in sources:
+            try:
+                text = path.read_bytes().decode("utf-8", errors="replace")
+            except OSError:
+                continue
+            sources[display] = tuple(_LINE_BREAK.split(text))
+    return sources
+
+
+def _in_chain(finding: Finding, chain_id: str) -> Finding:
+    from dataclasses import replace
+
+    return replace(finding, chain=chain_id, rule=finding.rule or _rule_name(finding.code))
+
+
+def _rule_name(code: str) -> str:
+    rule = RULES.get(code)
+    return rule.name if rule else code
+
+
+def _with_configured_severity(finding: Finding, settings: Settings) -> Finding:
+    from dataclasses import replace
+
+    rule = RULES.get(finding.code)
+    if rule is None:
+        return finding
+    severity = settings.severity_of(rule)
+    return finding if severity == finding.severity else replace(finding, severity=severity)
+
+
+USER_RULE = Rule(
+    code="USER",
+    name="user-invariant",
+    severity=Severity.ERROR,
+    scope="chain",
+    profile=None,
+    handoff_types=(),
+    check=None,
+    doc="A finding reported by a project's own `pytest_handoff_check_chain` hook.",
+)
+
+
+def finding_of(rule: Rule, hit: Hit, settings: Settings, chain_id: str) -> Finding:
+    """Position a rule's hit in its document's source."""
+    region = hit.document.region(hit.pointer, hit.anchor)
+    related = tuple(
+        (doc.display_path, *_line_col(doc, pointer), label) for doc, pointer, label in hit.related
+    )
+    return Finding(
+        path=hit.document.display_path,
+        line=region.line,
+        column=region.column,
+        end_line=region.end_line,
+        end_column=region.end_column,
+        code=rule.code,
+        severity=settings.severity_of(rule),
+        message=hit.message,
+        pointer=hit.pointer,
+        rule=rule.name,
+        chain=chain_id,
+        related=related,
+    )
+
+
+def _line_col(document: Document, pointer: str) -> tuple[int, int]:
+    region = document.region(pointer)
+    return region.line, region.column
+
+
+# --- discovery -------------------------------------------------------------
+
+
+@cache
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """A glob as a regex over POSIX relative paths; ``**`` spans folders.
+
+    A pattern matches at any depth unless it starts with ``/``.
+    """
+    anchored = pattern.startswith("/")
+    body = pattern.lstrip("/")
+    out: list[str] = []
+    index = 0
+    while index < len(body):
+        if body.startswith("**/", index):
+            out.append("(?:[^/]*/)*")
+            index += 3
+        elif body.startswith("**", index):
+            out.append(".*")
+            index += 2
+        elif body[index] == "*":
+            out.append("[^/]*")
+            index += 1
+        elif body[index] == "?":
+            out.append("[^/]")
+            index += 1
+        else:
+            out.append(re.escape(body[index]))
+            index += 1
+    prefix = "" if anchored else "(?:.*/)?"
+    return re.compile(prefix + "".join(out))
+
+
+def matches_globs(relative_posix: str, globs: Iterable[str]) -> bool:
+    return any(_glob_regex(glob).fullmatch(relative_posix) for glob in globs)
+
+
+def profile_for(path: Path, settings: Settings, relative_posix: str | None = None) -> Profile | None:
+    """The profile that owns ``path`` by configured globs or by its own look."""
+    profiles = all_profiles()
+    for profile in profiles:
+        if profile.claims(path):
+            return profile
+    if relative_posix is not None and matches_globs(relative_posix, settings.globs):
+        return profiles[0]
+    return None
+
+
+def iter_handoff_files(directory: Path, root: Path, settings: Settings) -> Iterator[Path]:
+    """Handoff files below ``directory``, skipping vendored and tool folders."""
+    for current, folders, files in os.walk(directory):
+        folders[:] = sorted(f for f in folders if f not in SKIPPED_DIRECTORIES)
+        base = Path(current)
+        for name in sorted(files):
+            if not name.endswith(".json"):
+                continue
+            path = base / name
+            relative = display_path_for(path, root)
+            if matches_globs(relative, settings.globs) or any(p.claims(path) for p in all_profiles()):
+                yield path
+
+
+def chain_ref_for(profile: Profile, path: Path, settings: Settings, root: Path) -> ChainRef:
+    """The chain ``path`` belongs to, with all its sibling files read from disk."""
+    located = profile.chain_of(path)
+    if located is None:
+        return ChainRef(profile, path.stem, None, (path,))
+    directory, chain_id = located
+    members = [
+        sibling for sibling in directory.iterdir()
+        if sibling.is_file() and sibling.suffix == ".json" and profile.chain_of(sibling) is not None
+    ] if directory.is_dir() else [path]
+    if path not in members:
+        members.append(path)
+    return ChainRef(profile, chain_id, directory, tuple(sorted(members, key=profile.sort_key)))
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """The chains to check and, when files were named, the files to report on."""
+
+    chains: tuple[ChainRef, ...]
+    focus: frozenset[str] | None
+    missing: tuple[str, ...] = ()
+
+
+def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery:
+    """Group handoff files into chains.
+
+    With no paths, handoffs under ``root`` matching the globs; a named folder is
+    searched whatever its location; a named file brings its whole chain along
+    (cross-handoff rules need it) but narrows reporting to itself.
+    """
+    files: list[Path] = []
+    focus: set[str] = set()
+    missing: list[str] = []
+    if not paths:
+        files.extend(iter_handoff_files(root, root, settings))
+    for given in paths:
+        path = given if given.is_absolute() else (root / given)
+        if path.is_dir():
+            files.extend(iter_handoff_files(path, root, settings))
+        elif path.is_file():
+            files.append(path)
+            focus.add(display_path_for(path, root))
+        else:
+            missing.append(str(given))
+
+    chains: dict[tuple[str, Path], ChainRef] = {}
+    for path in files:
+        profile = profile_for(path, settings, display_path_for(path, root)) or all_profiles()[0]
+        ref = chain_ref_for(profile, path, settings, root)
+        key = (profile.name, ref.directory or path)
+        chains.setdefault(key, ref)
+    ordered = tuple(sorted(chains.values(), key=lambda ref: str(ref.directory or ref.paths[0])))
+    return Discovery(ordered, frozenset(focus) if focus else None, tuple(missing))
+
+
+def check_paths(
+    paths: Sequence[Path],
+    root: Path,
+    settings: Settings,
+    extra_checks: Sequence[ExtraCheck] = (),
+) -> tuple[Discovery, list[ChainResult]]:
+    """Discover and check; results narrowed to named files when files were named."""
+    discovery = discover(paths, root, settings)
+    results = []
+    for ref in discovery.chains:
+        result = check_chain(ref, settings, root, extra_checks)
+        if discovery.focus is not None and not _any_dir_named(paths, ref, root):
+            result = result.narrowed_to(discovery.focus)
+        results.append(result)
+    return discovery, results
+
+
+def _any_dir_named(paths: Sequence[Path], ref: ChainRef, root: Path) -> bool:
+    """True when a named folder contains this chain (then it is reported whole)."""
+    if ref.directory is None:
+        return False
+    for given in paths:
+        path = given if given.is_absolute() else root / given
+        if path.is_dir() and (ref.directory == path or path in ref.directory.parents):
+            return True
+    return False

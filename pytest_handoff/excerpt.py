@@ -1,0 +1,96 @@
+"""Plain-text rendering of findings, shared by pytest failures and the CLI's plain output.
+
+Handoff text is untrusted: every piece of it that is printed goes through
+:func:`inert` so that no control or escape sequence reaches a terminal or log.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from itertools import groupby
+
+from pytest_handoff.findings import Finding
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def inert(text: str) -> str:
+    """``text`` with control, escape and bidi characters made visible as ``\\xNN``/``\\uNNNN``."""
+
+    def show(match: re.Match[str]) -> str:
+        code = ord(match.group(0))
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _CONTROL.sub(show, text.replace("\t", " "))
+
+
+def source_excerpt(text_lines: Sequence[str], finding: Finding, indent: str = "    ") -> list[str]:
+    """The finding's source line with its span marked by carets, like a compiler error."""
+    if finding.line <= 0 or finding.line > len(text_lines):
+        return []
+    raw = text_lines[finding.line - 1]
+    shown = inert(raw)
+    # Column counts characters of the raw line; escaping widens some, so map through the prefix.
+    start = len(inert(raw[: finding.column - 1]))
+    if finding.end_line == finding.line and finding.end_column >= finding.column:
+        end = len(inert(raw[: finding.end_column]))
+    else:
+        end = len(shown)
+    width = max(1, min(end, len(shown)) - start)
+    limit = 160
+    if len(shown) > limit:
+        # Keep the marked span in view on very long lines.
+        offset = max(0, min(start - 20, len(shown) - limit))
+        shown = ("…" if offset else "") + shown[offset : offset + limit] + "…"
+        start = start - offset + (1 if offset else 0)
+        width = min(width, limit - (start - 1))
+    number = str(finding.line)
+    gutter = " " * len(number)
+    return [f"{indent}{number} | {shown}", f"{indent}{gutter} | {' ' * start}{'^' * width}"]
+
+
+def format_finding(finding: Finding, text_lines: Sequence[str] | None = None) -> list[str]:
+    """``path:line:col: CODE rule [severity] pointer`` then the message and the source excerpt."""
+    pointer = f" at {inert(finding.pointer)}" if finding.pointer else ""
+    lines = [
+        f"{inert(finding.location)}: {finding.code} {finding.rule} [{finding.severity.label}]{pointer}",
+        f"    {inert(finding.message)}",
+    ]
+    for path, line, column, label in finding.related:
+        lines.append(f"    see {inert(path)}:{line}:{column} ({inert(label)})")
+    if text_lines is not None:
+        lines.extend(source_excerpt(text_lines, finding))
+    return lines
+
+
+def format_findings(
+    findings: Iterable[Finding],
+    sources: dict[str, Sequence[str]] | None = None,
+) -> list[str]:
+    """Findings grouped by file, each file under a header line."""
+    out: list[str] = []
+    for path, group in groupby(sorted(findings), key=lambda f: f.path):
+        items = list(group)
+        out.append(f"{inert(path)} ({_count(items)})")
+        for finding in items:
+            out.extend("  " + line for line in format_finding(finding, (sources or {}).get(path)))
+        out.append("")
+    return out
+
+
+def _count(findings: Sequence[Finding]) -> str:
+    from pytest_handoff.findings import Severity
+
+    errors = sum(1 for f in findings if f.severity >= Severity.ERROR)
+    warnings = sum(1 for f in findings if f.severity == Severity.WARNING)
+    parts = []
+    if errors:
+        parts.append(f"{errors} error{'s' if errors != 1 else ''}")
+    if warnings:
+        parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+    return ", ".join(parts) or f"{len(findings)} note(s)"
+
+
+def summary_counts(findings: Sequence[Finding]) -> str:
+    return _count(findings)

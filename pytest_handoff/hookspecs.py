@@ -1,0 +1,30 @@
+"""Hooks a project implements in its ``conftest.py`` to add its own handoff invariants."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.engine import Chain
+    from pytest_handoff.findings import Finding
+    from pytest_handoff.rules import Hit
+
+
+@pytest.hookspec
+def pytest_handoff_check_chain(chain: Chain, settings: Settings) -> Iterable[Hit | Finding] | None:
+    """Check one chain with a project's own invariants.
+
+    Return hits made with ``chain.hit(document, pointer, message)``; they are
+    reported as code ``USER`` with the exact position of ``pointer``, alongside
+    the built-in rules. ``chain.valid("review_final")`` gives schema-valid
+    documents of a type, ``document.data`` their content. Example::
+
+        def pytest_handoff_check_chain(chain):
+            review = chain.first("review_final")
+            if review and review.data["quality_score"] < 8:
+                return [chain.hit(review, "/quality_score", "our bar is 8")]
+    """

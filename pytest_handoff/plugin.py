@@ -1,0 +1,306 @@
+"""The pytest plugin: ``pytest --handoffs`` turns every handoff chain into a test item.
+
+Ordered by the pytest lifecycle: options, configure, collection, run, report.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_handoff.config import ConfigError, Settings, load_settings
+
+if TYPE_CHECKING:
+    from _pytest._code.code import ExceptionInfo, TerminalRepr
+
+    from pytest_handoff.engine import Chain, ChainRef, ChainResult
+    from pytest_handoff.findings import Finding
+    from pytest_handoff.rules import Hit
+
+SETTINGS_KEY = pytest.StashKey[Settings]()
+
+# --- options -----------------------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("handoff", "handoff contracts (pytest-handoff)")
+    group.addoption(
+        "--handoffs",
+        action="store_true",
+        dest="handoff_enabled",
+        default=False,
+        help="collect agent handoff files (.neuralrelay/handoffs/...) and check their contracts.",
+    )
+    group.addoption(
+        "--handoff-select",
+        dest="handoff_select",
+        default=None,
+        metavar="CODES",
+        help="only these rule codes or prefixes, comma-separated (e.g. HS,NR3).",
+    )
+    group.addoption(
+        "--handoff-ignore",
+        dest="handoff_ignore",
+        default=None,
+        metavar="CODES",
+        help="skip these rule codes or prefixes, comma-separated.",
+    )
+    parser.addini("handoff_globs", "where handoff files live (globs, one per line).", type="linelist")
+    parser.addini("handoff_select", "rule codes or prefixes to run (default: all).", type="args")
+    parser.addini("handoff_ignore", "rule codes or prefixes to skip.", type="args")
+    parser.addini("handoff_severity", "severity overrides, one CODE=error|warning|info per line.", type="linelist")
+    parser.addini("handoff_max_counterexample_length", "NR206 limit in characters (default 600).", default=None)
+    parser.addini("handoff_max_rework_cycles", "NR309 limit (default 2).", default=None)
+    parser.addini("handoff_agents", "extra agents, one AGENT=handoff_type per line.", type="linelist")
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from pytest_handoff import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+# --- configure ---------------------------------------------------------------
+
+
+def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    for key in ("globs", "select", "ignore", "severity", "max_counterexample_length", "max_rework_cycles", "agents"):
+        value = config.getini(f"handoff_{key}")
+        if value:  # unset ini options read as [] or None
+            overrides[key] = value
+    for key in ("select", "ignore"):
+        value = config.getoption(f"handoff_{key}")
+        if value:
+            overrides[key] = value
+    return overrides
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not config.getoption("handoff_enabled"):
+        return
+    try:
+        settings = load_settings(config.rootpath).merged(_ini_overrides(config), "pytest ini options")
+    except ConfigError as error:
+        raise pytest.UsageError(f"pytest-handoff: {error}") from None
+    config.stash[SETTINGS_KEY] = settings
+    config.addinivalue_line("markers", "handoff: a handoff chain checked by pytest-handoff")
+
+
+def _settings(config: pytest.Config) -> Settings | None:
+    return config.stash.get(SETTINGS_KEY, None)
+
+
+# --- collection ----------------------------------------------------------------
+
+
+def _hidden_roots(settings: Settings) -> set[str]:
+    """Hidden folder names that the configured globs walk into (``.neuralrelay``)."""
+    return {part for glob in settings.globs for part in glob.strip("/").split("/") if part.startswith(".")}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Walk into ``.neuralrelay`` although it matches the default ``norecursedirs`` (``.*``)."""
+    settings = _settings(config)
+    if settings is not None and collection_path.name in _hidden_roots(settings) and collection_path.is_dir():
+        return False
+    return None
+
+
+def _handoff_files(directory: Path, settings: Settings, root: Path) -> Iterator[tuple[Path, Any]]:
+    """Handoff files directly in ``directory`` with their profile."""
+    from pytest_handoff.documents import display_path_for
+    from pytest_handoff.engine import profile_for
+
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.endswith(".json") and entry.is_file():
+            path = Path(entry.path)
+            profile = profile_for(path, settings, display_path_for(path, root))
+            if profile is not None:
+                yield path, profile
+
+
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    settings = _settings(parent.config)
+    if settings is None:
+        return None
+    for file_path, profile in _handoff_files(path, settings, parent.config.rootpath):
+        located = profile.chain_of(file_path)
+        if located is not None and located[0] == path:
+            directory: ChainDirectory = ChainDirectory.from_parent(parent, path=path)
+            return directory
+    return None
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A handoff file outside any chain is an item of its own."""
+    settings = _settings(parent.config)
+    if settings is None or file_path.suffix != ".json":
+        return None
+    from pytest_handoff.documents import display_path_for
+    from pytest_handoff.engine import profile_for
+
+    profile = profile_for(file_path, settings, display_path_for(file_path, parent.config.rootpath))
+    if profile is None or profile.chain_of(file_path) is not None:
+        return None
+    # Outside the configured globs, only files named explicitly are collected.
+    collected: HandoffFile = HandoffFile.from_parent(parent, path=file_path)
+    return collected
+
+
+class ChainDirectory(pytest.Directory):
+    """A chain folder: collects one item for the whole chain.
+
+    When files of the chain are named on the command line, it collects one
+    item per named file instead, each reporting only that file's findings
+    (the whole chain is still read, as cross-handoff rules need it).
+    """
+
+    def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
+        from pytest_handoff.engine import chain_ref_for
+
+        settings = _settings(self.config)
+        assert settings is not None
+        files = list(_handoff_files(self.path, settings, self.config.rootpath))
+        if not files:
+            return []
+        path, profile = files[0]
+        ref = chain_ref_for(profile, path, settings, self.config.rootpath)
+        keywords = profile.keywords(ref.paths, settings)
+        named = [p for p in ref.paths if self.session.isinitpath(p)]
+        whole = not named or any(self.session.isinitpath(d) for d in (self.path, *self.path.parents))
+        if whole:
+            return [ChainItem.from_parent(self, name=ref.chain_id, ref=ref, focus=None, keywords=keywords)]
+        return [
+            ChainItem.from_parent(self, name=f"{ref.chain_id}[{p.name}]", ref=ref, focus=p, keywords=keywords)
+            for p in named
+        ]
+
+
+class HandoffFile(pytest.File):
+    """A handoff file that belongs to no chain."""
+
+    def collect(self) -> Iterable[pytest.Item]:
+        from pytest_handoff.engine import chain_ref_for, profile_for
+
+        settings = _settings(self.config)
+        assert settings is not None
+        profile = profile_for(self.path, settings)
+        if profile is None:
+            from pytest_handoff.profiles import all_profiles
+
+            profile = all_profiles()[0]
+        ref = chain_ref_for(profile, self.path, settings, self.config.rootpath)
+        return [ChainItem.from_parent(self, name=self.path.name, ref=ref, focus=None,
+                                      keywords=profile.keywords(ref.paths, settings))]
+
+
+# --- run -----------------------------------------------------------------------
+
+
+class HandoffContractWarning(UserWarning):
+    """A handoff finding of severity warning."""
+
+
+class HandoffContractError(Exception):
+    """Raised by a chain item whose contracts are broken; carries the rendered report."""
+
+    def __init__(self, report: str) -> None:
+        super().__init__(report)
+        self.report = report
+
+
+class ChainItem(pytest.Item):
+    """One handoff chain checked as a whole."""
+
+    def __init__(
+        self,
+        *,
+        ref: ChainRef,
+        focus: Path | None,
+        keywords: list[str],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.ref = ref
+        self.focus = focus
+        if focus is not None:
+            self.path = focus
+        self.add_marker("handoff")
+        self.extra_keyword_matches.update(keywords)
+        self.extra_keyword_matches.add(ref.chain_id)
+
+    def runtest(self) -> None:
+        from pytest_handoff.documents import display_path_for
+        from pytest_handoff.engine import check_chain
+        from pytest_handoff.findings import Severity
+
+        settings = _settings(self.config)
+        assert settings is not None
+        root = self.config.rootpath
+        result = check_chain(self.ref, settings, root, extra_checks=[self._user_checks])
+        if self.focus is not None:
+            result = result.narrowed_to([display_path_for(self.focus, root)])
+        self.result = result
+        for finding in result.findings:
+            self.user_properties.append(("handoff_finding", _one_line(finding)))
+        if result.notes:
+            self.add_report_section("call", "handoff trace", "\n".join(result.notes))
+        for finding in result.findings:
+            if finding.severity == Severity.WARNING:
+                warnings.warn_explicit(
+                    HandoffContractWarning(_one_line(finding)),
+                    category=HandoffContractWarning,
+                    filename=str(root / finding.path),
+                    lineno=max(finding.line, 1),
+                )
+        if result.failed:
+            raise HandoffContractError(render_failure(result))
+
+    def _user_checks(self, chain: Chain) -> Iterator[Hit | Finding]:
+        settings = _settings(self.config)
+        for produced in self.ihook.pytest_handoff_check_chain(chain=chain, settings=settings):
+            if produced:
+                yield from produced
+
+    def repr_failure(
+        self,
+        excinfo: ExceptionInfo[BaseException],
+        style: Any = None,
+    ) -> str | TerminalRepr:
+        # Our own text: pytest's default repr would parse every frame's source (~77 ms each).
+        if isinstance(excinfo.value, HandoffContractError):
+            return excinfo.value.report
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"handoff chain {self.ref.chain_id}"
+
+
+def _one_line(finding: Finding) -> str:
+    from pytest_handoff.excerpt import inert
+
+    pointer = f" {finding.pointer}" if finding.pointer else ""
+    return inert(f"{finding.location}: {finding.code} {finding.rule}{pointer}: {finding.message}")
+
+
+def render_failure(result: ChainResult) -> str:
+    """The failure text of a chain: a headline, then every finding grouped by file."""
+    from pytest_handoff.excerpt import format_findings, summary_counts
+
+    files = len({f.path for f in result.findings})
+    headline = (
+        f"handoff chain {result.ref.chain_id}: {summary_counts(result.findings)} "
+        f"in {files} file{'s' if files != 1 else ''}"
+    )
+    return "\n".join([headline, "", *format_findings(result.findings, dict(result.sources))]).rstrip()

@@ -1,0 +1,37 @@
+"""Handoff formats as pluggable profiles.
+
+A profile says which files it owns, how a file is read with positions, which
+schema applies to a document, and how documents group into chains. Built-in
+profiles are listed here; others register through the ``pytest_handoff.profiles``
+entry point group, loaded once on first use.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from pytest_handoff.profiles.base import Profile
+
+
+@cache
+def all_profiles() -> tuple[Profile, ...]:
+    """Every known profile, built-ins first, then entry points."""
+    from importlib.metadata import entry_points
+
+    from pytest_handoff.profiles.neuralrelay import NeuralRelayProfile
+
+    profiles: list[Profile] = [NeuralRelayProfile()]
+    for entry in entry_points(group="pytest_handoff.profiles"):
+        factory = entry.load()
+        profiles.append(factory())
+    return tuple(profiles)
+
+
+def profile_named(name: str) -> Profile:
+    for profile in all_profiles():
+        if profile.name == name:
+            return profile
+    raise KeyError(name)
+
+
+__all__ = ["Profile", "all_profiles", "profile_named"]

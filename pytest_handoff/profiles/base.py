@@ -1,0 +1,53 @@
+"""What every handoff format provides to the engine."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_handoff.documents import Document, LoadResult, read_json_document
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.rules import Hit
+
+
+class Profile(ABC):
+    """A handoff format: which files it owns, how they read, group and validate.
+
+    Subclasses set ``name`` (also the ``profile`` of their rules) and
+    ``default_globs`` (where its files live in a repository).
+    """
+
+    name: str
+    default_globs: tuple[str, ...]
+
+    @abstractmethod
+    def claims(self, path: Path) -> bool:
+        """True when ``path``, named explicitly, looks like one of this format's files."""
+
+    @abstractmethod
+    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+        """The chain directory and chain id ``path`` belongs to, or None for a file on its own."""
+
+    def read(self, path: Path, display_path: str, settings: Settings) -> LoadResult:
+        """Read a file into a document with positions (JSON by default)."""
+        return read_json_document(path, display_path)
+
+    @abstractmethod
+    def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
+        """The document's handoff type (None when unknown) and any hits found deciding it."""
+
+    @abstractmethod
+    def schema_name(self, handoff_type: str) -> str:
+        """The shipped schema for a handoff type, e.g. ``neuralrelay/dev_to_test``."""
+
+    def sort_key(self, path: Path) -> tuple[int, str]:
+        """Order of a chain's files (the sequence they were written in)."""
+        return (0, path.name)
+
+    def keywords(self, paths: Iterable[Path], settings: Settings) -> list[str]:
+        """Keywords for a chain (agents, handoff types) known from its file names, for ``pytest -k``."""
+        return []

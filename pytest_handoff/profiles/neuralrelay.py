@@ -1,0 +1,117 @@
+"""NeuralRelay: BA, dev, test and review agents writing ``.neuralrelay/handoffs/{chain-id}/NN-agent.json``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_handoff.documents import Document
+from pytest_handoff.profiles.base import Profile
+from pytest_handoff.rules import Hit
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+
+NAME = "neuralrelay"
+
+HANDOFF_TYPES = ("requirements", "dev_to_test", "test_to_review", "review_final", "rework")
+#: Where each type stands in a chain; numbered files must not go backwards.
+STAGE = {"requirements": 0, "dev_to_test": 1, "test_to_review": 2, "review_final": 3}
+#: The agents NeuralRelay ships and the handoff type each writes.
+AGENTS = {
+    "ba-agent": "requirements",
+    "dev-agent": "dev_to_test",
+    "test-agent": "test_to_review",
+    "security-agent": "test_to_review",
+    "review-agent": "review_final",
+}
+
+NUMBERED_FILE = re.compile(r"(?P<seq>\d{2,})-(?P<agent>[a-z0-9][a-z0-9-]*)\.json")
+REWORK_FILE = re.compile(r"rework-(?P<cycle>\d+)\.json")
+CHAIN_ID = re.compile(r"(?P<date>\d{8})-(?P<time>\d{6})(?:-(?P<n>\d+))?")
+
+
+def agents(settings: Settings) -> dict[str, str]:
+    """NeuralRelay's agents plus those configured, agent -> handoff type."""
+    return {**AGENTS, **settings.agents}
+
+
+def _inside_handoffs(path: Path) -> bool:
+    parts = path.parts
+    return any(
+        part == ".neuralrelay" and parts[i + 1 : i + 2] == ("handoffs",) for i, part in enumerate(parts)
+    )
+
+
+class NeuralRelayProfile(Profile):
+    """The NeuralRelay protocol (github.com/drago-codes-21/NeuralRelay)."""
+
+    name = NAME
+    default_globs = (".neuralrelay/handoffs/**/*.json",)
+
+    def claims(self, path: Path) -> bool:
+        if path.suffix != ".json":
+            return False
+        return _inside_handoffs(path) or bool(
+            NUMBERED_FILE.fullmatch(path.name) or REWORK_FILE.fullmatch(path.name)
+        )
+
+    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+        parent = path.parent
+        # Files directly in handoffs/ (or anywhere without a chain folder) stand alone.
+        if parent.name == "handoffs" or not (
+            NUMBERED_FILE.fullmatch(path.name) or REWORK_FILE.fullmatch(path.name)
+        ):
+            return None
+        return parent, parent.name
+
+    def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
+        if REWORK_FILE.fullmatch(document.name):
+            return "rework", ()
+        data = document.data
+        declared = data.get("handoff_type") if isinstance(data, dict) else None
+        named = NUMBERED_FILE.fullmatch(document.name)
+        implied = agents(settings).get(named.group("agent")) if named else None
+        if declared in STAGE:
+            return str(declared), ()
+        if declared is None and implied is not None:
+            # The schema reports the missing field; the file name still tells which schema.
+            return implied, ()
+        known = ", ".join(STAGE)
+        if not isinstance(data, dict):
+            what = type(data).__name__ if data is not None else "null"
+            return None, (Hit(document, "", f"a handoff must be a JSON object, got {what}"),)
+        if declared is None:
+            return None, (Hit(document, "", f"no 'handoff_type' and no known agent in the file name; expected one of {known}"),)
+        return None, (Hit(document, "/handoff_type", f"unknown handoff_type {declared!r}; expected one of {known}"),)
+
+    def schema_name(self, handoff_type: str) -> str:
+        return f"neuralrelay/{handoff_type}"
+
+    def sort_key(self, path: Path) -> tuple[int, str]:
+        numbered = NUMBERED_FILE.fullmatch(path.name)
+        if numbered:
+            return (int(numbered.group("seq")), path.name)
+        rework = REWORK_FILE.fullmatch(path.name)
+        if rework:
+            return (10**6 + int(rework.group("cycle")), path.name)
+        return (10**7, path.name)
+
+    def keywords(self, paths: Iterable[Path], settings: Settings) -> list[str]:
+        known = agents(settings)
+        words: set[str] = set()
+        for path in paths:
+            named = NUMBERED_FILE.fullmatch(path.name)
+            if named:
+                words.add(named.group("agent"))
+                words.add(known.get(named.group("agent"), ""))
+            elif REWORK_FILE.fullmatch(path.name):
+                words.add("rework")
+        words.discard("")
+        return sorted(words)
+
+
+# Registers the profile's rules.
+from pytest_handoff.profiles import neuralrelay_rules  # noqa: E402, F401

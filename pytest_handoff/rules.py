@@ -1,0 +1,132 @@
+"""The one table of rules: every code a finding can carry, with its name, severity and docs.
+
+Built-in rules and a user's own register the same way, with :func:`rule`.
+A rule's check receives a document or a whole chain, and the settings, and yields :class:`Hit`
+values; the engine turns hits into positioned :class:`~pytest_handoff.findings.Finding` s.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from pytest_handoff.findings import Severity
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.documents import Anchor, Document
+    from pytest_handoff.engine import Chain
+
+Scope = Literal["load", "document", "chain"]
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A rule's report before it is positioned: which document, where, and what is wrong."""
+
+    document: Document
+    pointer: str
+    message: str
+    anchor: Anchor = "value"
+    # Other places worth showing, as (document, pointer, label).
+    related: tuple[tuple[Document, str, str], ...] = ()
+
+
+DocumentCheck = Callable[["Document", "Settings"], Iterable[Hit]]
+ChainCheck = Callable[["Chain", "Settings"], Iterable[Hit]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A registered rule: ``code`` is stable, ``name`` is kebab-case, ``doc`` explains it."""
+
+    code: str
+    name: str
+    severity: Severity
+    scope: Scope
+    profile: str | None
+    handoff_types: tuple[str, ...]
+    check: Callable[[Any, Settings], Iterable[Hit]] | None
+    doc: str
+
+    @property
+    def summary(self) -> str:
+        """The first sentence of the docs."""
+        return self.doc.split("\n", 1)[0].strip()
+
+
+RULES: dict[str, Rule] = {}
+
+_F = TypeVar("_F", bound=Callable[..., Iterable[Hit]])
+
+
+def register(rule_: Rule) -> Rule:
+    """Add ``rule_`` to the table; codes are unique."""
+    existing = RULES.get(rule_.code)
+    if existing is not None and existing != rule_:
+        raise ValueError(f"rule code {rule_.code} is already registered as {existing.name!r}")
+    RULES[rule_.code] = rule_
+    return rule_
+
+
+def rule(
+    code: str,
+    name: str,
+    *,
+    severity: Severity = Severity.ERROR,
+    scope: Scope = "document",
+    profile: str | None = None,
+    handoff_types: tuple[str, ...] = (),
+) -> Callable[[_F], _F]:
+    """Register the decorated function as the check of rule ``code``.
+
+    Document rules run on each document whose ``handoff_type`` is in
+    ``handoff_types`` (all when empty); chain rules run once per chain.
+    """
+
+    def decorate(check: _F) -> _F:
+        register(
+            Rule(
+                code=code,
+                name=name,
+                severity=severity,
+                scope=scope,
+                profile=profile,
+                handoff_types=handoff_types,
+                check=check,
+                doc=inspect.cleandoc(check.__doc__ or name),
+            )
+        )
+        return check
+
+    return decorate
+
+
+def describe(code: str, name: str, doc: str, *, severity: Severity = Severity.ERROR, profile: str | None = None) -> None:
+    """Register a rule that the loader or schema validator reports itself (it has no check)."""
+    register(
+        Rule(
+            code=code,
+            name=name,
+            severity=severity,
+            scope="load",
+            profile=profile,
+            handoff_types=(),
+            check=None,
+            doc=inspect.cleandoc(doc),
+        )
+    )
+
+
+def rules_for(profile: str, scope: Scope) -> Iterator[Rule]:
+    """Rules of ``scope`` that apply to ``profile`` (its own and the profile-independent ones)."""
+    for rule_ in RULES.values():
+        if rule_.scope == scope and rule_.check is not None and rule_.profile in (None, profile):
+            yield rule_
+
+
+def matches_code(code: str, patterns: Iterable[str]) -> bool:
+    """True when ``code`` starts with one of ``patterns`` (``NR3`` selects NR301..NR399; ``ALL`` all)."""
+    return any(pattern == "ALL" or code.startswith(pattern) for pattern in patterns)

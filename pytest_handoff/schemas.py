@@ -1,0 +1,198 @@
+"""Shipped JSON Schemas: found, compiled once per run, and turned into positioned findings."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from functools import cache
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pytest_handoff.findings import Finding
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
+
+    from pytest_handoff.documents import Anchor, Document
+
+# RFC 3339 section 5.6 (what JSON Schema's "date-time" means), checked without extra packages.
+_DATE_TIME = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"
+)
+
+
+def is_rfc3339_date_time(value: object) -> bool:
+    """True for an RFC 3339 date-time such as ``2026-03-22T14:30:52Z``; non-strings pass (as in JSON Schema)."""
+    if not isinstance(value, str):
+        return True
+    match = _DATE_TIME.fullmatch(value)
+    if match is None:
+        return False
+    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
+    try:
+        # Leap seconds (60) are valid RFC 3339 but not valid datetimes.
+        datetime(year, month, day, hour, minute, min(second, 59))
+    except ValueError:
+        return False
+    offset = match.group(8)
+    if offset not in ("Z", "z") and (int(offset[1:3]) > 23 or int(offset[4:6]) > 59):
+        return False
+    return second <= 60
+
+
+def schema_root() -> Traversable:
+    """The folder of shipped schemas: package data in a wheel, ``schemas/`` in a source checkout."""
+    packaged = resources.files("pytest_handoff").joinpath("schemas")
+    if packaged.is_dir():
+        return packaged
+    return resources.files("pytest_handoff").joinpath("..", "schemas")
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """Read a shipped schema by its path below ``schemas/``, e.g. ``neuralrelay/dev_to_test``."""
+    resource = schema_root()
+    for part in f"{name}.schema.json".split("/"):
+        resource = resource.joinpath(part)
+    schema: dict[str, Any] = json.loads(resource.read_text(encoding="utf-8"))
+    return schema
+
+
+@cache
+def compiled_validator(name: str) -> Validator:
+    """A draft-07 validator for a shipped schema, built once per process."""
+    return build_validator(load_schema(name))
+
+
+def build_validator(schema: dict[str, Any]) -> Validator:
+    """A validator for ``schema`` (its draft from ``$schema``) that enforces ``date-time``."""
+    import jsonschema
+    from jsonschema.validators import validator_for
+
+    format_checker = jsonschema.FormatChecker()
+    format_checker.checks("date-time")(is_rfc3339_date_time)
+    cls = validator_for(schema, default=jsonschema.Draft7Validator)
+    validator: Validator = cls(schema, format_checker=format_checker)
+    return validator
+
+
+def validate_document(document: Document, validator: Validator, code: str = "HS001") -> Iterator[Finding]:
+    """Schema errors of ``document`` as findings at their exact source position."""
+    from pytest_handoff.findings import Severity
+
+    errors = sorted(validator.iter_errors(document.data), key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
+    for error in errors:
+        for pointer, anchor, message in _explain(error):
+            region = document.region(pointer, anchor)
+            yield Finding(
+                path=document.display_path,
+                line=region.line,
+                column=region.column,
+                end_line=region.end_line,
+                end_column=region.end_column,
+                code=code,
+                severity=Severity.ERROR,
+                message=message,
+                pointer=pointer,
+            )
+
+
+def pointer_of(parts: Any) -> str:
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def _explain(error: ValidationError) -> Iterator[tuple[str, Anchor, str]]:
+    """Pointer, anchor and message for one schema error.
+
+    A missing property points at the object that lacks it, an unexpected
+    property at its own key, anything else at the offending value.
+    """
+    from jsonschema.exceptions import best_match
+
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        error = best_match(error.context)
+    pointer = pointer_of(error.absolute_path)
+    keyword = str(error.validator)
+    expected: Any = error.validator_value
+    instance = error.instance
+    where = pointer or "the document"
+    if keyword == "required":
+        missing = [name for name in expected if isinstance(instance, dict) and name not in instance]
+        for name in missing or ["?"]:
+            yield pointer, "value", f"missing required property {name!r} in {where}"
+        return
+    if keyword == "additionalProperties" and isinstance(instance, dict):
+        allowed = set(error.schema.get("properties", {}))
+        patterns = [re.compile(p) for p in error.schema.get("patternProperties", {})]
+        extras = [k for k in instance if k not in allowed and not any(p.search(k) for p in patterns)]
+        for name in extras:
+            token = pointer + "/" + name.replace("~", "~0").replace("/", "~1")
+            known = ", ".join(sorted(allowed)) or "none"
+            yield token, "key", f"unexpected property {name!r} (allowed here: {known})"
+        return
+    yield pointer, "value", _message(keyword, expected, instance, error.message)
+
+
+_JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
+
+
+def json_type(value: object) -> str:
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def short(value: object, limit: int = 60) -> str:
+    """A JSON rendering of ``value`` cut to ``limit`` characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _message(keyword: str, expected: Any, instance: Any, fallback: str) -> str:
+    if keyword == "type":
+        wanted = " or ".join(expected) if isinstance(expected, list) else str(expected)
+        return f"expected {wanted}, got {json_type(instance)} {short(instance)}"
+    if keyword == "enum":
+        return f"{short(instance)} is not one of {', '.join(short(v) for v in expected)}"
+    if keyword == "const":
+        return f"expected {short(expected)}, got {short(instance)}"
+    if keyword == "minItems":
+        return f"has {len(instance)} item(s); at least {expected} required"
+    if keyword == "maxItems":
+        return f"has {len(instance)} item(s); at most {expected} allowed"
+    if keyword == "minLength":
+        return f"string of {len(instance)} character(s) is shorter than the minimum of {expected}"
+    if keyword == "maxLength":
+        return f"string of {len(instance)} character(s) is longer than the maximum of {expected}"
+    if keyword == "format":
+        hint = " (RFC 3339, e.g. 2026-03-22T14:30:52Z)" if expected == "date-time" else ""
+        return f"{short(instance)} is not a valid {expected}{hint}"
+    if keyword in ("minimum", "exclusiveMinimum"):
+        return f"{short(instance)} is below the minimum of {expected}"
+    if keyword in ("maximum", "exclusiveMaximum"):
+        return f"{short(instance)} is above the maximum of {expected}"
+    if keyword == "pattern":
+        return f"{short(instance)} does not match the pattern {expected!r}"
+    return fallback if len(fallback) <= 200 else fallback[:199] + "…"
+
+
+def available_schemas() -> list[str]:
+    """Names of every shipped schema, e.g. ``neuralrelay/review_final``."""
+    root = schema_root()
+    names: list[str] = []
+    for folder in root.iterdir():
+        if folder.is_dir():
+            names.extend(
+                f"{folder.name}/{item.name.removesuffix('.schema.json')}"
+                for item in folder.iterdir()
+                if item.name.endswith(".schema.json")
+            )
+    return sorted(names)
+
+
+def source_checkout_schemas() -> Path:
+    """``schemas/`` of a source checkout (for tests that compare it with the packaged copy)."""
+    return Path(__file__).resolve().parent.parent / "schemas"

@@ -1,0 +1,70 @@
+"""Deterministic text matching used by contract rules (no models, no randomness).
+
+Handoffs are prose written by language models, so rules compare normalised
+text: case-folded, dashes unified, whitespace collapsed, and reduced to content
+tokens (stop words dropped, a light plural stemming).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_DASHES = re.compile(r"[\u2010-\u2015\u2212]")
+_SPACES = re.compile(r"\s+")
+_TOKEN = re.compile(r"[a-z0-9]+")
+# Where a classification entry stops restating the property and starts adding evidence.
+_HEAD_SEPARATOR = re.compile(r"\s+-{1,2}\s+|\s*\u2014\s*|\s+\u2013\s+|:\s")
+
+STOP_WORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have if in into is it
+    its of on or so than that the their then there these this those to was were when where which while
+    with would will not no any all also only both each it's i we they you he she our your because
+    about after before over under more most other some such very just""".split()
+)
+
+
+def normalise(text: str) -> str:
+    """Case-folded text with unified dashes and single spaces, trimmed of edge punctuation."""
+    text = _DASHES.sub("-", text.casefold())
+    text = text.replace("\u2014", "-").replace("\u2013", "-")
+    return _SPACES.sub(" ", text).strip(" .,;:!?'\"`()[]")
+
+
+def head(text: str) -> str:
+    """The part of an entry before the first spaced dash or colon: the restated property."""
+    match = _HEAD_SEPARATOR.search(text)
+    return text[: match.start()] if match else text
+
+
+def stem(token: str) -> str:
+    """A light plural stemmer: ``directories`` -> ``directory``, ``tokens`` -> ``token``."""
+    if len(token) > 4 and token.endswith("ies"):
+        return token[:-3] + "y"
+    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        return token[:-1]
+    return token
+
+
+def content_tokens(text: str) -> set[str]:
+    """The meaningful words of ``text``, stemmed."""
+    return {stem(t) for t in _TOKEN.findall(normalise(text)) if t not in STOP_WORDS and len(t) > 1}
+
+
+def containment(part: set[str], whole: set[str]) -> float:
+    """Share of ``part`` found in ``whole`` (0 when ``part`` is empty)."""
+    return len(part & whole) / len(part) if part else 0.0
+
+
+def find_phrases(text: str, phrases: Iterable[str]) -> list[str]:
+    """The phrases that occur in ``text`` as whole words, in the order given."""
+    folded = normalise(text)
+    return [phrase for phrase in phrases if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", folded)]
+
+
+def quote(text: str, limit: int = 80) -> str:
+    """``text`` in double quotes, cut to ``limit`` characters."""
+    text = _SPACES.sub(" ", text).strip()
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f'"{text}"'
