@@ -66,6 +66,10 @@ class Chain:
             if doc.schema_valid and (handoff_type is None or doc.handoff_type == handoff_type)
         ]
 
+    def document_at(self, path: Path) -> Document | None:
+        """The parsed document of a member file (None when it did not parse)."""
+        return next((doc for doc in self.documents if doc.path == path), None)
+
     def first(self, handoff_type: str) -> Document | None:
         found = self.valid(handoff_type)
         return found[0] if found else None

@@ -65,10 +65,16 @@ _F = TypeVar("_F", bound=Callable[..., Iterable[Hit]])
 def register(rule_: Rule) -> Rule:
     """Add ``rule_`` to the table; codes are unique."""
     existing = RULES.get(rule_.code)
-    if existing is not None and existing != rule_:
+    # A module imported again (pytester, importlib.reload) re-registers its own rules.
+    if existing is not None and (existing.name, _origin(existing)) != (rule_.name, _origin(rule_)):
         raise ValueError(f"rule code {rule_.code} is already registered as {existing.name!r}")
     RULES[rule_.code] = rule_
     return rule_
+
+
+def _origin(rule_: Rule) -> str:
+    check = rule_.check
+    return f"{check.__module__}.{check.__qualname__}" if check is not None else ""
 
 
 def rule(

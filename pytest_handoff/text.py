@@ -39,6 +39,8 @@ def head(text: str) -> str:
 
 def stem(token: str) -> str:
     """A light plural stemmer: ``directories`` -> ``directory``, ``tokens`` -> ``token``."""
+    if len(token) > 5 and token.endswith("sses"):
+        return token[:-2]
     if len(token) > 4 and token.endswith("ies"):
         return token[:-3] + "y"
     if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):

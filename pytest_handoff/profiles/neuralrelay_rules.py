@@ -122,21 +122,24 @@ def check_sequence_numbers(chain: Chain, settings: Settings) -> Iterator[Hit]:
 
     **Use instead**: number the files 01, 02, 03, ... in the order the agents ran.
     """
-    seen: dict[int, Document] = {}
+    # Every member counts, parsed or not, so an unreadable file does not look like a gap;
+    # findings go only to parsed files (the others have their own load finding).
+    seen: dict[int, str] = {}
     expected = 1
-    for document in chain.documents:
-        named = _numbered(document)
+    for path in chain.ref.paths:
+        named = NUMBERED_FILE.fullmatch(path.name)
         if named is None:
             continue
         number = int(named.group("seq"))
+        document = chain.document_at(path)
         if number in seen:
-            yield Hit(document, "", f"sequence number {number:02d} is also used by {seen[number].name}",
-                      related=((seen[number], "", "other file with this number"),))
+            if document is not None:
+                yield Hit(document, "", f"sequence number {number:02d} is also used by {seen[number]}")
             continue
-        if number > expected:
+        if number > expected and document is not None:
             missing = ", ".join(f"{n:02d}" for n in range(expected, number))
             yield Hit(document, "", f"sequence jumps to {number:02d}: {missing} missing")
-        seen[number] = document
+        seen[number] = path.name
         expected = max(expected, number + 1)
 
 
@@ -220,6 +223,11 @@ def check_chain_is_complete(chain: Chain, settings: Settings) -> Iterator[Hit]:
     if chain.ref.standalone or not chain.documents:
         return
     present = {doc.handoff_type for doc in chain.documents}
+    known = agents(settings)
+    for path in chain.ref.paths:  # a file that did not parse still stands for its agent's stage
+        named = NUMBERED_FILE.fullmatch(path.name)
+        if named and chain.document_at(path) is None:
+            present.add(known.get(named.group("agent")))
     dev = chain.first("dev_to_test")
     quick_mode = dev is not None and bool(dev.data.get("inline_requirements"))
     missing = [
@@ -747,14 +755,16 @@ def _best_overlap(text: str, candidates: list[str]) -> tuple[int | None, set[str
     shared: set[str] = set()
     for index, candidate in enumerate(candidates):
         common = wanted & content_tokens(candidate)
-        if len(common) >= 2 and (best is None or len(common) > best[0]):
+        if len(common) >= 3 and (best is None or len(common) > best[0]):
             best, shared = (len(common), index), common
     return (best[1] if best else None), shared
 
 
 GENERIC_WORDS = frozenset(
     {"test", "tested", "testing", "confirmed", "falsified", "inconclusive", "property", "could", "case",
-     "should", "using", "used", "call", "value", "return", "returned", "work"}
+     "should", "using", "used", "use", "call", "value", "return", "returned", "returns", "work", "same",
+     "different", "one", "two", "three", "instead", "rather", "without", "within", "must", "still", "even",
+     "like", "make", "made", "give", "given", "first", "second", "new", "old", "way", "get", "set"}
 )
 
 
@@ -763,7 +773,7 @@ def check_falsified_properties_have_bugs(chain: Chain, settings: Settings) -> It
     """Every falsified property has a bug in ``bugs_found`` with a counterexample.
 
     **What it does**: for each `falsified` entry, looks for a bug whose description, location or
-    counterexample shares at least two content words with the entry.
+    counterexample shares at least three content words with the entry.
 
     **Why is this bad?** A falsified property is a real bug; without a bug entry it has no severity,
     no counterexample and no suggested fix, and the reviewer may never see it.
@@ -783,7 +793,7 @@ def check_falsified_properties_have_bugs(chain: Chain, settings: Settings) -> It
             words = ", ".join(sorted(content_tokens(head(entry)) - GENERIC_WORDS)[:8])
             yield Hit(test, pointer,
                       f"falsified property has no matching bug in bugs_found (looked for a bug sharing "
-                      f"two of: {words})")
+                      f"three of: {words})")
         else:
             chain.notes.append(
                 f"falsified[{index}] -> bugs_found[{matched}] (shared: {', '.join(sorted(shared)[:6])})"
@@ -795,7 +805,7 @@ def check_inconclusive_properties_explained(chain: Chain, settings: Settings) ->
     """Every inconclusive property is explained in ``remaining_risks``.
 
     **What it does**: for each `inconclusive` entry, looks for a `remaining_risks` entry sharing at
-    least two content words with it.
+    least three content words with it.
 
     **Why is this bad?** An inconclusive property is an open risk; if it is not carried into the
     remaining risks, the reviewer treats the feature as tested.

@@ -1,0 +1,96 @@
+"""Reporters turn chain results into one output format; looked up by name from one table.
+
+Every reporter has the same small lifecycle: ``start()``, ``handle(result)`` for
+each checked chain, and ``finish(summary)``. Reporters import their heavy
+dependencies (rich) lazily, so the hook path stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from pytest_handoff.engine import ChainResult
+    from pytest_handoff.findings import Finding
+
+
+@dataclass(frozen=True)
+class ReportContext:
+    """What every reporter may need besides the findings."""
+
+    root: Path  # finding paths are relative to this folder (the working directory)
+    tool_version: str = ""
+    color: bool = False
+    # GitHub Actions: paths in annotations are relative to this folder.
+    workspace: Path | None = None
+    # Where the full report can be read (named in truncation notices).
+    summary_hint: str = ""
+
+
+@dataclass
+class Summary:
+    """Counts over a whole run, filled in as results are handled."""
+
+    files: int = 0
+    chains: int = 0
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+    def add(self, result: ChainResult) -> None:
+        from pytest_handoff.findings import Severity
+
+        self.chains += 1
+        self.files += len(result.ref.paths)
+        for finding in result.findings:
+            self.findings.append(finding)
+            if finding.severity >= Severity.ERROR:
+                self.errors += 1
+            elif finding.severity == Severity.WARNING:
+                self.warnings += 1
+            else:
+                self.infos += 1
+
+
+class Reporter(ABC):
+    """One output format written to ``stream``."""
+
+    def __init__(self, stream: TextIO, context: ReportContext) -> None:
+        self.stream = stream
+        self.context = context
+
+    def start(self) -> None:
+        """Called once before any result."""
+
+    @abstractmethod
+    def handle(self, result: ChainResult) -> None:
+        """Called once per checked chain, in order."""
+
+    def finish(self, summary: Summary) -> None:
+        """Called once after the last result."""
+
+
+#: Format name -> "module:Class", imported on first use.
+REPORTERS: dict[str, str] = {
+    "text": "pytest_handoff.reporters.text:TextReporter",
+    "json": "pytest_handoff.reporters.json_format:JsonReporter",
+    "sarif": "pytest_handoff.reporters.sarif:SarifReporter",
+    "github": "pytest_handoff.reporters.github:GithubReporter",
+    "markdown": "pytest_handoff.reporters.markdown:MarkdownReporter",
+}
+
+
+def reporter_class(name: str) -> type[Reporter]:
+    """The reporter class registered under ``name``."""
+    try:
+        target = REPORTERS[name]
+    except KeyError:
+        raise ValueError(f"unknown format {name!r} (choose from {', '.join(REPORTERS)})") from None
+    module_name, _, class_name = target.partition(":")
+    cls: type[Reporter] = getattr(importlib.import_module(module_name), class_name)
+    return cls

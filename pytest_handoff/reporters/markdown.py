@@ -1,0 +1,189 @@
+"""A Markdown summary for ``$GITHUB_STEP_SUMMARY`` and pull request comments.
+
+A heading, the totals, then one table per chain with findings and a short list of the
+clean chains. Handoff text is untrusted: every piece of it goes through
+:func:`markdown_text`, which keeps it on one line and inside its table cell and turns
+HTML and Markdown syntax into literal characters. GitHub refuses a step summary over
+1 MiB, so rows stop before the limit and a last line says how many were left out.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, TextIO
+from urllib.parse import quote
+
+from pytest_handoff.excerpt import inert
+from pytest_handoff.findings import Severity
+from pytest_handoff.reporters import ReportContext, Reporter, Summary
+
+if TYPE_CHECKING:
+    from pytest_handoff.engine import ChainResult
+    from pytest_handoff.findings import Finding
+
+_LINE_BREAKS = re.compile(r"\r\n|[\r\n\x0b\x0c\x85\u2028\u2029]")
+# Markdown punctuation that could start emphasis, code, links, tables, strike-through or
+# headings, and the characters that could start HTML or an entity.
+_SPECIAL = re.compile(r"[\\`*_\[\]|~#<>&]")
+_REPLACEMENTS = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+_SEVERITY_LABELS = {
+    Severity.ERROR: "\u274c error",
+    Severity.WARNING: "\u26a0\ufe0f warning",
+    Severity.INFO: "\u2139\ufe0f info",
+}
+
+
+def markdown_text(text: str, max_chars: int | None = None) -> str:
+    """``text`` as literal Markdown inline text: one line, no HTML, no syntax, no controls."""
+    flat = inert(_LINE_BREAKS.sub(" ", text))
+    if max_chars is not None and len(flat) > max_chars:
+        flat = flat[: max_chars - 1] + "…"
+    return _SPECIAL.sub(lambda m: _REPLACEMENTS.get(m.group(0), "\\" + m.group(0)), flat)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _join(parts: list[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _size_name(limit: int) -> str:
+    if limit % (1024 * 1024) == 0:
+        return f"{limit // (1024 * 1024)} MiB"
+    if limit % 1024 == 0:
+        return f"{limit // 1024} KiB"
+    return f"{limit:,} bytes"
+
+
+def _severity_label(severity: Severity) -> str:
+    if severity >= Severity.ERROR:
+        return _SEVERITY_LABELS[Severity.ERROR]
+    return _SEVERITY_LABELS[Severity.WARNING if severity >= Severity.WARNING else Severity.INFO]
+
+
+class MarkdownReporter(Reporter):
+    """Writes the whole summary at the end, at most ``max_bytes`` bytes of UTF-8."""
+
+    #: GitHub's limit for one step summary.
+    max_bytes = 1_048_576
+    #: Longest message shown in a cell, so that one huge message cannot crowd out the rest.
+    max_message_chars = 1_000
+
+    TABLE_HEADER = "| Severity | Location | Rule | Message |\n| --- | --- | --- | --- |\n"
+
+    def __init__(
+        self, stream: TextIO, context: ReportContext, *, max_bytes: int | None = None
+    ) -> None:
+        super().__init__(stream, context)
+        if max_bytes is not None:
+            self.max_bytes = max_bytes
+        self._results: list[ChainResult] = []
+
+    def handle(self, result: ChainResult) -> None:
+        self._results.append(result)
+
+    def finish(self, summary: Summary) -> None:
+        self.stream.write(self.render(summary))
+
+    # --- rendering ---------------------------------------------------------------------------
+
+    def render(self, summary: Summary) -> str:
+        """The whole summary; rows and clean chains stop before ``max_bytes``."""
+        with_findings = [r for r in self._results if r.findings]
+        clean = [r for r in self._results if not r.findings]
+        total_findings = sum(len(r.findings) for r in with_findings)
+
+        parts: list[str] = [self._head(summary)]
+        size = len(parts[0].encode("utf-8"))
+        # Room kept for the closing blank line of a table and the worst-case last line.
+        worst_footer = self._footer(max(total_findings, 10), max(len(clean), 10))
+        reserve = 1 + len(worst_footer.encode("utf-8"))
+
+        def add(piece: str) -> bool:
+            nonlocal size
+            cost = len(piece.encode("utf-8"))
+            if size + cost + reserve > self.max_bytes:
+                return False
+            parts.append(piece)
+            size += cost
+            return True
+
+        shown = 0
+        full = False
+        for result in with_findings:
+            rows = [self._row(finding) for finding in result.findings]
+            if not add(f"### {markdown_text(result.ref.chain_id)}\n\n{self.TABLE_HEADER}{rows[0]}"):
+                full = True
+                break
+            shown += 1
+            for row in rows[1:]:
+                if not add(row):
+                    full = True
+                    break
+                shown += 1
+            parts.append("\n")
+            size += 1
+            if full:
+                break
+
+        listed = 0
+        if not full and clean:
+            for result in clean:
+                if not add(f"- ✅ {markdown_text(result.ref.chain_id)}: no findings\n"):
+                    break
+                listed += 1
+            if listed:
+                parts.append("\n")
+                size += 1
+
+        left_out_findings = total_findings - shown
+        left_out_clean = len(clean) - listed
+        if left_out_findings or left_out_clean:
+            parts.append(self._footer(left_out_findings, left_out_clean))
+        return "".join(parts)
+
+    def _head(self, summary: Summary) -> str:
+        counts = []
+        if summary.errors:
+            counts.append(f"**{_plural(summary.errors, 'error')}**")
+        if summary.warnings:
+            counts.append(_plural(summary.warnings, "warning"))
+        if summary.infos:
+            counts.append(_plural(summary.infos, "note"))
+        scope = f"{_plural(summary.files, 'file')} of {_plural(summary.chains, 'chain')}"
+        totals = f"{_join(counts)} in {scope}." if counts else f"✅ No findings in {scope}."
+        return f"## handoff-lint\n\n{totals}\n\n"
+
+    def _row(self, finding: Finding) -> str:
+        link = quote(finding.path, safe="/")
+        if finding.line > 0:
+            location = f"[{markdown_text(finding.location)}]({link}#L{finding.line})"
+        else:
+            location = f"[{markdown_text(finding.path)}]({link})"
+        rule = finding.code
+        if finding.rule and finding.rule != finding.code:
+            rule += f" {finding.rule}"
+        message = markdown_text(finding.message, self.max_message_chars)
+        if finding.pointer:
+            message += f" (at {markdown_text(finding.pointer, self.max_message_chars)})"
+        severity = _severity_label(finding.severity)
+        return f"| {severity} | {location} | {markdown_text(rule)} | {message} |\n"
+
+    def _footer(self, findings: int, clean_chains: int) -> str:
+        left_out = []
+        if findings:
+            left_out.append(_plural(findings, "finding"))
+        if clean_chains:
+            left_out.append(_plural(clean_chains, "chain") + " without findings")
+        verb = "was" if len(left_out) == 1 and (findings or clean_chains) == 1 else "were"
+        hint = self.context.summary_hint
+        where = f" See {markdown_text(hint)} for the full list." if hint else ""
+        return (
+            f"> ⚠️ {_join(left_out)} {verb} left out to keep this summary under "
+            f"{_size_name(self.max_bytes)}.{where}\n"
+        )

@@ -1,0 +1,92 @@
+"""Fixtures built on real handoff files: the public NeuralRelay corpus and our examples."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_handoff.engine import check_chain
+from pytest_handoff.profiles import all_profiles
+from pytest_handoff.schemas import compiled_validator
+
+pytest_plugins = ["pytester"]
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+CORPUS = REPO.parent / "shared" / "corpus"
+NEURALRELAY_CORPUS = CORPUS / "neuralrelay"
+SAMPLE_CHAIN = NEURALRELAY_CORPUS / "examples" / "sample-handoffs"
+SELF_TEST_CHAIN = NEURALRELAY_CORPUS / "tests" / "self-test" / "expected-handoffs"
+CHAIN_ID = "20260322-143052"
+
+# Import the engine once here: pytester's in-process runs then reuse it instead of
+# importing (and compiling schemas) again for every run.
+all_profiles()
+compiled_validator("neuralrelay/dev_to_test")
+assert check_chain
+
+
+def needs_corpus() -> None:
+    if not SAMPLE_CHAIN.is_dir():
+        pytest.skip("the shared NeuralRelay corpus is not beside this checkout")
+
+
+def copy_chain(source: Path, destination: Path) -> Path:
+    destination.mkdir(parents=True, exist_ok=True)
+    for file in sorted(source.glob("*.json")):
+        shutil.copyfile(file, destination / file.name)
+    return destination
+
+
+class ChainFolder:
+    """A writable copy of a real chain, with helpers to break it on purpose."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def path(self, name: str) -> Path:
+        return self.directory / name
+
+    def load(self, name: str) -> Any:
+        return json.loads(self.path(name).read_text(encoding="utf-8"))
+
+    def edit(self, name: str, change: Callable[[Any], object]) -> Path:
+        """Apply ``change`` to a file's data in place (its return value is ignored) and write it back."""
+        data = self.load(name)
+        change(data)
+        self.write(name, data)
+        return self.path(name)
+
+    def write(self, name: str, data: Any) -> Path:
+        self.path(name).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        return self.path(name)
+
+    def line_of(self, name: str, needle: str, nth: int = 0) -> int:
+        """1-based line of the ``nth`` line containing ``needle``."""
+        hits = [i for i, line in enumerate(self.path(name).read_text(encoding="utf-8").splitlines(), 1) if needle in line]
+        return hits[nth]
+
+    def relative(self, name: str, root: Path) -> str:
+        return self.path(name).relative_to(root).as_posix()
+
+
+@pytest.fixture
+def sample_chain(pytester: pytest.Pytester) -> ChainFolder:
+    """NeuralRelay's own sample chain (OAuth login), copied under .neuralrelay/handoffs/."""
+    needs_corpus()
+    return ChainFolder(copy_chain(SAMPLE_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / CHAIN_ID))
+
+
+@pytest.fixture
+def run_handoffs(pytester: pytest.Pytester) -> Callable[..., pytest.RunResult]:
+    """Run ``pytest --handoffs`` in the pytester folder (no cache, so runs are independent)."""
+
+    def run(*args: str) -> pytest.RunResult:
+        return pytester.runpytest("--handoffs", "-p", "no:cacheprovider", *args)
+
+    return run
