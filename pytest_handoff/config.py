@@ -126,7 +126,7 @@ def read_pyproject(path: Path) -> dict[str, Any]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
-        import tomli as tomllib
+        import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
     try:
         with path.open("rb") as stream:
             document = tomllib.load(stream)

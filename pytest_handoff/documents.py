@@ -128,7 +128,9 @@ def read_json_document(
     try:
         size = path.stat().st_size
         if size > max_size:
-            return LoadResult(None, (finding("HF006", f"file is {size:,} bytes, over the {max_size:,}-byte limit"),))
+            return LoadResult(
+                None, (finding("HF006", f"file is {size:,} bytes, over the {max_size:,}-byte limit"),)
+            )
         raw = path.read_bytes()
     except OSError as error:
         reason = error.strerror or type(error).__name__
@@ -140,14 +142,33 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
     """Parse bytes already read from ``path``; see :func:`read_json_document`."""
     finding = _file_finding(display_path)
     if raw.startswith(_UTF8_BOM):
-        return LoadResult(None, (finding("HF001", "file starts with a UTF-8 byte order mark (BOM); JSON must be plain UTF-8", 1, 1),))
+        return LoadResult(
+            None,
+            (
+                finding(
+                    "HF001", "file starts with a UTF-8 byte order mark (BOM); JSON must be plain UTF-8", 1, 1
+                ),
+            ),
+        )
     if raw.startswith(_UTF16_BOMS):
-        return LoadResult(None, (finding("HF001", "file is UTF-16 encoded; JSON handoffs must be UTF-8", 1, 1),))
+        return LoadResult(
+            None, (finding("HF001", "file is UTF-16 encoded; JSON handoffs must be UTF-8", 1, 1),)
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         line, column = _byte_position(raw, error.start)
-        return LoadResult(None, (finding("HF001", f"invalid UTF-8 byte 0x{raw[error.start]:02x} at byte offset {error.start}", line, column),))
+        return LoadResult(
+            None,
+            (
+                finding(
+                    "HF001",
+                    f"invalid UTF-8 byte 0x{raw[error.start]:02x} at byte offset {error.start}",
+                    line,
+                    column,
+                ),
+            ),
+        )
     if not text.strip():
         what = "empty" if not text else "only whitespace"
         return LoadResult(None, (finding("HF002", f"file is {what}: expected a JSON object", 1, 1),))
@@ -158,7 +179,10 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
     except _NonFinite as error:
         offset = _find_token(text, error.token)
         line, column = LineIndex(text).position(offset)
-        return LoadResult(None, (finding("HF004", f"{error.token} is not valid JSON (numbers must be finite)", line, column),))
+        return LoadResult(
+            None,
+            (finding("HF004", f"{error.token} is not valid JSON (numbers must be finite)", line, column),),
+        )
     except json.JSONDecodeError as error:
         line, column = LineIndex(text).position(error.pos)
         return LoadResult(None, (finding("HF002", _syntax_message(error), line, column),))

@@ -23,8 +23,22 @@ from pytest_handoff.rules import RULES, Hit, Rule, rules_for
 
 # Folders never worth walking into when discovering handoffs.
 SKIPPED_DIRECTORIES = frozenset(
-    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", ".tox", ".nox", "__pycache__",
-     ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages", ".eggs"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        "site-packages",
+        ".eggs",
+    }
 )
 
 
@@ -62,7 +76,8 @@ class Chain:
     def valid(self, handoff_type: str | None = None) -> list[Document]:
         """Schema-valid documents, of ``handoff_type`` when given, in sequence order."""
         return [
-            doc for doc in self.documents
+            doc
+            for doc in self.documents
             if doc.schema_valid and (handoff_type is None or doc.handoff_type == handoff_type)
         ]
 
@@ -129,7 +144,9 @@ def check_chain(
         document.handoff_type = handoff_type
         if handoff_type is None:
             continue
-        schema_findings = list(validate_document(document, compiled_validator(profile.schema_name(handoff_type))))
+        schema_findings = list(
+            validate_document(document, compiled_validator(profile.schema_name(handoff_type)))
+        )
         load_findings.extend(schema_findings)
         # Documents with load findings (duplicate keys) still get schema checks, but only
         # clean ones feed the content rules.
@@ -159,7 +176,11 @@ def check_chain(
                 findings.append(produced)
 
     kept = sorted(
-        (f if f.chain else _in_chain(f, chain.chain_id) for f in findings if f.severity >= settings.threshold),
+        (
+            f if f.chain else _in_chain(f, chain.chain_id)
+            for f in findings
+            if f.severity >= settings.threshold
+        ),
     )
     return ChainResult(ref, tuple(kept), tuple(chain.notes), _sources(kept, documents, ref, root))
 
@@ -315,10 +336,15 @@ def chain_ref_for(profile: Profile, path: Path, settings: Settings, root: Path) 
     if located is None:
         return ChainRef(profile, path.stem, None, (path,))
     directory, chain_id = located
-    members = [
-        sibling for sibling in directory.iterdir()
-        if sibling.is_file() and sibling.suffix == ".json" and profile.chain_of(sibling) is not None
-    ] if directory.is_dir() else [path]
+    members = (
+        [
+            sibling
+            for sibling in directory.iterdir()
+            if sibling.is_file() and sibling.suffix == ".json" and profile.chain_of(sibling) is not None
+        ]
+        if directory.is_dir()
+        else [path]
+    )
     if path not in members:
         members.append(path)
     return ChainRef(profile, chain_id, directory, tuple(sorted(members, key=profile.sort_key)))

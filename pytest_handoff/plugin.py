@@ -53,8 +53,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("handoff_globs", "where handoff files live (globs, one per line).", type="linelist")
     parser.addini("handoff_select", "rule codes or prefixes to run (default: all).", type="args")
     parser.addini("handoff_ignore", "rule codes or prefixes to skip.", type="args")
-    parser.addini("handoff_severity", "severity overrides, one CODE=error|warning|info per line.", type="linelist")
-    parser.addini("handoff_max_counterexample_length", "NR206 limit in characters (default 600).", default=None)
+    parser.addini(
+        "handoff_severity", "severity overrides, one CODE=error|warning|info per line.", type="linelist"
+    )
+    parser.addini(
+        "handoff_max_counterexample_length", "NR206 limit in characters (default 600).", default=None
+    )
     parser.addini("handoff_max_rework_cycles", "NR309 limit (default 2).", default=None)
     parser.addini("handoff_agents", "extra agents, one AGENT=handoff_type per line.", type="linelist")
 
@@ -70,7 +74,15 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
     overrides: dict[str, Any] = {}
-    for key in ("globs", "select", "ignore", "severity", "max_counterexample_length", "max_rework_cycles", "agents"):
+    for key in (
+        "globs",
+        "select",
+        "ignore",
+        "severity",
+        "max_counterexample_length",
+        "max_rework_cycles",
+        "agents",
+    ):
         value = config.getini(f"handoff_{key}")
         if value:  # unset ini options read as [] or None
             overrides[key] = value
@@ -201,8 +213,11 @@ class HandoffFile(pytest.File):
 
             profile = all_profiles()[0]
         ref = chain_ref_for(profile, self.path, settings, self.config.rootpath)
-        return [ChainItem.from_parent(self, name=self.path.name, ref=ref, focus=None,
-                                      keywords=profile.keywords(ref.paths, settings))]
+        return [
+            ChainItem.from_parent(
+                self, name=self.path.name, ref=ref, focus=None, keywords=profile.keywords(ref.paths, settings)
+            )
+        ]
 
 
 # --- run -----------------------------------------------------------------------

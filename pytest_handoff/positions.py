@@ -77,9 +77,7 @@ _STRING = re.compile(r'"[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*"')
 # Everything json.loads accepts that is neither a string nor a container, including the
 # non-standard NaN/Infinity that Python writes and reads by default. [0-9], not \d, because
 # \d would also match non-ASCII digits that json.loads rejects.
-_SCALAR = re.compile(
-    r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null|NaN|-?Infinity"
-)
+_SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null|NaN|-?Infinity")
 # An array index in a pointer: RFC 6901 forbids leading zeros, so "01" is not item 1.
 _INDEX = re.compile(r"0|[1-9][0-9]*")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

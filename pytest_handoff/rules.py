@@ -110,7 +110,9 @@ def rule(
     return decorate
 
 
-def describe(code: str, name: str, doc: str, *, severity: Severity = Severity.ERROR, profile: str | None = None) -> None:
+def describe(
+    code: str, name: str, doc: str, *, severity: Severity = Severity.ERROR, profile: str | None = None
+) -> None:
     """Register a rule that the loader or schema validator reports itself (it has no check)."""
     register(
         Rule(

@@ -21,9 +21,7 @@ if TYPE_CHECKING:
     from pytest_handoff.documents import Anchor, Document
 
 # RFC 3339 section 5.6 (what JSON Schema's "date-time" means), checked without extra packages.
-_DATE_TIME = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"
-)
+_DATE_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
 
 
 def is_rfc3339_date_time(value: object) -> bool:
@@ -50,7 +48,7 @@ def schema_root() -> Traversable:
     packaged = resources.files("pytest_handoff").joinpath("schemas")
     if packaged.is_dir():
         return packaged
-    return resources.files("pytest_handoff").joinpath("..", "schemas")
+    return source_checkout_schemas()
 
 
 @cache
@@ -85,7 +83,10 @@ def validate_document(document: Document, validator: Validator, code: str = "HS0
     """Schema errors of ``document`` as findings at their exact source position."""
     from pytest_handoff.findings import Severity
 
-    errors = sorted(validator.iter_errors(document.data), key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
+    errors = sorted(
+        validator.iter_errors(document.data),
+        key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)),
+    )
     for error in errors:
         for pointer, anchor, message in _explain(error):
             region = document.region(pointer, anchor)
@@ -127,8 +128,9 @@ def _explain(error: ValidationError) -> Iterator[tuple[str, Anchor, str]]:
             yield pointer, "value", f"missing required property {name!r} in {where}"
         return
     if keyword == "additionalProperties" and isinstance(instance, dict):
-        allowed = set(error.schema.get("properties", {}))
-        patterns = [re.compile(p) for p in error.schema.get("patternProperties", {})]
+        schema = error.schema if isinstance(error.schema, dict) else {}
+        allowed = set(schema.get("properties", {}))
+        patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
         extras = [k for k in instance if k not in allowed and not any(p.search(k) for p in patterns)]
         for name in extras:
             token = pointer + "/" + name.replace("~", "~0").replace("/", "~1")
@@ -138,7 +140,15 @@ def _explain(error: ValidationError) -> Iterator[tuple[str, Anchor, str]]:
     yield pointer, "value", _message(keyword, expected, instance, error.message)
 
 
-_JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
+_JSON_TYPES = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    type(None): "null",
+}
 
 
 def json_type(value: object) -> str:

@@ -17,10 +17,12 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 _HEAD_SEPARATOR = re.compile(r"\s+-{1,2}\s+|\s*\u2014\s*|\s+\u2013\s+|:\s")
 
 STOP_WORDS = frozenset(
-    """a an and are as at be been but by can could did do does for from had has have if in into is it
-    its of on or so than that the their then there these this those to was were when where which while
-    with would will not no any all also only both each it's i we they you he she our your because
-    about after before over under more most other some such very just""".split()
+    """
+    a an and are as at be been but by can could did do does for from had has have if in into is it
+    its of on or so than that the their then there these this those to was were when where which
+    while with would will not no any all also only both each it's i we they you he she our your
+    because about after before over under more most other some such very just see
+    """.split()  # noqa: SIM905 (a word list reads better as text)
 )
 
 

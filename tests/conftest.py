@@ -68,7 +68,11 @@ class ChainFolder:
 
     def line_of(self, name: str, needle: str, nth: int = 0) -> int:
         """1-based line of the ``nth`` line containing ``needle``."""
-        hits = [i for i, line in enumerate(self.path(name).read_text(encoding="utf-8").splitlines(), 1) if needle in line]
+        hits = [
+            i
+            for i, line in enumerate(self.path(name).read_text(encoding="utf-8").splitlines(), 1)
+            if needle in line
+        ]
         return hits[nth]
 
     def relative(self, name: str, root: Path) -> str:

@@ -36,9 +36,7 @@ UPPER_BOUNDS = ("maxItems", "maxLength", "maximum", "exclusiveMaximum", "maxProp
 # The one free-form map in the protocol: term -> meaning.
 OPEN_MAPS = {"domain_glossary"}
 
-_RFC3339_DATE_TIME = re.compile(
-    r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})"
-)
+_RFC3339_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})")
 
 
 def _is_rfc3339_date_time(instance: object) -> bool:
@@ -72,9 +70,7 @@ def _our_schema(name: str) -> dict[str, Any]:
 
 
 def _their_schema(handoff_type: str) -> dict[str, Any]:
-    schema: dict[str, Any] = _load(
-        CORPUS_DIR / "schemas" / f"{handoff_type.replace('_', '-')}.schema.json"
-    )
+    schema: dict[str, Any] = _load(CORPUS_DIR / "schemas" / f"{handoff_type.replace('_', '-')}.schema.json")
     return schema
 
 
@@ -87,9 +83,7 @@ def _error_keywords(name: str, document: dict[str, Any]) -> set[str]:
 
 
 def _real_examples() -> list[Path]:
-    return sorted(
-        path for folder in EXAMPLE_DIRS if folder.is_dir() for path in folder.glob("*.json")
-    )
+    return sorted(path for folder in EXAMPLE_DIRS if folder.is_dir() for path in folder.glob("*.json"))
 
 
 def _needs_corpus() -> None:

@@ -22,71 +22,103 @@ def test_plain_pytest_does_not_collect_handoffs(sample_chain: ChainFolder, pytes
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
 
 
-def test_it_collects_one_item_per_chain_from_the_repository_root(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_it_collects_one_item_per_chain_from_the_repository_root(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000")
     result = run_handoffs("--collect-only", "-q")
-    result.stdout.fnmatch_lines([
-        ".neuralrelay/handoffs/20260322-143052::20260322-143052",
-        ".neuralrelay/handoffs/20260322-160000::20260322-160000",
-        "2 tests collected*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            ".neuralrelay/handoffs/20260322-143052::20260322-143052",
+            ".neuralrelay/handoffs/20260322-160000::20260322-160000",
+            "2 tests collected*",
+        ]
+    )
 
 
-def test_it_collects_a_chain_directory_named_on_the_command_line(sample_chain: ChainFolder, run_handoffs: Run) -> None:
+def test_it_collects_a_chain_directory_named_on_the_command_line(
+    sample_chain: ChainFolder, run_handoffs: Run
+) -> None:
     result = run_handoffs(str(sample_chain.directory), "--collect-only", "-q")
     result.stdout.fnmatch_lines(["*::20260322-143052", "1 test collected*"])
 
 
-def test_naming_one_file_narrows_the_report_to_that_file(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_naming_one_file_narrows_the_report_to_that_file(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(DEV, lambda d: d["unit_tests_written"].update(passing=99))
     break_review(sample_chain)
     result = run_handoffs(str(sample_chain.path(DEV)))
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*02-dev-agent.json:*: NR209 *", "*::20260322-143052[[]02-dev-agent.json[]]*"])
+    result.stdout.fnmatch_lines(
+        ["*02-dev-agent.json:*: NR209 *", "*::20260322-143052[[]02-dev-agent.json[]]*"]
+    )
     result.stdout.no_fnmatch_line("*NR307*")
 
 
-def test_cross_handoff_findings_are_located_in_the_named_file(sample_chain: ChainFolder, run_handoffs: Run) -> None:
-    sample_chain.edit(DEV, lambda d: d["properties_believed"].append(
-        {"property": "signOut always deletes the server-side session row", "confidence": "low", "evidence": "manual"}))
+def test_cross_handoff_findings_are_located_in_the_named_file(
+    sample_chain: ChainFolder, run_handoffs: Run
+) -> None:
+    sample_chain.edit(
+        DEV,
+        lambda d: d["properties_believed"].append(
+            {
+                "property": "signOut always deletes the server-side session row",
+                "confidence": "low",
+                "evidence": "manual",
+            }
+        ),
+    )
     run_handoffs(str(sample_chain.path(DEV))).assert_outcomes(failed=1)
     run_handoffs(str(sample_chain.path(REVIEW))).assert_outcomes(passed=1)
 
 
-def test_keywords_select_chains_by_agent_and_handoff_type(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_keywords_select_chains_by_agent_and_handoff_type(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     quick = ChainFolder(pytester.path / ".neuralrelay" / "handoffs" / "20260401-090000")
     quick.directory.mkdir(parents=True)
     quick.write("01-dev-agent.json", sample_chain.load(DEV))
-    assert "1 selected" in run_handoffs("--collect-only", "-q", "-k", "ba-agent").stdout.str() or \
-        "1/2 tests collected" in run_handoffs("--collect-only", "-q", "-k", "ba-agent").stdout.str()
+    assert (
+        "1 selected" in run_handoffs("--collect-only", "-q", "-k", "ba-agent").stdout.str()
+        or "1/2 tests collected" in run_handoffs("--collect-only", "-q", "-k", "ba-agent").stdout.str()
+    )
     result = run_handoffs("--collect-only", "-q", "-k", "review_final")
     result.stdout.fnmatch_lines(["*20260322-143052*", "1/2 tests collected (1 deselected)*"])
     run_handoffs("--collect-only", "-q", "-k", "20260401").stdout.fnmatch_lines(["1/2 tests collected*"])
 
 
-def test_a_failure_names_file_line_column_rule_and_pointer_and_shows_the_source(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_failure_names_file_line_column_rule_and_pointer_and_shows_the_source(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     break_review(sample_chain)
     line = sample_chain.line_of(REVIEW, '"total_tokens"')
     result = run_handoffs()
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([
-        "handoff chain 20260322-143052: 1 error, * in 2 files",
-        "*.neuralrelay/handoffs/20260322-143052/04-review-agent.json (1 error, 2 warnings)",
-        f"*.neuralrelay/handoffs/20260322-143052/04-review-agent.json:{line}:19: NR307 token-total [[]error[]] at /total_tokens",
-        "*total_tokens 10 is less than the agents' own 73,600*",
-        f"*{line} |   \"total_tokens\": 10,",
-        "*|                   ^^",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "handoff chain 20260322-143052: 1 error, * in 2 files",
+            "*.neuralrelay/handoffs/20260322-143052/04-review-agent.json (1 error, 2 warnings)",
+            f"*.neuralrelay/handoffs/20260322-143052/04-review-agent.json:{line}:19: NR307 token-total [[]error[]] at /total_tokens",
+            "*total_tokens 10 is less than the agents' own 73,600*",
+            f'*{line} |   "total_tokens": 10,',
+            "*|                   ^^",
+        ]
+    )
     assert "Traceback" not in result.stdout.str()
     assert "def runtest" not in result.stdout.str()
 
 
-def test_errors_fail_the_item_and_warnings_become_pytest_warnings(sample_chain: ChainFolder, run_handoffs: Run) -> None:
+def test_errors_fail_the_item_and_warnings_become_pytest_warnings(
+    sample_chain: ChainFolder, run_handoffs: Run
+) -> None:
     result = run_handoffs("-W", "error::pytest_handoff.plugin.HandoffContractWarning")
     result.assert_outcomes(failed=1)
 
 
-def test_every_finding_is_in_the_junit_xml(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_every_finding_is_in_the_junit_xml(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     break_review(sample_chain)
     run_handoffs("--junitxml=report.xml")
     xml = (pytester.path / "report.xml").read_text()
@@ -96,7 +128,9 @@ def test_every_finding_is_in_the_junit_xml(sample_chain: ChainFolder, pytester: 
     assert "<failure" in xml
 
 
-def test_it_runs_unchanged_under_xdist(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_it_runs_unchanged_under_xdist(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000")
     break_review(sample_chain)
     result = run_handoffs("-n", "2")
@@ -104,7 +138,9 @@ def test_it_runs_unchanged_under_xdist(sample_chain: ChainFolder, pytester: pyte
     result.stdout.fnmatch_lines(["*NR307 token-total*"])
 
 
-def test_last_failed_reruns_only_the_broken_chain(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
+def test_last_failed_reruns_only_the_broken_chain(
+    sample_chain: ChainFolder, pytester: pytest.Pytester
+) -> None:
     copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000")
     break_review(sample_chain)
     pytester.runpytest("--handoffs").assert_outcomes(passed=1, failed=1)
@@ -113,7 +149,9 @@ def test_last_failed_reruns_only_the_broken_chain(sample_chain: ChainFolder, pyt
     result.stdout.fnmatch_lines(["*run-last-failure*"])
 
 
-def test_a_handoff_outside_any_chain_is_an_item_of_its_own(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_handoff_outside_any_chain_is_an_item_of_its_own(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     loose = pytester.path / ".neuralrelay" / "handoffs" / "draft-review.json"
     loose.write_text(json.dumps({**sample_chain.load(REVIEW), "quality_score": 42}, indent=2))
     result = run_handoffs()
@@ -121,7 +159,9 @@ def test_a_handoff_outside_any_chain_is_an_item_of_its_own(sample_chain: ChainFo
     result.stdout.fnmatch_lines(["*draft-review.json:*: HS001 *at /quality_score*"])
 
 
-def test_projects_add_their_own_invariants_with_a_hook(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_projects_add_their_own_invariants_with_a_hook(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     pytester.makeconftest(
         """
         def pytest_handoff_check_chain(chain, settings):
@@ -133,23 +173,31 @@ def test_projects_add_their_own_invariants_with_a_hook(sample_chain: ChainFolder
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     line = sample_chain.line_of(REVIEW, '"quality_score"')
-    result.stdout.fnmatch_lines([f"*04-review-agent.json:{line}:20: USER user-invariant*", "*our team's bar is 8*"])
+    result.stdout.fnmatch_lines(
+        [f"*04-review-agent.json:{line}:20: USER user-invariant*", "*our team's bar is 8*"]
+    )
 
 
-def test_rules_can_be_ignored_from_the_ini_file_and_the_command_line(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_rules_can_be_ignored_from_the_ini_file_and_the_command_line(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     break_review(sample_chain)
     run_handoffs("--handoff-ignore", "NR307").assert_outcomes(passed=1)
     pytester.makeini("[pytest]\nhandoff_ignore = NR3\n")
     run_handoffs().assert_outcomes(passed=1)
 
 
-def test_settings_are_read_from_tool_handoff_in_pyproject(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_settings_are_read_from_tool_handoff_in_pyproject(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.path(REVIEW).unlink()
     pytester.makepyprojecttoml('[tool.handoff]\nseverity = { NR106 = "error" }\n')
     run_handoffs().assert_outcomes(failed=1)
 
 
-def test_a_bad_setting_is_a_usage_error_not_a_traceback(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_bad_setting_is_a_usage_error_not_a_traceback(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     pytester.makeini("[pytest]\nhandoff_severity = NR106=fatal\n")
     result = run_handoffs()
     assert result.ret == pytest.ExitCode.USAGE_ERROR

@@ -261,9 +261,7 @@ def test_duplicates_are_listed_in_source_order_with_their_full_pointers() -> Non
     ]
     for duplicate in position_map.duplicates:
         assert duplicate.first.start < duplicate.second.start
-        assert json.loads(text_of(text, duplicate.first)) == json.loads(
-            text_of(text, duplicate.second)
-        )
+        assert json.loads(text_of(text, duplicate.first)) == json.loads(text_of(text, duplicate.second))
     assert len(position_map) == 5
     assert_agrees_with_json_loads(text)
 

@@ -32,33 +32,69 @@ SARIF_SCHEMA = CORPUS / "sarif" / "sarif-schema-2.1.0.json"
 ODD_DIR = "handoffs/chain c, v2: é"
 ODD_PATH = f"{ODD_DIR}/03-test agent.json"
 ODD_URI = "handoffs/chain%20c%2C%20v2%3A%20%C3%A9/03-test%20agent.json"
-HOSTILE_MESSAGE = (
-    "expected dev_to_test\n| injected | row |\r\n<script>alert(1)</script> *bold* [x](y)"
-)
+HOSTILE_MESSAGE = "expected dev_to_test\n| injected | row |\r\n<script>alert(1)</script> *bold* [x](y)"
 
 DUPLICATE = Finding(
-    path="handoffs/chain-a/02-dev-agent.json", line=3, column=5, end_line=3, end_column=13,
-    code="HF003", rule="duplicate-key", severity=Severity.ERROR, chain="chain-a",
-    message='key "verdict" is defined twice', pointer="/verdict",
+    path="handoffs/chain-a/02-dev-agent.json",
+    line=3,
+    column=5,
+    end_line=3,
+    end_column=13,
+    code="HF003",
+    rule="duplicate-key",
+    severity=Severity.ERROR,
+    chain="chain-a",
+    message='key "verdict" is defined twice',
+    pointer="/verdict",
     related=(("handoffs/chain-a/02-dev-agent.json", 2, 5, "first definition"),),
 )
 INCOMPLETE = Finding(
-    path="handoffs/chain-a/01-requirements.json", line=7, column=3, end_line=9, end_column=4,
-    code="NR106", rule="incomplete-chain", severity=Severity.WARNING, chain="chain-a",
-    message="chain has no review_final handoff", pointer="",
+    path="handoffs/chain-a/01-requirements.json",
+    line=7,
+    column=3,
+    end_line=9,
+    end_column=4,
+    code="NR106",
+    rule="incomplete-chain",
+    severity=Severity.WARNING,
+    chain="chain-a",
+    message="chain has no review_final handoff",
+    pointer="",
 )
 TOO_LARGE = Finding(
-    path="handoffs/chain-b/big.json", line=0, column=0, code="HF006", rule="file-too-large",
-    severity=Severity.ERROR, chain="chain-b", message="file is 52 MB, the limit is 1 MB",
+    path="handoffs/chain-b/big.json",
+    line=0,
+    column=0,
+    code="HF006",
+    rule="file-too-large",
+    severity=Severity.ERROR,
+    chain="chain-b",
+    message="file is 52 MB, the limit is 1 MB",
 )
 HOSTILE = Finding(
-    path=ODD_PATH, line=2, column=15, end_line=2, end_column=30, code="NR102",
-    rule="agent-type-mismatch", severity=Severity.ERROR, chain="chain c, v2: é",
-    message=HOSTILE_MESSAGE, pointer="/handoff_type",
+    path=ODD_PATH,
+    line=2,
+    column=15,
+    end_line=2,
+    end_column=30,
+    code="NR102",
+    rule="agent-type-mismatch",
+    severity=Severity.ERROR,
+    chain="chain c, v2: é",
+    message=HOSTILE_MESSAGE,
+    pointer="/handoff_type",
 )
 NOTE = Finding(
-    path=ODD_PATH, line=4, column=1, end_line=4, end_column=1, code="USER", rule="user-invariant",
-    severity=Severity.INFO, chain="chain c, v2: é", message="looks fine, but check the owner",
+    path=ODD_PATH,
+    line=4,
+    column=1,
+    end_line=4,
+    end_column=1,
+    code="USER",
+    rule="user-invariant",
+    severity=Severity.INFO,
+    chain="chain c, v2: é",
+    message="looks fine, but check the owner",
 )
 ALL_FINDINGS = (DUPLICATE, INCOMPLETE, TOO_LARGE, HOSTILE, NOTE)
 
@@ -81,9 +117,7 @@ def results() -> list[ChainResult]:
 
 @pytest.fixture
 def context(tmp_path: Path) -> ReportContext:
-    return ReportContext(
-        root=tmp_path / "repo", tool_version="0.1.0", summary_hint="the job summary"
-    )
+    return ReportContext(root=tmp_path / "repo", tool_version="0.1.0", summary_hint="the job summary")
 
 
 def run(reporter: Reporter, results: list[ChainResult]) -> str:
@@ -106,8 +140,12 @@ def render(cls: type[Reporter], results: list[ChainResult], context: ReportConte
 
 @pytest.mark.parametrize(
     ("name", "cls"),
-    [("json", JsonReporter), ("sarif", SarifReporter), ("github", GithubReporter),
-     ("markdown", MarkdownReporter)],
+    [
+        ("json", JsonReporter),
+        ("sarif", SarifReporter),
+        ("github", GithubReporter),
+        ("markdown", MarkdownReporter),
+    ],
 )
 def test_reporter_class_finds_each_format_by_its_name(name: str, cls: type[Reporter]) -> None:
     assert name in REPORTERS
@@ -134,7 +172,10 @@ def test_json_report_lists_every_finding_with_its_position_in_the_order_handled(
     assert [f["code"] for f in report["findings"]] == ["HF003", "NR106", "HF006", "NR102", "USER"]
     first = report["findings"][0]
     assert {k: first[k] for k in ("path", "line", "column", "end_line", "end_column")} == {
-        "path": "handoffs/chain-a/02-dev-agent.json", "line": 3, "column": 5, "end_line": 3,
+        "path": "handoffs/chain-a/02-dev-agent.json",
+        "line": 3,
+        "column": 5,
+        "end_line": 3,
         "end_column": 13,
     }
     assert first["rule"] == "duplicate-key"
@@ -144,8 +185,19 @@ def test_json_report_lists_every_finding_with_its_position_in_the_order_handled(
     assert first["message"] == 'key "verdict" is defined twice'
     severities = [f["severity"] for f in report["findings"]]
     assert severities == ["error", "warning", "error", "error", "info"]
-    required = {"path", "line", "column", "end_line", "end_column", "code", "rule", "severity",
-                "message", "pointer", "chain"}
+    required = {
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "code",
+        "rule",
+        "severity",
+        "message",
+        "pointer",
+        "chain",
+    }
     assert all(required <= set(f) for f in report["findings"])
 
 
@@ -168,8 +220,14 @@ def test_json_report_keeps_untrusted_text_exact_and_non_ascii_readable(
 
 
 def test_json_report_escapes_characters_a_terminal_would_act_on(context: ReportContext) -> None:
-    sneaky = Finding(path="a.json", line=1, column=1, code="HF002", severity=Severity.ERROR,
-                     message="evil \u202e txt.exe \x9b31m \u2028 \x1b[2J done")
+    sneaky = Finding(
+        path="a.json",
+        line=1,
+        column=1,
+        code="HF002",
+        severity=Severity.ERROR,
+        message="evil \u202e txt.exe \x9b31m \u2028 \x1b[2J done",
+    )
     out = render(JsonReporter, [chain("c", sneaky)], context)
     for raw in ("\u202e", "\x9b", "\u2028", "\x1b"):
         assert raw not in out
@@ -249,7 +307,8 @@ def test_sarif_results_point_at_the_finding_with_an_exclusive_end_column(
     assert first["message"]["text"] == 'key "verdict" is defined twice'
     location = first["locations"][0]["physicalLocation"]
     assert location["artifactLocation"] == {
-        "uri": "handoffs/chain-a/02-dev-agent.json", "uriBaseId": "%SRCROOT%",
+        "uri": "handoffs/chain-a/02-dev-agent.json",
+        "uriBaseId": "%SRCROOT%",
     }
     assert location["region"] == {"startLine": 3, "startColumn": 5, "endLine": 3, "endColumn": 14}
     assert first["properties"] == {"pointer": "/verdict", "chain": "chain-a"}
@@ -258,16 +317,12 @@ def test_sarif_results_point_at_the_finding_with_an_exclusive_end_column(
     assert related["message"]["text"] == "first definition"
 
 
-def test_sarif_levels_follow_the_finding_severity(
-    results: list[ChainResult], context: ReportContext
-) -> None:
+def test_sarif_levels_follow_the_finding_severity(results: list[ChainResult], context: ReportContext) -> None:
     levels = [r["level"] for r in sarif_of(results, context)["runs"][0]["results"]]
     assert levels == ["error", "warning", "error", "error", "note"]
 
 
-def test_sarif_whole_file_finding_has_no_region(
-    results: list[ChainResult], context: ReportContext
-) -> None:
+def test_sarif_whole_file_finding_has_no_region(results: list[ChainResult], context: ReportContext) -> None:
     whole_file = sarif_of(results, context)["runs"][0]["results"][2]
     assert whole_file["ruleId"] == "HF006"
     assert "region" not in whole_file["locations"][0]["physicalLocation"]
@@ -281,9 +336,7 @@ def test_sarif_uri_of_an_odd_path_is_percent_encoded_and_relative(
     results: list[ChainResult], context: ReportContext
 ) -> None:
     run_ = sarif_of(results, context)["runs"][0]
-    uris = [
-        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run_["results"]
-    ]
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run_["results"]]
     assert uris[3] == ODD_URI
     for uri in uris:
         assert _URI_REFERENCE.fullmatch(uri), uri
@@ -305,18 +358,19 @@ def test_sarif_fingerprint_survives_a_line_move_but_not_a_new_message() -> None:
     assert fingerprint(reworded) != fingerprint(DUPLICATE)
 
 
-def test_sarif_results_carry_their_fingerprint(
-    results: list[ChainResult], context: ReportContext
-) -> None:
+def test_sarif_results_carry_their_fingerprint(results: list[ChainResult], context: ReportContext) -> None:
     first = sarif_of(results, context)["runs"][0]["results"][0]
     assert first["partialFingerprints"] == {"handoffFingerprint/v1": fingerprint(DUPLICATE)}
 
 
 def test_sarif_keeps_the_worst_results_when_there_are_too_many(context: ReportContext) -> None:
-    many = [Finding(path="a.json", line=n, column=1, code="NR106", severity=Severity.WARNING,
-                    message=f"warning {n}") for n in range(1, 6)]
-    error = Finding(path="a.json", line=9, column=1, code="HF002", severity=Severity.ERROR,
-                    message="broken")
+    many = [
+        Finding(
+            path="a.json", line=n, column=1, code="NR106", severity=Severity.WARNING, message=f"warning {n}"
+        )
+        for n in range(1, 6)
+    ]
+    error = Finding(path="a.json", line=9, column=1, code="HF002", severity=Severity.ERROR, message="broken")
     reporter = SarifReporter(io.StringIO(), context)
     reporter.max_results = 3
     log = json.loads(run(reporter, [chain("c", *many, error)]))
@@ -350,8 +404,13 @@ def parse_command(line: str) -> tuple[str, dict[str, str], str]:
     properties = {}
     for pair in filter(None, props.split(",")):
         key, _, value = pair.partition("=")
-        properties[key] = (value.replace("%0D", "\r").replace("%0A", "\n").replace("%3A", ":")
-                           .replace("%2C", ",").replace("%25", "%"))
+        properties[key] = (
+            value.replace("%0D", "\r")
+            .replace("%0A", "\n")
+            .replace("%3A", ":")
+            .replace("%2C", ",")
+            .replace("%25", "%")
+        )
     message = data.replace("%0D", "\r").replace("%0A", "\n").replace("%25", "%")
     return name, properties, message
 
@@ -362,7 +421,7 @@ def test_github_annotation_has_file_position_and_title(
     lines = github_lines(results, context)
     assert lines[0] == (
         "::error file=handoffs/chain-a/02-dev-agent.json,line=3,endLine=3,col=5,endColumn=13,"
-        "title=HF003 duplicate-key::key \"verdict\" is defined twice"
+        'title=HF003 duplicate-key::key "verdict" is defined twice'
     )
 
 
@@ -378,8 +437,12 @@ def test_github_annotation_spanning_lines_has_no_columns(
 ) -> None:
     warning = next(line for line in github_lines(results, context) if line.startswith("::warning"))
     _, properties, _ = parse_command(warning)
-    assert properties == {"file": "handoffs/chain-a/01-requirements.json", "line": "7",
-                          "endLine": "9", "title": "NR106 incomplete-chain"}
+    assert properties == {
+        "file": "handoffs/chain-a/01-requirements.json",
+        "line": "7",
+        "endLine": "9",
+        "title": "NR106 incomplete-chain",
+    }
 
 
 def test_github_whole_file_annotation_names_only_the_file(
@@ -387,8 +450,7 @@ def test_github_whole_file_annotation_names_only_the_file(
 ) -> None:
     line = next(line for line in github_lines(results, context) if "HF006" in line)
     assert line == (
-        "::error file=handoffs/chain-b/big.json,title=HF006 file-too-large"
-        "::file is 52 MB, the limit is 1 MB"
+        "::error file=handoffs/chain-b/big.json,title=HF006 file-too-large::file is 52 MB, the limit is 1 MB"
     )
 
 
@@ -416,8 +478,15 @@ def test_github_property_values_escape_colons_and_commas(
 def test_github_annotations_cannot_start_a_workflow_command_of_their_own(
     message: str, context: ReportContext
 ) -> None:
-    finding = Finding(path="a, b: c.json", line=1, column=1, code="HF002", rule="invalid-json",
-                      severity=Severity.ERROR, message=message)
+    finding = Finding(
+        path="a, b: c.json",
+        line=1,
+        column=1,
+        code="HF002",
+        rule="invalid-json",
+        severity=Severity.ERROR,
+        message=message,
+    )
     out = render(GithubReporter, [chain("c", finding)], context)
     assert out.count("\n") == 1
     assert len(out.splitlines()) == 1  # no other line separator either
@@ -429,15 +498,27 @@ def test_github_annotations_cannot_start_a_workflow_command_of_their_own(
 
 
 def test_github_escapes_exactly_like_actions_toolkit(context: ReportContext) -> None:
-    finding = Finding(path="a.json", line=1, column=1, code="HF002", severity=Severity.ERROR,
-                      message="\n::add-mask::x and %0A and \r")
+    finding = Finding(
+        path="a.json",
+        line=1,
+        column=1,
+        code="HF002",
+        severity=Severity.ERROR,
+        message="\n::add-mask::x and %0A and \r",
+    )
     out = render(GithubReporter, [chain("c", finding)], context)
     assert out.endswith("::%0A::add-mask::x and %250A and %0D\n")
 
 
 def test_github_makes_other_control_characters_visible(context: ReportContext) -> None:
-    finding = Finding(path="a.json", line=1, column=1, code="HF002", severity=Severity.ERROR,
-                      message="a\x1b[2Jb\u2028::add-mask::c\x85d")
+    finding = Finding(
+        path="a.json",
+        line=1,
+        column=1,
+        code="HF002",
+        severity=Severity.ERROR,
+        message="a\x1b[2Jb\u2028::add-mask::c\x85d",
+    )
     out = render(GithubReporter, [chain("c", finding)], context)
     assert out.endswith("::a\\x1b[2Jb\\u2028::add-mask::c\\x85d\n")
 
@@ -445,8 +526,7 @@ def test_github_makes_other_control_characters_visible(context: ReportContext) -
 def test_github_paths_are_relative_to_the_workspace(tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     context = ReportContext(root=workspace / "project", workspace=workspace)
-    finding = Finding(path="h/01.json", line=1, column=1, code="HF002", severity=Severity.ERROR,
-                      message="m")
+    finding = Finding(path="h/01.json", line=1, column=1, code="HF002", severity=Severity.ERROR, message="m")
     line = render(GithubReporter, [chain("c", finding)], context)
     assert line.startswith("::error file=project/h/01.json,")
 
@@ -454,12 +534,19 @@ def test_github_paths_are_relative_to_the_workspace(tmp_path: Path) -> None:
 def test_github_shows_at_most_ten_errors_and_ten_warnings_then_one_notice(
     context: ReportContext,
 ) -> None:
-    errors = [Finding(path="a.json", line=n, column=1, code="HF002", severity=Severity.ERROR,
-                      message=f"error {n}") for n in range(1, 16)]
-    warnings = [Finding(path="b.json", line=n, column=1, code="NR106", severity=Severity.WARNING,
-                        message=f"warning {n}") for n in range(1, 13)]
-    lines = github_lines([chain("one", *warnings[:6], *errors[:8]),
-                          chain("two", *errors[8:], *warnings[6:])], context)
+    errors = [
+        Finding(path="a.json", line=n, column=1, code="HF002", severity=Severity.ERROR, message=f"error {n}")
+        for n in range(1, 16)
+    ]
+    warnings = [
+        Finding(
+            path="b.json", line=n, column=1, code="NR106", severity=Severity.WARNING, message=f"warning {n}"
+        )
+        for n in range(1, 13)
+    ]
+    lines = github_lines(
+        [chain("one", *warnings[:6], *errors[:8]), chain("two", *errors[8:], *warnings[6:])], context
+    )
     assert [line.split(" ", 1)[0].split("::")[1] for line in lines] == (
         ["error"] * 10 + ["warning"] * 10 + ["notice"]
     )
@@ -477,8 +564,10 @@ def test_github_writes_no_notice_when_everything_fits(
 
 
 def test_github_keeps_room_for_its_own_notice_among_ten_notes(context: ReportContext) -> None:
-    notes = [Finding(path="a.json", line=n, column=1, code="USER", severity=Severity.INFO,
-                     message=f"note {n}") for n in range(1, 13)]
+    notes = [
+        Finding(path="a.json", line=n, column=1, code="USER", severity=Severity.INFO, message=f"note {n}")
+        for n in range(1, 13)
+    ]
     lines = github_lines([chain("c", *notes)], context)
     assert len(lines) == 10
     assert lines[-1].startswith("::notice::handoff-lint: 3 notes were not shown")
@@ -492,8 +581,11 @@ def markdown_of(results: list[ChainResult], context: ReportContext, **kwargs: An
 
 
 def table_rows(text: str) -> list[str]:
-    return [line for line in text.splitlines() if line.startswith("| ") and "---" not in line
-            and not line.startswith("| Severity")]
+    return [
+        line
+        for line in text.splitlines()
+        if line.startswith("| ") and "---" not in line and not line.startswith("| Severity")
+    ]
 
 
 def unescaped_pipes(line: str) -> int:
@@ -504,33 +596,25 @@ def test_markdown_summary_has_a_heading_totals_and_a_table_per_chain(
     results: list[ChainResult], context: ReportContext
 ) -> None:
     text = markdown_of(results, context)
-    assert text.startswith(
-        "## handoff-lint\n\n**3 errors**, 1 warning and 1 note in 7 files of 4 chains.\n"
-    )
-    assert (
-        "### chain-a\n\n| Severity | Location | Rule | Message |\n| --- | --- | --- | --- |\n"
-    ) in text
+    assert text.startswith("## handoff-lint\n\n**3 errors**, 1 warning and 1 note in 7 files of 4 chains.\n")
+    assert ("### chain-a\n\n| Severity | Location | Rule | Message |\n| --- | --- | --- | --- |\n") in text
     assert "### chain-b\n" in text
     assert "### chain c, v2: é\n" in text
     assert len(table_rows(text)) == 5
 
 
-def test_markdown_location_links_to_the_line(
-    results: list[ChainResult], context: ReportContext
-) -> None:
+def test_markdown_location_links_to_the_line(results: list[ChainResult], context: ReportContext) -> None:
     text = markdown_of(results, context)
     assert (
         "| ❌ error "
         "| [handoffs/chain-a/02-dev-agent.json:3:5](handoffs/chain-a/02-dev-agent.json#L3) "
-        "| HF003 duplicate-key | key \"verdict\" is defined twice (at /verdict) |"
+        '| HF003 duplicate-key | key "verdict" is defined twice (at /verdict) |'
     ) in text
     assert "[handoffs/chain-b/big.json](handoffs/chain-b/big.json) |" in text
     assert f"({ODD_URI}#L2)" in text
 
 
-def test_markdown_lists_clean_chains_briefly(
-    results: list[ChainResult], context: ReportContext
-) -> None:
+def test_markdown_lists_clean_chains_briefly(results: list[ChainResult], context: ReportContext) -> None:
     text = markdown_of(results, context)
     assert "- ✅ chain-d: no findings\n" in text
     assert "### chain-d" not in text
@@ -583,8 +667,7 @@ def test_markdown_text_escapes_syntax_html_and_control_characters(text: str, exp
 
 
 def test_markdown_hostile_chain_id_stays_a_plain_heading(context: ReportContext) -> None:
-    finding = Finding(path="a.json", line=1, column=1, code="HF002", severity=Severity.ERROR,
-                      message="m")
+    finding = Finding(path="a.json", line=1, column=1, code="HF002", severity=Severity.ERROR, message="m")
     text = markdown_of([chain("# x\n<img src=x onerror=alert(1)> ##", finding)], context)
     assert "### \\# x &lt;img src=x onerror=alert(1)&gt; \\#\\#\n" in text
 
@@ -597,13 +680,22 @@ def test_markdown_stays_under_a_small_limit_and_says_how_many_findings_were_left
     context: ReportContext,
 ) -> None:
     findings = [
-        Finding(path=f"h/{n:03d}.json", line=n, column=1, code="HF002",
-                severity=Severity.ERROR, message=f"broken ✗ number {n}")
+        Finding(
+            path=f"h/{n:03d}.json",
+            line=n,
+            column=1,
+            code="HF002",
+            severity=Severity.ERROR,
+            message=f"broken ✗ number {n}",
+        )
         for n in range(1, 101)
     ]
     limit = 2_000
-    text = markdown_of([chain("big", *findings[:60]), chain("bigger", *findings[60:]),
-                        chain("clean")], context, max_bytes=limit)
+    text = markdown_of(
+        [chain("big", *findings[:60]), chain("bigger", *findings[60:]), chain("clean")],
+        context,
+        max_bytes=limit,
+    )
     assert len(text.encode("utf-8")) <= limit
     shown = len(table_rows(text))
     assert 0 < shown < 100
@@ -614,9 +706,18 @@ def test_markdown_stays_under_a_small_limit_and_says_how_many_findings_were_left
 
 
 def test_markdown_of_a_huge_run_stays_under_one_mebibyte(context: ReportContext) -> None:
-    findings = [Finding(path=f"handoffs/chain/{n:05d}-agent.json", line=n, column=1, code="NR106",
-                        rule="incomplete-chain", severity=Severity.WARNING,
-                        message="é" * 60 + f" {n}") for n in range(1, 8_001)]
+    findings = [
+        Finding(
+            path=f"handoffs/chain/{n:05d}-agent.json",
+            line=n,
+            column=1,
+            code="NR106",
+            rule="incomplete-chain",
+            severity=Severity.WARNING,
+            message="é" * 60 + f" {n}",
+        )
+        for n in range(1, 8_001)
+    ]
     text = markdown_of([chain("huge", *findings)], context)
     size = len(text.encode("utf-8"))
     assert 1_000_000 < size <= 1_048_576
@@ -628,10 +729,10 @@ def test_markdown_of_a_huge_run_stays_under_one_mebibyte(context: ReportContext)
 def test_markdown_caps_one_huge_message_instead_of_dropping_the_rest(
     context: ReportContext,
 ) -> None:
-    huge = Finding(path="a.json", line=1, column=1, code="HF002", severity=Severity.ERROR,
-                   message="x" * 2_000_000)
-    small = Finding(path="a.json", line=2, column=1, code="HF002", severity=Severity.ERROR,
-                    message="small")
+    huge = Finding(
+        path="a.json", line=1, column=1, code="HF002", severity=Severity.ERROR, message="x" * 2_000_000
+    )
+    small = Finding(path="a.json", line=2, column=1, code="HF002", severity=Severity.ERROR, message="small")
     text = markdown_of([chain("c", huge, small)], context)
     assert len(table_rows(text)) == 2
     assert "x" * 999 + "…" in text

@@ -15,8 +15,9 @@ Run = Callable[..., pytest.RunResult]
 DEV, TEST, REVIEW, BA = "02-dev-agent.json", "03-test-agent.json", "04-review-agent.json", "01-ba-agent.json"
 
 
-def expect_finding(result: pytest.RunResult, chain: ChainFolder, pytester: pytest.Pytester,
-                   name: str, line: int, code: str) -> None:
+def expect_finding(
+    result: pytest.RunResult, chain: ChainFolder, pytester: pytest.Pytester, name: str, line: int, code: str
+) -> None:
     """The output names ``file:line:col`` and the rule code of the finding."""
     result.stdout.fnmatch_lines([f"*{chain.relative(name, pytester.path)}:{line}:*: {code} *"])
 
@@ -25,7 +26,9 @@ def expect_no(result: pytest.RunResult, code: str) -> None:
     result.stdout.no_fnmatch_line(f"*: {code} *")
 
 
-def test_the_real_sample_chain_passes_with_only_the_documented_warnings(sample_chain: ChainFolder, run_handoffs: Run) -> None:
+def test_the_real_sample_chain_passes_with_only_the_documented_warnings(
+    sample_chain: ChainFolder, run_handoffs: Run
+) -> None:
     result = run_handoffs("-W", "always")
     result.assert_outcomes(passed=1, warnings=3)
     result.stdout.fnmatch_lines(["*NR306 untraced-criterion*AC6*", "*NR212 severe-issue-without-rework*"])
@@ -34,7 +37,9 @@ def test_the_real_sample_chain_passes_with_only_the_documented_warnings(sample_c
 # --- loading and schema ----------------------------------------------------------
 
 
-def test_it_reports_a_byte_order_mark_at_the_first_character(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_it_reports_a_byte_order_mark_at_the_first_character(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     path = sample_chain.path(DEV)
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     result = run_handoffs()
@@ -42,28 +47,43 @@ def test_it_reports_a_byte_order_mark_at_the_first_character(sample_chain: Chain
     expect_finding(result, sample_chain, pytester, DEV, 1, "HF001")
 
 
-def test_it_reports_a_syntax_error_where_the_parser_stopped(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_it_reports_a_syntax_error_where_the_parser_stopped(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     path = sample_chain.path(TEST)
     path.write_text(path.read_text().replace('"failing": 3,', '"failing": 3,,'))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     line = sample_chain.line_of(TEST, '"failing": 3,,')
-    result.stdout.fnmatch_lines([f"*{sample_chain.relative(TEST, pytester.path)}:{line}:18: HF002 invalid-json*"])
+    result.stdout.fnmatch_lines(
+        [f"*{sample_chain.relative(TEST, pytester.path)}:{line}:18: HF002 invalid-json*"]
+    )
 
 
-def test_it_reports_both_positions_of_a_duplicate_key(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_it_reports_both_positions_of_a_duplicate_key(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     path = sample_chain.path(REVIEW)
-    path.write_text(path.read_text().replace('"quality_score": 6,', '"quality_score": 6,\n  "quality_score": 9,'))
-    first, second = sample_chain.line_of(REVIEW, '"quality_score"'), sample_chain.line_of(REVIEW, '"quality_score"', 1)
+    path.write_text(
+        path.read_text().replace('"quality_score": 6,', '"quality_score": 6,\n  "quality_score": 9,')
+    )
+    first, second = (
+        sample_chain.line_of(REVIEW, '"quality_score"'),
+        sample_chain.line_of(REVIEW, '"quality_score"', 1),
+    )
     result = run_handoffs()
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([
-        f"*{sample_chain.relative(REVIEW, pytester.path)}:{second}:3: HF003 duplicate-key*",
-        f"*first defined at line {first}, column 3*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            f"*{sample_chain.relative(REVIEW, pytester.path)}:{second}:3: HF003 duplicate-key*",
+            f"*first defined at line {first}, column 3*",
+        ]
+    )
 
 
-def test_it_rejects_nan_as_a_number(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_it_rejects_nan_as_a_number(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     path = sample_chain.path(REVIEW)
     path.write_text(path.read_text().replace('"quality_score": 6,', '"quality_score": NaN,'))
     result = run_handoffs()
@@ -71,27 +91,39 @@ def test_it_rejects_nan_as_a_number(sample_chain: ChainFolder, pytester: pytest.
     expect_finding(result, sample_chain, pytester, REVIEW, sample_chain.line_of(REVIEW, "NaN"), "HF004")
 
 
-def test_a_missing_property_is_reported_at_the_object_that_lacks_it(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_missing_property_is_reported_at_the_object_that_lacks_it(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(TEST, lambda d: d["test_summary"].pop("skipped"))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     line = sample_chain.line_of(TEST, '"test_summary"')
-    result.stdout.fnmatch_lines([
-        f"*{sample_chain.relative(TEST, pytester.path)}:{line}:19: HS001 schema-violation*at /test_summary",
-        "*missing required property 'skipped'*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            f"*{sample_chain.relative(TEST, pytester.path)}:{line}:19: HS001 schema-violation*at /test_summary",
+            "*missing required property 'skipped'*",
+        ]
+    )
 
 
-def test_an_unexpected_property_is_reported_at_its_key(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_an_unexpected_property_is_reported_at_its_key(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(DEV, lambda d: d["unit_tests_written"].update(flaky=2))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     line = sample_chain.line_of(DEV, '"flaky"')
-    result.stdout.fnmatch_lines([f"*{sample_chain.relative(DEV, pytester.path)}:{line}:5: HS001 *at /unit_tests_written/flaky",
-                                 "*unexpected property 'flaky'*"])
+    result.stdout.fnmatch_lines(
+        [
+            f"*{sample_chain.relative(DEV, pytester.path)}:{line}:5: HS001 *at /unit_tests_written/flaky",
+            "*unexpected property 'flaky'*",
+        ]
+    )
 
 
-def test_two_coverage_gaps_break_the_schema_at_the_list(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_two_coverage_gaps_break_the_schema_at_the_list(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(DEV, lambda d: d.update(coverage_gaps=d["coverage_gaps"][:2]))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
@@ -99,7 +131,9 @@ def test_two_coverage_gaps_break_the_schema_at_the_list(sample_chain: ChainFolde
     result.stdout.fnmatch_lines(["*has 2 item(s); at least 3 required*"])
 
 
-def test_a_timestamp_that_is_not_a_date_time_is_a_schema_violation(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_timestamp_that_is_not_a_date_time_is_a_schema_violation(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(BA, lambda d: d.update(timestamp="2026-03-22 14:30"))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
@@ -107,7 +141,9 @@ def test_a_timestamp_that_is_not_a_date_time_is_a_schema_violation(sample_chain:
     result.stdout.fnmatch_lines(["*is not a valid date-time*"])
 
 
-def test_an_unknown_handoff_type_is_reported_at_the_field(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_an_unknown_handoff_type_is_reported_at_the_field(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(DEV, lambda d: d.update(handoff_type="dev-to-test"))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
@@ -117,28 +153,36 @@ def test_an_unknown_handoff_type_is_reported_at_the_field(sample_chain: ChainFol
 # --- layout -----------------------------------------------------------------------
 
 
-def test_an_unknown_agent_in_a_file_name_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_an_unknown_agent_in_a_file_name_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     shutil.copyfile(sample_chain.path(REVIEW), sample_chain.path("05-qa-agent.json"))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     expect_finding(result, sample_chain, pytester, "05-qa-agent.json", 1, "NR101")
 
 
-def test_a_configured_agent_is_known(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_configured_agent_is_known(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     shutil.copyfile(sample_chain.path(REVIEW), sample_chain.path("05-qa-agent.json"))
     pytester.makeini("[pytest]\nhandoff_agents = qa-agent=review_final\n")
     result = run_handoffs()
     expect_no(result, "NR101")
 
 
-def test_a_security_agent_writing_a_review_is_a_type_mismatch(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_security_agent_writing_a_review_is_a_type_mismatch(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     shutil.copyfile(sample_chain.path(REVIEW), sample_chain.path("05-security-agent.json"))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     expect_finding(result, sample_chain, pytester, "05-security-agent.json", 2, "NR102")
 
 
-def test_a_gap_in_the_sequence_names_the_missing_number(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_gap_in_the_sequence_names_the_missing_number(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.path(REVIEW).rename(sample_chain.path("05-review-agent.json"))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
@@ -146,7 +190,9 @@ def test_a_gap_in_the_sequence_names_the_missing_number(sample_chain: ChainFolde
     result.stdout.fnmatch_lines(["*sequence jumps to 05: 04 missing*"])
 
 
-def test_a_test_handoff_numbered_before_the_dev_handoff_breaks_stage_order(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_test_handoff_numbered_before_the_dev_handoff_breaks_stage_order(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.path(DEV).rename(sample_chain.path("tmp"))
     sample_chain.path(TEST).rename(sample_chain.path("02-test-agent.json"))
     sample_chain.path("tmp").rename(sample_chain.path("03-dev-agent.json"))
@@ -156,38 +202,54 @@ def test_a_test_handoff_numbered_before_the_dev_handoff_breaks_stage_order(sampl
     expect_finding(result, sample_chain, pytester, "03-dev-agent.json", 2, "NR104")
 
 
-def test_a_timestamp_going_backwards_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_timestamp_going_backwards_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(TEST, lambda d: d.update(timestamp="2026-03-22T14:00:00Z"))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     expect_finding(result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, '"timestamp"'), "NR105")
 
 
-def test_a_chain_without_its_review_is_incomplete_as_a_warning(sample_chain: ChainFolder, run_handoffs: Run) -> None:
+def test_a_chain_without_its_review_is_incomplete_as_a_warning(
+    sample_chain: ChainFolder, run_handoffs: Run
+) -> None:
     sample_chain.path(REVIEW).unlink()
     result = run_handoffs()
     result.assert_outcomes(passed=1, warnings=2)
     result.stdout.fnmatch_lines(["*NR106*incomplete: no review_final handoff*"])
 
 
-def test_incomplete_chains_can_be_made_errors(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_incomplete_chains_can_be_made_errors(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.path(REVIEW).unlink()
     pytester.makeini("[pytest]\nhandoff_severity = NR106=error\n")
     run_handoffs().assert_outcomes(failed=1)
 
 
-def test_a_quick_mode_chain_with_inline_requirements_is_complete(sample_chain: ChainFolder, run_handoffs: Run) -> None:
+def test_a_quick_mode_chain_with_inline_requirements_is_complete(
+    sample_chain: ChainFolder, run_handoffs: Run
+) -> None:
     sample_chain.path(BA).unlink()
-    for old, new in ((DEV, "01-dev-agent.json"), (TEST, "02-test-agent.json"), (REVIEW, "03-review-agent.json")):
+    for old, new in (
+        (DEV, "01-dev-agent.json"),
+        (TEST, "02-test-agent.json"),
+        (REVIEW, "03-review-agent.json"),
+    ):
         sample_chain.path(old).rename(sample_chain.path(new))
-    sample_chain.edit("01-dev-agent.json", lambda d: d.update(inline_requirements=["Sign in with Google and GitHub"]))
+    sample_chain.edit(
+        "01-dev-agent.json", lambda d: d.update(inline_requirements=["Sign in with Google and GitHub"])
+    )
     result = run_handoffs()
     result.assert_outcomes(passed=1)
     expect_no(result, "NR106")
     expect_no(result, "NR103")
 
 
-def test_a_chain_folder_not_named_by_its_start_time_is_reported(pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_chain_folder_not_named_by_its_start_time_is_reported(
+    pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     from tests.conftest import SAMPLE_CHAIN, needs_corpus
 
     needs_corpus()
@@ -199,48 +261,76 @@ def test_a_chain_folder_not_named_by_its_start_time_is_reported(pytester: pytest
 # --- per handoff --------------------------------------------------------------------
 
 
-def test_a_repeated_coverage_gap_is_reported_at_the_repeat(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_repeated_coverage_gap_is_reported_at_the_repeat(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(DEV, lambda d: d["coverage_gaps"].append("  " + d["coverage_gaps"][1].upper() + " "))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
-    expect_finding(result, sample_chain, pytester, DEV, sample_chain.line_of(DEV, "  TOKEN ENCRYPTION"), "NR201")
+    expect_finding(
+        result, sample_chain, pytester, DEV, sample_chain.line_of(DEV, "  TOKEN ENCRYPTION"), "NR201"
+    )
 
 
-def test_a_placeholder_coverage_gap_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_placeholder_coverage_gap_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(DEV, lambda d: d["coverage_gaps"].append("needs more testing"))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
-    expect_finding(result, sample_chain, pytester, DEV, sample_chain.line_of(DEV, '"needs more testing"'), "NR202")
+    expect_finding(
+        result, sample_chain, pytester, DEV, sample_chain.line_of(DEV, '"needs more testing"'), "NR202"
+    )
 
 
-def test_a_specific_gap_that_mentions_more_tests_is_fine(sample_chain: ChainFolder, run_handoffs: Run) -> None:
-    sample_chain.edit(DEV, lambda d: d["coverage_gaps"].append(
-        "needs more testing of refreshAccessToken when the provider returns invalid_grant twice"))
+def test_a_specific_gap_that_mentions_more_tests_is_fine(
+    sample_chain: ChainFolder, run_handoffs: Run
+) -> None:
+    sample_chain.edit(
+        DEV,
+        lambda d: d["coverage_gaps"].append(
+            "needs more testing of refreshAccessToken when the provider returns invalid_grant twice"
+        ),
+    )
     expect_no(run_handoffs(), "NR202")
 
 
-def test_a_vague_acceptance_criterion_is_quoted_as_a_warning(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_vague_acceptance_criterion_is_quoted_as_a_warning(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(BA, lambda d: d["acceptance_criteria"].append("The login page should work as expected"))
     result = run_handoffs()
-    expect_finding(result, sample_chain, pytester, BA, sample_chain.line_of(BA, "should work as expected"), "NR203")
+    expect_finding(
+        result, sample_chain, pytester, BA, sample_chain.line_of(BA, "should work as expected"), "NR203"
+    )
     result.stdout.fnmatch_lines(['*untestable wording "should work"*'])
 
 
-def test_a_placeholder_counterexample_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_placeholder_counterexample_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(TEST, lambda d: d["bugs_found"][2].update(counterexample="see above"))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     expect_finding(result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, '"see above"'), "NR204")
 
 
-def test_an_abstract_counterexample_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
-    sample_chain.edit(TEST, lambda d: d["bugs_found"][2].update(counterexample="Linking breaks with some email addresses"))
+def test_an_abstract_counterexample_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    sample_chain.edit(
+        TEST, lambda d: d["bugs_found"][2].update(counterexample="Linking breaks with some email addresses")
+    )
     result = run_handoffs()
     result.assert_outcomes(failed=1)
-    expect_finding(result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "Linking breaks"), "NR205")
+    expect_finding(
+        result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "Linking breaks"), "NR205"
+    )
 
 
-def test_a_long_counterexample_is_a_warning_with_a_configurable_bound(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_long_counterexample_is_a_warning_with_a_configurable_bound(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(TEST, lambda d: d["bugs_found"][0].update(counterexample="f(1) " * 140))
     result = run_handoffs()
     result.stdout.fnmatch_lines(["*NR206*700 characters long; keep it under 600*"])
@@ -248,14 +338,22 @@ def test_a_long_counterexample_is_a_warning_with_a_configurable_bound(sample_cha
     expect_no(run_handoffs(), "NR206")
 
 
-def test_a_reviewer_focus_without_a_file_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
-    sample_chain.edit(TEST, lambda d: d.update(recommended_focus_for_reviewer="Look at the token handling carefully"))
+def test_a_reviewer_focus_without_a_file_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    sample_chain.edit(
+        TEST, lambda d: d.update(recommended_focus_for_reviewer="Look at the token handling carefully")
+    )
     result = run_handoffs()
     result.assert_outcomes(failed=1)
-    expect_finding(result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "recommended_focus"), "NR207")
+    expect_finding(
+        result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "recommended_focus"), "NR207"
+    )
 
 
-def test_test_counts_that_do_not_add_up_are_reported_at_the_total(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_test_counts_that_do_not_add_up_are_reported_at_the_total(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(TEST, lambda d: d["test_summary"].update(failing=1))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
@@ -267,21 +365,27 @@ def test_counts_that_include_skipped_tests_add_up(sample_chain: ChainFolder, run
     expect_no(run_handoffs(), "NR208")
 
 
-def test_more_unit_tests_passing_than_written_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_more_unit_tests_passing_than_written_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(DEV, lambda d: d["unit_tests_written"].update(passing=20))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     expect_finding(result, sample_chain, pytester, DEV, sample_chain.line_of(DEV, '"passing"'), "NR209")
 
 
-def test_an_approval_over_high_issues_is_an_error(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_an_approval_over_high_issues_is_an_error(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(REVIEW, lambda d: d.update(verdict="approved", quality_score=8))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     expect_finding(result, sample_chain, pytester, REVIEW, sample_chain.line_of(REVIEW, '"verdict"'), "NR210")
 
 
-def test_an_approval_with_a_low_score_is_an_error(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_an_approval_with_a_low_score_is_an_error(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     def approve(data: Any) -> None:
         data.update(verdict="approved", quality_score=6)
         for issue in data["issues"]:
@@ -293,11 +397,15 @@ def test_an_approval_with_a_low_score_is_an_error(sample_chain: ChainFolder, pyt
     result.stdout.fnmatch_lines(["*NR210 approved-with-blockers*", "*approved with quality score 6*"])
 
 
-def test_the_self_test_review_requesting_changes_with_score_7_is_a_warning(pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_the_self_test_review_requesting_changes_with_score_7_is_a_warning(
+    pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     from tests.conftest import needs_corpus
 
     needs_corpus()
-    chain = ChainFolder(copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000"))
+    chain = ChainFolder(
+        copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000")
+    )
     result = run_handoffs()
     result.assert_outcomes(passed=1)
     expect_finding(result, chain, pytester, REVIEW, chain.line_of(REVIEW, '"quality_score"'), "NR211")
@@ -313,71 +421,124 @@ def test_high_issues_under_needs_rework_are_fine(sample_chain: ChainFolder, run_
 # --- across the chain ---------------------------------------------------------------
 
 
-def test_an_unclassified_property_is_reported_at_the_property(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
-    sample_chain.edit(DEV, lambda d: d["properties_believed"].append(
-        {"property": "signOut always deletes the server-side session row", "confidence": "low", "evidence": "manual check"}))
+def test_an_unclassified_property_is_reported_at_the_property(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    sample_chain.edit(
+        DEV,
+        lambda d: d["properties_believed"].append(
+            {
+                "property": "signOut always deletes the server-side session row",
+                "confidence": "low",
+                "evidence": "manual check",
+            }
+        ),
+    )
     result = run_handoffs()
     result.assert_outcomes(failed=1)
-    expect_finding(result, sample_chain, pytester, DEV, sample_chain.line_of(DEV, "signOut always deletes"), "NR301")
+    expect_finding(
+        result, sample_chain, pytester, DEV, sample_chain.line_of(DEV, "signOut always deletes"), "NR301"
+    )
 
 
-def test_a_property_classified_twice_is_reported_at_the_second_entry(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
-    sample_chain.edit(TEST, lambda d: d["property_verification"]["inconclusive"].append(
-        "findOrCreateUser is idempotent — but only checked on one database"))
+def test_a_property_classified_twice_is_reported_at_the_second_entry(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    sample_chain.edit(
+        TEST,
+        lambda d: d["property_verification"]["inconclusive"].append(
+            "findOrCreateUser is idempotent — but only checked on one database"
+        ),
+    )
     result = run_handoffs()
     result.assert_outcomes(failed=1)
-    expect_finding(result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "only checked on one database"), "NR302")
+    expect_finding(
+        result,
+        sample_chain,
+        pytester,
+        TEST,
+        sample_chain.line_of(TEST, "only checked on one database"),
+        "NR302",
+    )
 
 
-def test_an_orphan_classification_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
-    sample_chain.edit(TEST, lambda d: d["property_verification"]["confirmed"].append("Dark mode renders in every browser"))
+def test_an_orphan_classification_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    sample_chain.edit(
+        TEST, lambda d: d["property_verification"]["confirmed"].append("Dark mode renders in every browser")
+    )
     result = run_handoffs()
     result.assert_outcomes(failed=1)
-    expect_finding(result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "Dark mode renders"), "NR303")
+    expect_finding(
+        result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "Dark mode renders"), "NR303"
+    )
 
 
 def test_an_explicit_reference_wins_over_reworded_text(sample_chain: ChainFolder, run_handoffs: Run) -> None:
-    sample_chain.edit(TEST, lambda d: d["property_verification"].update(
-        inconclusive=["[P5] replay protection — needs a real HTTP server"]))
+    sample_chain.edit(
+        TEST,
+        lambda d: d["property_verification"].update(
+            inconclusive=["[P5] replay protection — needs a real HTTP server"]
+        ),
+    )
     result = run_handoffs("-rA")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*inconclusive[[]0[]] -> P5 (explicit reference)*"])
 
 
-def test_the_trace_shows_which_entry_matched_which_property(sample_chain: ChainFolder, run_handoffs: Run) -> None:
+def test_the_trace_shows_which_entry_matched_which_property(
+    sample_chain: ChainFolder, run_handoffs: Run
+) -> None:
     result = run_handoffs("-rA")
-    result.stdout.fnmatch_lines([
-        "*handoff trace*",
-        "*confirmed[[]1[]] -> P2 (restated prefix)*",
-        "*AC6 untraced: looked for \"session cookie\"*",
-        "*AC7 traced: \"/api/auth/signout\" in 02-dev-agent.json /files_changed/4/path*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*handoff trace*",
+            "*confirmed[[]1[]] -> P2 (restated prefix)*",
+            '*AC6 untraced: looked for "session cookie"*',
+            '*AC7 traced: "/api/auth/signout" in 02-dev-agent.json /files_changed/4/path*',
+        ]
+    )
 
 
-def test_a_falsified_property_without_a_bug_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_falsified_property_without_a_bug_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(TEST, lambda d: d.update(bugs_found=[d["bugs_found"][2]]))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
-    expect_finding(result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "Token encryption uses AES"), "NR304")
+    expect_finding(
+        result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "Token encryption uses AES"), "NR304"
+    )
 
 
-def test_an_unexplained_inconclusive_property_is_a_warning(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_an_unexplained_inconclusive_property_is_a_warning(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(TEST, lambda d: d.update(remaining_risks=["Load behaviour on Safari untested"]))
     result = run_handoffs()
     result.assert_outcomes(passed=1)
-    expect_finding(result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "The state parameter is"), "NR305")
+    expect_finding(
+        result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "The state parameter is"), "NR305"
+    )
 
 
 def test_an_explicit_criterion_reference_traces_it(sample_chain: ChainFolder, run_handoffs: Run) -> None:
-    sample_chain.edit(TEST, lambda d: d["remaining_risks"].append("AC6 (cookie persistence) checked manually in a browser"))
+    sample_chain.edit(
+        TEST, lambda d: d["remaining_risks"].append("AC6 (cookie persistence) checked manually in a browser")
+    )
     expect_no(run_handoffs(), "NR306")
 
 
-def test_a_token_total_below_the_agents_tokens_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_token_total_below_the_agents_tokens_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.edit(REVIEW, lambda d: d.update(total_tokens=50000))
     result = run_handoffs()
     result.assert_outcomes(failed=1)
-    expect_finding(result, sample_chain, pytester, REVIEW, sample_chain.line_of(REVIEW, '"total_tokens"'), "NR307")
+    expect_finding(
+        result, sample_chain, pytester, REVIEW, sample_chain.line_of(REVIEW, '"total_tokens"'), "NR307"
+    )
     result.stdout.fnmatch_lines(["*less than the agents' own 73,600*"])
 
 
@@ -398,7 +559,9 @@ def test_a_rework_after_changes_were_requested_passes(sample_chain: ChainFolder,
     expect_no(result, "NR308")
 
 
-def test_a_rework_after_an_approval_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_rework_after_an_approval_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     def approve(data: Any) -> None:
         data.update(verdict="approved", quality_score=8)
         for issue in data["issues"]:
@@ -411,7 +574,9 @@ def test_a_rework_after_an_approval_is_reported(sample_chain: ChainFolder, pytes
     expect_finding(result, sample_chain, pytester, "rework-1.json", 1, "NR308")
 
 
-def test_a_third_rework_cycle_is_reported(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_third_rework_cycle_is_reported(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     for cycle in (1, 2, 3):
         sample_chain.write(f"rework-{cycle}.json", rework(cycle))
     result = run_handoffs()
@@ -420,7 +585,9 @@ def test_a_third_rework_cycle_is_reported(sample_chain: ChainFolder, pytester: p
     expect_no(result, "NR308")
 
 
-def test_a_rework_file_is_validated_against_the_rework_schema(sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run) -> None:
+def test_a_rework_file_is_validated_against_the_rework_schema(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
     sample_chain.path("rework-1.json").write_text(json.dumps({**rework(1), "rework_cycle": 0}))
     result = run_handoffs()
     result.assert_outcomes(failed=1)

@@ -84,8 +84,16 @@ class NeuralRelayProfile(Profile):
             what = type(data).__name__ if data is not None else "null"
             return None, (Hit(document, "", f"a handoff must be a JSON object, got {what}"),)
         if declared is None:
-            return None, (Hit(document, "", f"no 'handoff_type' and no known agent in the file name; expected one of {known}"),)
-        return None, (Hit(document, "/handoff_type", f"unknown handoff_type {declared!r}; expected one of {known}"),)
+            return None, (
+                Hit(
+                    document,
+                    "",
+                    f"no 'handoff_type' and no known agent in the file name; expected one of {known}",
+                ),
+            )
+        return None, (
+            Hit(document, "/handoff_type", f"unknown handoff_type {declared!r}; expected one of {known}"),
+        )
 
     def schema_name(self, handoff_type: str) -> str:
         return f"neuralrelay/{handoff_type}"

@@ -231,8 +231,7 @@ def check_chain_is_complete(chain: Chain, settings: Settings) -> Iterator[Hit]:
     dev = chain.first("dev_to_test")
     quick_mode = dev is not None and bool(dev.data.get("inline_requirements"))
     missing = [
-        stage for stage in STAGE
-        if stage not in present and not (stage == "requirements" and quick_mode)
+        stage for stage in STAGE if stage not in present and not (stage == "requirements" and quick_mode)
     ]
     if missing:
         anchor = chain.documents[-1]
@@ -263,23 +262,66 @@ def check_chain_id(chain: Chain, settings: Settings) -> Iterator[Hit]:
         except ValueError:
             valid = False
     if not valid:
-        yield Hit(chain.documents[0], "", f"chain folder {chain.chain_id!r} is not a YYYYMMDD-HHmmss[-N] timestamp")
+        yield Hit(
+            chain.documents[0], "", f"chain folder {chain.chain_id!r} is not a YYYYMMDD-HHmmss[-N] timestamp"
+        )
 
 
 # --- per handoff ---------------------------------------------------------------
 
 PLACEHOLDERS = frozenset(
-    {"", "-", "--", "n/a", "na", "none", "nothing", "tbd", "todo", "tba", "unknown", "see above",
-     "same as above", "see description", "see description above", "as above", "not applicable", "null", "..."}
+    {
+        "",
+        "-",
+        "--",
+        "n/a",
+        "na",
+        "none",
+        "nothing",
+        "tbd",
+        "todo",
+        "tba",
+        "unknown",
+        "see above",
+        "same as above",
+        "see description",
+        "see description above",
+        "as above",
+        "not applicable",
+        "null",
+        "...",
+    }
 )
 VAGUE_GAP_PHRASES = (
-    "more tests needed", "needs more testing", "needs more tests", "more testing needed",
-    "need more tests", "need more testing", "more tests", "edge cases", "not fully tested", "tbd",
+    "more tests needed",
+    "needs more testing",
+    "needs more tests",
+    "more testing needed",
+    "need more tests",
+    "need more testing",
+    "more tests",
+    "edge cases",
+    "not fully tested",
+    "tbd",
 )
 VAGUE_CRITERION_PHRASES = (
-    "works properly", "work properly", "working properly", "should work", "works correctly",
-    "as expected", "user-friendly", "user friendly", "fast", "quickly", "easy to use", "intuitive",
-    "seamless", "seamlessly", "robust", "good performance", "etc",
+    "works properly",
+    "work properly",
+    "working properly",
+    "should work",
+    "works correctly",
+    "as expected",
+    "user-friendly",
+    "user friendly",
+    "fast",
+    "quickly",
+    "easy to use",
+    "intuitive",
+    "seamless",
+    "seamlessly",
+    "robust",
+    "good performance",
+    "etc",
 )
 
 
@@ -306,8 +348,12 @@ def check_coverage_gaps_are_distinct(document: Document, settings: Settings) -> 
         key = normalise(gap)
         if key in first_seen:
             earlier = first_seen[key]
-            yield Hit(document, f"/coverage_gaps/{index}", f"coverage gap repeats entry {earlier}: {quote(gap)}",
-                      related=((document, f"/coverage_gaps/{earlier}", "first occurrence"),))
+            yield Hit(
+                document,
+                f"/coverage_gaps/{index}",
+                f"coverage gap repeats entry {earlier}: {quote(gap)}",
+                related=((document, f"/coverage_gaps/{earlier}", "first occurrence"),),
+            )
         else:
             first_seen[key] = index
 
@@ -334,9 +380,12 @@ def check_coverage_gaps_are_specific(document: Document, settings: Settings) -> 
         if phrases:
             rest = content_tokens(gap) - set().union(*(content_tokens(p) for p in phrases))
             if len(rest) < 3:
-                yield Hit(document, f"/coverage_gaps/{index}",
-                          f"coverage gap is vague ({quote(phrases[0])}): name the function, input or "
-                          f"condition left untested")
+                yield Hit(
+                    document,
+                    f"/coverage_gaps/{index}",
+                    f"coverage gap is vague ({quote(phrases[0])}): name the function, input or "
+                    f"condition left untested",
+                )
 
 
 @rule("NR203", "vague-acceptance-criterion", severity=WARNING, profile=NAME, handoff_types=("requirements",))
@@ -355,9 +404,11 @@ def check_criteria_are_testable(document: Document, settings: Settings) -> Itera
     """
     for index, criterion in enumerate(document.data.get("acceptance_criteria", [])):
         for phrase in find_phrases(criterion, VAGUE_CRITERION_PHRASES):
-            yield Hit(document, f"/acceptance_criteria/{index}",
-                      f"acceptance criterion uses untestable wording {quote(phrase)}: state a "
-                      "measurable outcome")
+            yield Hit(
+                document,
+                f"/acceptance_criteria/{index}",
+                f"acceptance criterion uses untestable wording {quote(phrase)}: state a measurable outcome",
+            )
 
 
 CONCRETE_MARKERS = (
@@ -385,8 +436,11 @@ def check_counterexample_present(document: Document, settings: Settings) -> Iter
     """
     for index, bug in enumerate(document.data.get("bugs_found", [])):
         if _is_placeholder(bug["counterexample"]):
-            yield Hit(document, f"/bugs_found/{index}/counterexample",
-                      f"bug {index} has no counterexample ({quote(bug['counterexample'])})")
+            yield Hit(
+                document,
+                f"/bugs_found/{index}/counterexample",
+                f"bug {index} has no counterexample ({quote(bug['counterexample'])})",
+            )
 
 
 @rule("NR205", "abstract-counterexample", profile=NAME, handoff_types=("test_to_review",))
@@ -408,9 +462,12 @@ def check_counterexample_concrete(document: Document, settings: Settings) -> Ite
         if _is_placeholder(text):
             continue  # NR204's business
         if not any(marker.search(text) for marker in CONCRETE_MARKERS):
-            yield Hit(document, f"/bugs_found/{index}/counterexample",
-                      "counterexample is not concrete: give the input, call or value that triggers the "
-                      "bug, or an Expected/Actual pair")
+            yield Hit(
+                document,
+                f"/bugs_found/{index}/counterexample",
+                "counterexample is not concrete: give the input, call or value that triggers the "
+                "bug, or an Expected/Actual pair",
+            )
 
 
 @rule("NR206", "long-counterexample", severity=WARNING, profile=NAME, handoff_types=("test_to_review",))
@@ -430,8 +487,11 @@ def check_counterexample_minimal(document: Document, settings: Settings) -> Iter
     for index, bug in enumerate(document.data.get("bugs_found", [])):
         length = len(bug["counterexample"])
         if length > limit:
-            yield Hit(document, f"/bugs_found/{index}/counterexample",
-                      f"counterexample is {length} characters long; keep it under {limit} (minimal reproduction)")
+            yield Hit(
+                document,
+                f"/bugs_found/{index}/counterexample",
+                f"counterexample is {length} characters long; keep it under {limit} (minimal reproduction)",
+            )
 
 
 FILE_PATH = re.compile(
@@ -457,8 +517,11 @@ def check_reviewer_focus_names_a_file(document: Document, settings: Settings) ->
     """
     focus = document.data["recommended_focus_for_reviewer"]
     if not FILE_PATH.search(focus):
-        yield Hit(document, "/recommended_focus_for_reviewer",
-                  "recommended focus names no file: point the reviewer at a path, e.g. src/module.py:40-55")
+        yield Hit(
+            document,
+            "/recommended_focus_for_reviewer",
+            "recommended focus names no file: point the reviewer at a path, e.g. src/module.py:40-55",
+        )
 
 
 @rule("NR208", "test-summary-arithmetic", profile=NAME, handoff_types=("test_to_review",))
@@ -478,9 +541,12 @@ def check_test_summary_adds_up(document: Document, settings: Settings) -> Iterat
     summary = document.data["test_summary"]
     total, passing, failing, skipped = (summary[k] for k in ("total", "passing", "failing", "skipped"))
     if total not in (passing + failing, passing + failing + skipped):
-        yield Hit(document, "/test_summary/total",
-                  f"test counts do not add up: passing {passing} + failing {failing} = {passing + failing}"
-                  f" (with skipped {skipped}: {passing + failing + skipped}), but total is {total}")
+        yield Hit(
+            document,
+            "/test_summary/total",
+            f"test counts do not add up: passing {passing} + failing {failing} = {passing + failing}"
+            f" (with skipped {skipped}: {passing + failing + skipped}), but total is {total}",
+        )
 
 
 @rule("NR209", "unit-test-arithmetic", profile=NAME, handoff_types=("dev_to_test",))
@@ -497,8 +563,11 @@ def check_unit_tests_add_up(document: Document, settings: Settings) -> Iterator[
     """
     tests = document.data["unit_tests_written"]
     if tests["passing"] > tests["count"]:
-        yield Hit(document, "/unit_tests_written/passing",
-                  f"{tests['passing']} tests passing, but only {tests['count']} written")
+        yield Hit(
+            document,
+            "/unit_tests_written/passing",
+            f"{tests['passing']} tests passing, but only {tests['count']} written",
+        )
 
 
 def _severe_issues(document: Document) -> list[int]:
@@ -523,12 +592,19 @@ def check_approval_is_earned(document: Document, settings: Settings) -> Iterator
         return
     severe = _severe_issues(document)
     if severe:
-        yield Hit(document, "/verdict",
-                  f"approved with {len(severe)} critical/high issue(s)",
-                  related=tuple((document, f"/issues/{i}/severity", "severe issue") for i in severe))
+        yield Hit(
+            document,
+            "/verdict",
+            f"approved with {len(severe)} critical/high issue(s)",
+            related=tuple((document, f"/issues/{i}/severity", "severe issue") for i in severe),
+        )
     if data["quality_score"] < 7:
-        yield Hit(document, "/verdict", f"approved with quality score {data['quality_score']} (approval needs 7 or more)",
-                  related=((document, "/quality_score", "score"),))
+        yield Hit(
+            document,
+            "/verdict",
+            f"approved with quality score {data['quality_score']} (approval needs 7 or more)",
+            related=((document, "/quality_score", "score"),),
+        )
 
 
 SCORE_BANDS = {"approved": (7, 10), "changes_requested": (4, 6), "needs_rework": (1, 3)}
@@ -553,9 +629,12 @@ def check_score_fits_verdict(document: Document, settings: Settings) -> Iterator
     if verdict == "approved":
         return
     if not low <= score < high + 1:
-        yield Hit(document, "/quality_score",
-                  f"quality score {score} does not fit verdict {verdict!r} (expected {low}-{high})",
-                  related=((document, "/verdict", "verdict"),))
+        yield Hit(
+            document,
+            "/quality_score",
+            f"quality score {score} does not fit verdict {verdict!r} (expected {low}-{high})",
+            related=((document, "/verdict", "verdict"),),
+        )
 
 
 @rule("NR212", "severe-issue-without-rework", severity=WARNING, profile=NAME, handoff_types=("review_final",))
@@ -576,15 +655,20 @@ def check_severe_issues_need_rework(document: Document, settings: Settings) -> I
         return
     for index in _severe_issues(document):
         severity = document.data["issues"][index]["severity"]
-        yield Hit(document, f"/issues/{index}/severity",
-                  f"{severity} issue under verdict 'changes_requested'; NeuralRelay expects 'needs_rework'",
-                  related=((document, "/verdict", "verdict"),))
+        yield Hit(
+            document,
+            f"/issues/{index}/severity",
+            f"{severity} issue under verdict 'changes_requested'; NeuralRelay expects 'needs_rework'",
+            related=((document, "/verdict", "verdict"),),
+        )
 
 
 # --- across the chain ------------------------------------------------------------
 
 CATEGORIES = ("confirmed", "falsified", "inconclusive")
-EXPLICIT_REFERENCE = re.compile(r"^\s*(?:\[\s*P(\d+)\s*\]|\(\s*P(\d+)\s*\)|P(\d+)\s*[:.)\-]|#(\d+)\b)", re.IGNORECASE)
+EXPLICIT_REFERENCE = re.compile(
+    r"^\s*(?:\[\s*P(\d+)\s*\]|\(\s*P(\d+)\s*\)|P(\d+)\s*[:.)\-]|#(\d+)\b)", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -689,10 +773,13 @@ def check_every_property_classified(chain: Chain, settings: Settings) -> Iterato
     matched = {entry.property_index for entry in entries}
     for index, prop in enumerate(dev.data["properties_believed"]):
         if index not in matched:
-            yield Hit(dev, f"/properties_believed/{index}/property",
-                      f"property P{index + 1} is not classified as confirmed, falsified or inconclusive "
-                      f"in {test.name}: {quote(prop['property'])}",
-                      related=((test, "/property_verification", "classifications"),))
+            yield Hit(
+                dev,
+                f"/properties_believed/{index}/property",
+                f"property P{index + 1} is not classified as confirmed, falsified or inconclusive "
+                f"in {test.name}: {quote(prop['property'])}",
+                related=((test, "/property_verification", "classifications"),),
+            )
 
 
 @rule("NR302", "property-classified-twice", scope="chain", profile=NAME)
@@ -719,11 +806,16 @@ def check_property_classified_once(chain: Chain, settings: Settings) -> Iterator
             continue
         earlier = first.setdefault(entry.property_index, entry)
         if earlier is not entry:
-            yield Hit(test, entry.pointer,
-                      f"property P{entry.property_index + 1} is classified again as {entry.category} "
-                      f"(already {earlier.category}[{earlier.index}])",
-                      related=((test, earlier.pointer, "first classification"),
-                               (dev, f"/properties_believed/{entry.property_index}/property", "property")))
+            yield Hit(
+                test,
+                entry.pointer,
+                f"property P{entry.property_index + 1} is classified again as {entry.category} "
+                f"(already {earlier.category}[{earlier.index}])",
+                related=(
+                    (test, earlier.pointer, "first classification"),
+                    (dev, f"/properties_believed/{entry.property_index}/property", "property"),
+                ),
+            )
 
 
 @rule("NR303", "orphan-classification", scope="chain", profile=NAME)
@@ -745,8 +837,11 @@ def check_classifications_have_properties(chain: Chain, settings: Settings) -> I
     dev, test, entries = found
     for entry in entries:
         if entry.property_index is None:
-            yield Hit(test, entry.pointer,
-                      f"{entry.category} entry matches no believed property of {dev.name}: {quote(entry.text)}")
+            yield Hit(
+                test,
+                entry.pointer,
+                f"{entry.category} entry matches no believed property of {dev.name}: {quote(entry.text)}",
+            )
 
 
 def _best_overlap(text: str, candidates: list[str]) -> tuple[int | None, set[str]]:
@@ -761,10 +856,51 @@ def _best_overlap(text: str, candidates: list[str]) -> tuple[int | None, set[str
 
 
 GENERIC_WORDS = frozenset(
-    {"test", "tested", "testing", "confirmed", "falsified", "inconclusive", "property", "could", "case",
-     "should", "using", "used", "use", "call", "value", "return", "returned", "returns", "work", "same",
-     "different", "one", "two", "three", "instead", "rather", "without", "within", "must", "still", "even",
-     "like", "make", "made", "give", "given", "first", "second", "new", "old", "way", "get", "set"}
+    {
+        "test",
+        "tested",
+        "testing",
+        "confirmed",
+        "falsified",
+        "inconclusive",
+        "property",
+        "could",
+        "case",
+        "should",
+        "using",
+        "used",
+        "use",
+        "call",
+        "value",
+        "return",
+        "returned",
+        "returns",
+        "work",
+        "same",
+        "different",
+        "one",
+        "two",
+        "three",
+        "instead",
+        "rather",
+        "without",
+        "within",
+        "must",
+        "still",
+        "even",
+        "like",
+        "make",
+        "made",
+        "give",
+        "given",
+        "first",
+        "second",
+        "new",
+        "old",
+        "way",
+        "get",
+        "set",
+    }
 )
 
 
@@ -791,9 +927,12 @@ def check_falsified_properties_have_bugs(chain: Chain, settings: Settings) -> It
         pointer = f"/property_verification/falsified/{index}"
         if matched is None:
             words = ", ".join(sorted(content_tokens(head(entry)) - GENERIC_WORDS)[:8])
-            yield Hit(test, pointer,
-                      f"falsified property has no matching bug in bugs_found (looked for a bug sharing "
-                      f"three of: {words})")
+            yield Hit(
+                test,
+                pointer,
+                f"falsified property has no matching bug in bugs_found (looked for a bug sharing "
+                f"three of: {words})",
+            )
         else:
             chain.notes.append(
                 f"falsified[{index}] -> bugs_found[{matched}] (shared: {', '.join(sorted(shared)[:6])})"
@@ -821,8 +960,11 @@ def check_inconclusive_properties_explained(chain: Chain, settings: Settings) ->
     for index, entry in enumerate(test.data["property_verification"]["inconclusive"]):
         matched, shared = _best_overlap(entry, risks)
         if matched is None:
-            yield Hit(test, f"/property_verification/inconclusive/{index}",
-                      "inconclusive property is not explained in remaining_risks")
+            yield Hit(
+                test,
+                f"/property_verification/inconclusive/{index}",
+                "inconclusive property is not explained in remaining_risks",
+            )
         else:
             chain.notes.append(
                 f"inconclusive[{index}] -> remaining_risks[{matched}] (shared: {', '.join(sorted(shared)[:6])})"
@@ -917,8 +1059,11 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
         looked_for = ", ".join(quote(d, 40) for d in demands[:6])
         looked_for = (looked_for + " or " if looked_for else "") + "half the words " + ", ".join(words[:8])
         chain.notes.append(f"{label} untraced: looked for {looked_for}")
-        yield Hit(requirements, f"/acceptance_criteria/{index}",
-                  f"{label} is not traced: no later handoff mentions {looked_for}")
+        yield Hit(
+            requirements,
+            f"/acceptance_criteria/{index}",
+            f"{label} is not traced: no later handoff mentions {looked_for}",
+        )
 
 
 def _trace(
@@ -962,10 +1107,13 @@ def check_token_total(chain: Chain, settings: Settings) -> Iterator[Hit]:
     spent = sum(doc.data["tokens_used"] for doc in parts)
     if parts and review.data["total_tokens"] < spent:
         breakdown = " + ".join(f"{doc.name} {doc.data['tokens_used']:,}" for doc in parts)
-        yield Hit(review, "/total_tokens",
-                  f"total_tokens {review.data['total_tokens']:,} is less than the agents' own "
-                  f"{spent:,} ({breakdown})",
-                  related=tuple((doc, "/tokens_used", "tokens_used") for doc in parts))
+        yield Hit(
+            review,
+            "/total_tokens",
+            f"total_tokens {review.data['total_tokens']:,} is less than the agents' own "
+            f"{spent:,} ({breakdown})",
+            related=tuple((doc, "/tokens_used", "tokens_used") for doc in parts),
+        )
 
 
 @rule("NR308", "rework-without-request", scope="chain", profile=NAME)
@@ -990,18 +1138,28 @@ def check_rework_follows_request(chain: Chain, settings: Settings) -> Iterator[H
     for rework in reworks:
         named = _rework(rework)
         if named and rework.data["rework_cycle"] != int(named.group("cycle")):
-            yield Hit(rework, "/rework_cycle",
-                      f"rework_cycle {rework.data['rework_cycle']} does not match the file name {rework.name}")
+            yield Hit(
+                rework,
+                "/rework_cycle",
+                f"rework_cycle {rework.data['rework_cycle']} does not match the file name {rework.name}",
+            )
         if review is None:
             yield Hit(rework, "", "rework without a review handoff in the chain")
         elif review.data["verdict"] == "approved":
-            yield Hit(rework, "", "rework after a review that approved the change",
-                      related=((review, "/verdict", "verdict"),))
+            yield Hit(
+                rework,
+                "",
+                "rework after a review that approved the change",
+                related=((review, "/verdict", "verdict"),),
+            )
         elif rework.data["verdict"] != review.data["verdict"]:
-            yield Hit(rework, "/verdict",
-                      f"rework says the review's verdict was {rework.data['verdict']!r}, "
-                      f"but {review.name} says {review.data['verdict']!r}",
-                      related=((review, "/verdict", "verdict"),))
+            yield Hit(
+                rework,
+                "/verdict",
+                f"rework says the review's verdict was {rework.data['verdict']!r}, "
+                f"but {review.name} says {review.data['verdict']!r}",
+                related=((review, "/verdict", "verdict"),),
+            )
 
 
 @rule("NR309", "too-many-rework-cycles", scope="chain", profile=NAME)

@@ -64,14 +64,14 @@ class Reporter(ABC):
         self.stream = stream
         self.context = context
 
-    def start(self) -> None:
+    def start(self) -> None:  # noqa: B027 (optional step of the lifecycle)
         """Called once before any result."""
 
     @abstractmethod
     def handle(self, result: ChainResult) -> None:
         """Called once per checked chain, in order."""
 
-    def finish(self, summary: Summary) -> None:
+    def finish(self, summary: Summary) -> None:  # noqa: B027 (optional step of the lifecycle)
         """Called once after the last result."""
 
 

@@ -40,9 +40,7 @@ def escape_property(text: str) -> str:
 
 def workflow_command(command: str, properties: dict[str, str], message: str) -> str:
     """``::command key=value,...::message`` with every part escaped; empty values left out."""
-    props = ",".join(
-        f"{key}={escape_property(value)}" for key, value in properties.items() if value
-    )
+    props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items() if value)
     return f"::{command}{' ' + props if props else ''}::{escape_data(message)}"
 
 
@@ -134,8 +132,10 @@ class GithubReporter(Reporter):
         if workspace is None:
             return path
         absolute = Path(os.path.normpath(self.context.root / path))
-        for base, target in ((Path(os.path.normpath(workspace)), absolute),
-                             (workspace.resolve(), absolute.resolve())):
+        for base, target in (
+            (Path(os.path.normpath(workspace)), absolute),
+            (workspace.resolve(), absolute.resolve()),
+        ):
             try:
                 return target.relative_to(base).as_posix()
             except ValueError:

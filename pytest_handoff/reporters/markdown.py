@@ -76,9 +76,7 @@ class MarkdownReporter(Reporter):
 
     TABLE_HEADER = "| Severity | Location | Rule | Message |\n| --- | --- | --- | --- |\n"
 
-    def __init__(
-        self, stream: TextIO, context: ReportContext, *, max_bytes: int | None = None
-    ) -> None:
+    def __init__(self, stream: TextIO, context: ReportContext, *, max_bytes: int | None = None) -> None:
         super().__init__(stream, context)
         if max_bytes is not None:
             self.max_bytes = max_bytes

@@ -31,6 +31,7 @@ TOOL_NAME = "handoff-lint"
 SRCROOT = "%SRCROOT%"
 FINGERPRINT_KEY = "handoffFingerprint/v1"
 
+
 def sarif_level(severity: Severity) -> str:
     """SARIF's name for ``severity``: ``error``, ``warning`` or ``note``."""
     if severity >= Severity.ERROR:
@@ -53,9 +54,7 @@ def fingerprint(finding: Finding) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
-def region_of(
-    line: int, column: int, end_line: int = 0, end_column: int = 0
-) -> dict[str, int] | None:
+def region_of(line: int, column: int, end_line: int = 0, end_column: int = 0) -> dict[str, int] | None:
     """A SARIF region (``endColumn`` exclusive), or None for a finding about the whole file."""
     if line <= 0:
         return None
@@ -167,16 +166,22 @@ class SarifReporter(Reporter):
             "results": [self._result(f, index[f.code]) for f in findings],
         }
         if omitted:
-            run["invocations"] = [{
-                "executionSuccessful": True,
-                "toolExecutionNotifications": [{
-                    "level": "warning",
-                    "message": {"text": (
-                        f"{omitted} of {len(self._findings)} results were left out: code scanning "
-                        f"accepts at most {self.max_results} per run."
-                    )},
-                }],
-            }]
+            run["invocations"] = [
+                {
+                    "executionSuccessful": True,
+                    "toolExecutionNotifications": [
+                        {
+                            "level": "warning",
+                            "message": {
+                                "text": (
+                                    f"{omitted} of {len(self._findings)} results were left out: code scanning "
+                                    f"accepts at most {self.max_results} per run."
+                                )
+                            },
+                        }
+                    ],
+                }
+            ]
         return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
     def _kept_findings(self) -> list[Finding]:
@@ -205,11 +210,13 @@ class SarifReporter(Reporter):
             related_region = region_of(line, column)
             if related_region is not None:
                 related_physical["region"] = related_region
-            related.append({
-                "id": number,
-                "physicalLocation": related_physical,
-                "message": {"text": inert(label) or "related location"},
-            })
+            related.append(
+                {
+                    "id": number,
+                    "physicalLocation": related_physical,
+                    "message": {"text": inert(label) or "related location"},
+                }
+            )
         if related:
             result["relatedLocations"] = related
         result["partialFingerprints"] = {FINGERPRINT_KEY: fingerprint(finding)}
