@@ -396,13 +396,15 @@ def check_paths(
     root: Path,
     settings: Settings,
     extra_checks: Sequence[ExtraCheck] = (),
+    *,
+    whole_chain: bool = False,
 ) -> tuple[Discovery, list[ChainResult]]:
-    """Discover and check; results narrowed to named files when files were named."""
+    """Discover and check; results narrowed to named files when files were named (unless ``whole_chain``)."""
     discovery = discover(paths, root, settings)
     results = []
     for ref in discovery.chains:
         result = check_chain(ref, settings, root, extra_checks)
-        if discovery.focus is not None and not _any_dir_named(paths, ref, root):
+        if discovery.focus is not None and not whole_chain and not _any_dir_named(paths, ref, root):
             result = result.narrowed_to(discovery.focus)
         results.append(result)
     return discovery, results

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class Severity(enum.IntEnum):
@@ -56,3 +57,27 @@ class Finding:
         if self.line <= 0:
             return self.path
         return f"{self.path}:{self.line}:{self.column}"
+
+    def to_wire(self) -> dict[str, object]:
+        """Plain data (for xdist reports and caches); :meth:`from_wire` reverses it."""
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "severity": int(self.severity),
+            "message": self.message,
+            "pointer": self.pointer,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "rule": self.rule,
+            "chain": self.chain,
+            "related": [list(r) for r in self.related],
+        }
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Finding:
+        fields = dict(data)
+        fields["severity"] = Severity(fields["severity"])
+        fields["related"] = tuple(tuple(r) for r in fields.get("related", ()))
+        return cls(**fields)

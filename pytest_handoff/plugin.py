@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -102,6 +103,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"pytest-handoff: {error}") from None
     config.stash[SETTINGS_KEY] = settings
     config.addinivalue_line("markers", "handoff: a handoff chain checked by pytest-handoff")
+    config.pluginmanager.register(CiReporting(config), "handoff-ci-reporting")
 
 
 def _settings(config: pytest.Config) -> Settings | None:
@@ -251,6 +253,7 @@ class ChainItem(pytest.Item):
         self.focus = focus
         if focus is not None:
             self.path = focus
+        self.handoff_findings: list[dict[str, object]] = []
         self.add_marker("handoff")
         self.extra_keyword_matches.update(keywords)
         self.extra_keyword_matches.add(ref.chain_id)
@@ -266,7 +269,7 @@ class ChainItem(pytest.Item):
         result = check_chain(self.ref, settings, root, extra_checks=[self._user_checks])
         if self.focus is not None:
             result = result.narrowed_to([display_path_for(self.focus, root)])
-        self.result = result
+        self.handoff_findings = [finding.to_wire() for finding in result.findings]
         for finding in result.findings:
             self.user_properties.append(("handoff_finding", _one_line(finding)))
         if result.notes:
@@ -319,3 +322,64 @@ def render_failure(result: ChainResult) -> str:
         f"in {files} file{'s' if files != 1 else ''}"
     )
     return "\n".join([headline, "", *format_findings(result.findings, dict(result.sources))]).rstrip()
+
+
+# --- report ----------------------------------------------------------------------
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report: pytest.TestReport = yield
+    if isinstance(item, ChainItem) and call.when == "call":
+        # Plain data survives xdist's report serialisation, so the controller sees it.
+        report.handoff_chain = item.ref.chain_id  # type: ignore[attr-defined]
+        report.handoff_files = [str(p) for p in item.ref.paths]  # type: ignore[attr-defined]
+        report.handoff_findings = item.handoff_findings  # type: ignore[attr-defined]
+    return report
+
+
+class CiReporting:
+    """Collects every chain's findings (on the xdist controller too) for GitHub Actions output."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.chains: list[tuple[str, tuple[str, ...], list[dict[str, Any]]]] = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        findings = getattr(report, "handoff_findings", None)
+        if findings is not None:
+            self.chains.append(
+                (getattr(report, "handoff_chain", ""), tuple(getattr(report, "handoff_files", ())), findings)
+            )
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """Annotations (emitted once, by the controller) and the step summary."""
+        if os.environ.get("GITHUB_ACTIONS") != "true" or hasattr(self.config, "workerinput"):
+            return
+        import io
+
+        from pytest_handoff.cli import report
+        from pytest_handoff.engine import ChainRef, ChainResult
+        from pytest_handoff.findings import Finding
+        from pytest_handoff.profiles import all_profiles
+
+        profile = all_profiles()[0]
+        results = [
+            ChainResult(
+                ChainRef(profile, chain_id, None, tuple(Path(p) for p in files)),
+                tuple(Finding.from_wire(f) for f in findings),
+                (),
+            )
+            for chain_id, files, findings in self.chains
+        ]
+        annotations = io.StringIO()
+        streams: list[tuple[str, Any]] = [("github", annotations)]
+        summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
+        with ExitStack() as stack:
+            if summary_path:
+                streams.append(("markdown", stack.enter_context(open(summary_path, "a", encoding="utf-8"))))
+            report(results, streams, self.config.rootpath)
+        for line in annotations.getvalue().splitlines():
+            terminalreporter.write_line(line)

@@ -1,0 +1,201 @@
+"""``handoff-lint``: the engine on the command line and as a pre-commit hook.
+
+The CLI only parses arguments into settings; discovery, checks and reporters
+are the ones the pytest plugin uses.  Exit codes: 0 clean, 1 findings of error
+severity, 2 usage or internal error (one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TextIO
+
+FORMATS = ("text", "json", "sarif", "github", "markdown")
+
+
+class UsageError(Exception):
+    """A problem with the command line or configuration."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="handoff-lint",
+        description="Check agent handoff files (NeuralRelay ...) against their contracts. "
+        "'handoff-lint explain CODE' prints a rule's documentation; 'handoff-lint rules' lists them.",
+    )
+    parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: discover under .)")
+    parser.add_argument(
+        "--format", choices=FORMATS, default=None, help="output format on stdout (default text)"
+    )
+    parser.add_argument(
+        "--output",
+        action="append",
+        default=[],
+        metavar="FORMAT=FILE",
+        help="also write FORMAT to FILE (repeatable), e.g. --output sarif=handoffs.sarif",
+    )
+    parser.add_argument("--select", help="only these codes or prefixes, comma-separated")
+    parser.add_argument("--ignore", help="skip these codes or prefixes, comma-separated")
+    parser.add_argument(
+        "--severity",
+        choices=("info", "warning", "error"),
+        help="report findings of this severity and above (default: all)",
+    )
+    parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.handoff] from")
+    parser.add_argument(
+        "--whole-chain",
+        action="store_true",
+        help="report every finding of a named file's chain, not only the named file's",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    return parser
+
+
+def _version() -> str:
+    from pytest_handoff import __version__
+
+    return __version__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args[:1] == ["explain"]:
+            return explain(args[1:])
+        if args[:1] == ["rules"]:
+            return list_rules()
+        return lint(args)
+    except UsageError as error:
+        print(f"handoff-lint: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 2
+    except Exception as error:  # never a traceback for users; the message says what broke
+        print(f"handoff-lint: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
+
+
+def lint(argv: list[str]) -> int:
+    from pytest_handoff.config import ConfigError, load_settings
+
+    parser = build_parser()
+    try:
+        options = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return 0 if exit_.code in (0, None) else 2
+    root = Path.cwd()
+    overrides = {key: getattr(options, key) for key in ("select", "ignore") if getattr(options, key)}
+    if options.severity:
+        overrides["threshold"] = options.severity
+    try:
+        settings = load_settings(root, options.config).merged(overrides, "command line")
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+
+    outputs = _parse_outputs(options.output)
+    from pytest_handoff.engine import check_paths
+
+    discovery, results = check_paths(options.paths, root, settings, whole_chain=options.whole_chain)
+    if discovery.missing:
+        raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
+
+    in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
+    stdout_format = options.format or "text"
+    with ExitStack() as stack:
+        streams: list[tuple[str, TextIO]] = [(stdout_format, sys.stdout)]
+        for name, target in outputs:
+            streams.append((name, stack.enter_context(target.open("w", encoding="utf-8"))))
+        if in_actions and stdout_format != "github":
+            streams.append(("github", sys.stdout))
+        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        if in_actions and step_summary:
+            streams.append(("markdown", stack.enter_context(open(step_summary, "a", encoding="utf-8"))))
+        report(results, streams, root)
+    return 1 if any(result.failed for result in results) else 0
+
+
+def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:
+    outputs = []
+    for value in values:
+        name, sep, file = value.partition("=")
+        if not sep or name not in FORMATS or not file:
+            raise UsageError(
+                f"--output takes FORMAT=FILE with FORMAT one of {', '.join(FORMATS)}, got {value!r}"
+            )
+        outputs.append((name, Path(file)))
+    return outputs
+
+
+def report(results: Sequence[object], streams: list[tuple[str, TextIO]], root: Path) -> None:
+    """Run every requested reporter over the same results."""
+    from pytest_handoff.engine import ChainResult
+    from pytest_handoff.reporters import ReportContext, Summary, reporter_class
+
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    summary = Summary()
+    typed = [result for result in results if isinstance(result, ChainResult)]
+    for result in typed:
+        summary.add(result)
+    for name, stream in streams:
+        context = ReportContext(
+            root=root,
+            tool_version=_version(),
+            color=name == "text" and _wants_color(stream),
+            workspace=Path(workspace) if workspace else None,
+            summary_hint="the job summary"
+            if os.environ.get("GITHUB_STEP_SUMMARY")
+            else "handoff-lint's output",
+        )
+        reporter = reporter_class(name)(stream, context)
+        reporter.start()
+        for result in typed:
+            reporter.handle(result)
+        reporter.finish(summary)
+
+
+def _wants_color(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def explain(codes: list[str]) -> int:
+    from pytest_handoff.profiles import all_profiles
+    from pytest_handoff.rules import RULES
+
+    all_profiles()  # registers every profile's rules
+    import pytest_handoff.core_rules  # noqa: F401
+
+    if not codes:
+        raise UsageError("explain takes a rule code, e.g. handoff-lint explain NR301")
+    for code in codes:
+        rule = RULES.get(code.upper())
+        if rule is None:
+            raise UsageError(f"unknown rule {code!r}; 'handoff-lint rules' lists them")
+        print(f"{rule.code} {rule.name} (default severity: {rule.severity.label})\n")
+        print(rule.doc)
+    return 0
+
+
+def list_rules() -> int:
+    from pytest_handoff.profiles import all_profiles
+    from pytest_handoff.rules import RULES
+
+    all_profiles()
+    import pytest_handoff.core_rules  # noqa: F401
+
+    for code in sorted(RULES):
+        rule = RULES[code]
+        print(f"{code:7} {rule.name:30} {rule.severity.label:8} {rule.summary}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""Terminal output: findings grouped by file with source excerpts, then a summary table.
+
+Rich is imported only when there is something to print. Handoff text never
+reaches rich as markup: every untrusted string is passed through
+:func:`~pytest_handoff.excerpt.inert` and wrapped in ``Text`` objects.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
+from pytest_handoff.excerpt import format_finding
+from pytest_handoff.findings import Severity
+from pytest_handoff.reporters import ReportContext, Reporter, Summary
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from pytest_handoff.engine import ChainResult
+
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+class TextReporter(Reporter):
+    """Human-readable output; colour only on a terminal, ``NO_COLOR`` honoured."""
+
+    def __init__(self, stream: TextIO, context: ReportContext) -> None:
+        super().__init__(stream, context)
+        self._console: Console | None = None
+
+    def _rich(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(
+                file=self.stream,
+                color_system="auto" if self.context.color else None,
+                no_color=not self.context.color,
+                highlight=False,
+                markup=False,
+                emoji=False,
+                soft_wrap=True,
+            )
+        return self._console
+
+    def handle(self, result: ChainResult) -> None:
+        if not result.findings:
+            return
+        from rich.text import Text
+
+        console = self._rich()
+        current = None
+        for finding in result.findings:
+            if finding.path != current:
+                current = finding.path
+                console.print(Text(finding.path, style="bold underline"))
+            head, message, *rest = format_finding(finding, result.sources.get(finding.path))
+            console.print(Text(head.strip(), style=_STYLE[finding.severity]))
+            console.print(Text(message))
+            for line in rest:
+                style = "bold" if line.lstrip().startswith(("|", "^")) or "| " in line[:12] else "dim"
+                console.print(Text(line, style=style))
+        console.print()
+
+    def finish(self, summary: Summary) -> None:
+        from rich.table import Table
+
+        console = self._rich()
+        table = Table(title=None, show_header=True, header_style="bold", box=None)
+        for column in ("chains", "files", "errors", "warnings"):
+            table.add_column(column, justify="right")
+        table.add_row(str(summary.chains), str(summary.files), str(summary.errors), str(summary.warnings))
+        console.print(table)
+        verdict = "no broken contracts" if summary.errors == 0 else "contracts broken"
+        console.print(verdict, style="bold green" if summary.errors == 0 else "bold red")
