@@ -208,3 +208,22 @@ def test_the_shipped_examples_show_a_clean_and_a_broken_chain(pytester: pytest.P
     result = pytester.runpytest("--handoffs", "-p", "no:cacheprovider", str(EXAMPLES))
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*handoff chain 20261104-132000: 10 errors in 4 files*"])
+
+
+def test_in_github_actions_annotations_are_printed_once_under_xdist(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    break_review(sample_chain)
+    summary = pytester.path / "step-summary.md"
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(pytester.path))
+    result = pytester.runpytest_subprocess("--handoffs", "-p", "no:cacheprovider", "-n", "2")
+    errors = [line for line in result.stdout.lines if line.startswith("::error ")]
+    assert len(errors) == 1
+    assert errors[0].startswith(
+        "::error file=.neuralrelay/handoffs/20260322-143052/04-review-agent.json,line="
+    )
+    assert "title=NR307 token-total::" in errors[0]
+    assert len([line for line in result.stdout.lines if line.startswith("::warning ")]) == 3
+    assert "NR307" in summary.read_text()

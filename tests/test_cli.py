@@ -1,0 +1,173 @@
+"""``handoff-lint`` in-process: exit codes, formats, narrowing, annotations and rule docs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pytest_handoff.cli import main
+from tests.conftest import ChainFolder
+
+REVIEW, DEV = "04-review-agent.json", "02-dev-agent.json"
+
+
+@pytest.fixture
+def in_repo(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> ChainFolder:
+    monkeypatch.chdir(pytester.path)
+    for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
+        monkeypatch.delenv(variable, raising=False)
+    return sample_chain
+
+
+def test_a_clean_repository_exits_0(in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    assert "no broken contracts" in capsys.readouterr().out
+
+
+def test_a_broken_contract_exits_1_with_its_position(
+    in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))
+    assert main([]) == 1
+    out = capsys.readouterr().out
+    line = in_repo.line_of(REVIEW, '"total_tokens"')
+    assert (
+        f".neuralrelay/handoffs/20260322-143052/04-review-agent.json:{line}:19: NR307 token-total [error]"
+        in out
+    )
+    assert "\x1b[" not in out  # not a terminal: no colour
+
+
+def test_usage_errors_exit_2_with_one_line(in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["does-not-exist.json"]) == 2
+    assert main(["--output", "pdf=x"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "handoff-lint: error: no such file or folder: does-not-exist.json",
+        "handoff-lint: error: --output takes FORMAT=FILE with FORMAT one of text, json, sarif, github, markdown, got 'pdf=x'",
+    ]
+
+
+def test_a_bad_configuration_exits_2(
+    in_repo: ChainFolder, pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytester.makepyprojecttoml("[tool.handoff]\nseverity = { NR106 = 'loud' }\n")
+    assert main([]) == 2
+    assert "unknown severity 'loud'" in capsys.readouterr().err
+
+
+def test_json_output_follows_the_documented_layout(
+    in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))
+    assert main(["--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["version"] == 1
+    assert report["summary"] == {"files": 4, "chains": 1, "errors": 1, "warnings": 3}
+    error = next(f for f in report["findings"] if f["severity"] == "error")
+    assert error["path"] == ".neuralrelay/handoffs/20260322-143052/04-review-agent.json"
+    assert (error["code"], error["rule"], error["pointer"], error["chain"]) == (
+        "NR307",
+        "token-total",
+        "/total_tokens",
+        "20260322-143052",
+    )
+
+
+def test_several_formats_are_written_at_once(
+    in_repo: ChainFolder, pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--output", "sarif=out.sarif", "--output", "markdown=out.md"]) == 0
+    assert json.loads((pytester.path / "out.sarif").read_text())["version"] == "2.1.0"
+    assert "20260322-143052" in (pytester.path / "out.md").read_text()
+
+
+def test_select_ignore_and_severity_filter_findings(
+    in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))
+    assert main(["--ignore", "NR307"]) == 0
+    assert main(["--select", "NR2", "--format", "json"]) == 0
+    capsys.readouterr()
+    assert main(["--severity", "error", "--format", "json"]) == 1
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert [f["code"] for f in findings] == ["NR307"]
+
+
+def test_a_named_file_is_checked_with_its_chain_but_reported_alone(
+    in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))
+    assert main([str(in_repo.path(DEV))]) == 0
+    assert main([str(in_repo.path(REVIEW))]) == 1
+    assert main([str(in_repo.path(DEV)), "--whole-chain"]) == 1
+
+
+def test_in_github_actions_it_annotates_and_writes_the_step_summary(
+    in_repo: ChainFolder,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))
+    summary = pytester.path / "summary.md"
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(pytester.path))
+    assert main([]) == 1
+    out = capsys.readouterr().out
+    line = in_repo.line_of(REVIEW, '"total_tokens"')
+    assert (
+        f"::error file=.neuralrelay/handoffs/20260322-143052/04-review-agent.json,line={line},endLine={line},"
+        f"col=19,endColumn=20,title=NR307 token-total::" in out
+    )
+    assert "NR307" in summary.read_text()
+
+
+def test_handoff_text_cannot_inject_a_workflow_command(
+    in_repo: ChainFolder, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hostile = "x\n::add-mask::secret\r\n::set-output name=a::b\n::stop-commands::tok"
+    in_repo.edit(DEV, lambda d: d["coverage_gaps"].append(hostile))
+    in_repo.edit(DEV, lambda d: d["coverage_gaps"].append(hostile))
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    main(["--format", "github"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines
+    assert all(line.startswith(("::error ", "::warning ", "::notice")) for line in lines)
+
+
+def test_explain_prints_a_rules_documentation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "NR301"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("NR301 unclassified-property (default severity: error)")
+    for part in ("**What it does**", "**Why is this bad?**", "**Example**", "**Use instead**"):
+        assert part in out
+    assert main(["explain", "XX999"]) == 2
+
+
+def test_every_rule_has_four_part_documentation(capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_handoff.rules import RULES
+
+    assert main(["rules"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) == len(RULES) >= 30
+    for rule in RULES.values():
+        assert all(
+            part in rule.doc for part in ("What it does", "Why is this bad?", "Example", "Use instead")
+        ), rule.code
+
+
+def test_the_examples_folder_shows_one_clean_and_one_broken_chain(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.conftest import EXAMPLES
+
+    monkeypatch.chdir(EXAMPLES)
+    assert main(["clean"]) == 0
+    capsys.readouterr()
+    assert main(["broken", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["summary"]["errors"] == 10

@@ -1,0 +1,127 @@
+"""The real pre-commit framework blocks a commit with a broken handoff and lets a clean one through."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import REPO, SAMPLE_CHAIN, copy_chain, needs_corpus
+
+HOOKS = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+
+
+@pytest.mark.parametrize(
+    ("path", "matched"),
+    [
+        (".neuralrelay/handoffs/20260322-143052/02-dev-agent.json", True),
+        (".neuralrelay/handoffs/20260322-143052/rework-1.json", True),
+        ("services/api/.neuralrelay/handoffs/20260322-143052/01-ba-agent.json", True),
+        (".neuralrelay/handoffs/loose.json", True),
+        (".neuralrelay/config.json", False),
+        ("src/handoffs/02-dev-agent.json", False),
+        ("package.json", False),
+    ],
+)
+def test_the_hook_runs_on_handoff_paths_only(path: str, matched: bool) -> None:
+    (hook,) = HOOKS
+    assert hook["id"] == "handoff-lint"
+    assert hook["entry"] == "handoff-lint"
+    assert bool(re.search(hook["files"], path)) is matched
+
+
+def git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One pre-commit cache for the module: the hook's isolated install happens once."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture
+def repo_with_hook(tmp_path: Path, pre_commit_home: Path) -> Path:
+    needs_corpus()
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    source = tmp_path / "hook-source"
+    # pre-commit installs the hook from a git repository: a snapshot of this working tree.
+    shutil.copytree(
+        REPO,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", "build", "dist"
+        ),
+    )
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "snapshot"],
+    ):
+        git(source, *args)
+    rev = git(source, "rev-parse", "HEAD").stdout.strip()
+    repo = tmp_path / "project"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {source.as_uri()}\n  rev: {rev}\n  hooks:\n  - id: handoff-lint\n"
+    )
+    copy_chain(SAMPLE_CHAIN, repo / ".neuralrelay" / "handoffs" / "20260322-143052")
+    return repo
+
+
+def commit(repo: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(home),
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
+    env.pop("GITHUB_ACTIONS", None)
+    git(repo, "add", "-A")
+    runner = [sys.executable, "-m", "pre_commit", "run", "--color", "never"]
+    return subprocess.run(runner, cwd=repo, env=env, capture_output=True, text=True, check=False, timeout=600)
+
+
+def test_pre_commit_lets_a_clean_chain_through(repo_with_hook: Path, pre_commit_home: Path) -> None:
+    result = commit(repo_with_hook, pre_commit_home)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "handoff-lint" in result.stdout and "Passed" in result.stdout
+
+
+def test_pre_commit_blocks_a_broken_handoff_and_shows_the_finding(
+    repo_with_hook: Path, pre_commit_home: Path
+) -> None:
+    review = repo_with_hook / ".neuralrelay" / "handoffs" / "20260322-143052" / "04-review-agent.json"
+    review.write_text(review.read_text().replace('"total_tokens": 89100', '"total_tokens": 10'))
+    result = commit(repo_with_hook, pre_commit_home)
+    assert result.returncode == 1
+    assert "Failed" in result.stdout
+    assert "04-review-agent.json:" in result.stdout and "NR307 token-total" in result.stdout
+
+
+def test_pre_commit_on_one_touched_file_still_runs_chain_rules(
+    repo_with_hook: Path, pre_commit_home: Path
+) -> None:
+    commit(repo_with_hook, pre_commit_home)
+    git(repo_with_hook, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "chain", "--no-verify")
+    dev = repo_with_hook / ".neuralrelay" / "handoffs" / "20260322-143052" / "02-dev-agent.json"
+    dev.write_text(
+        dev.read_text().replace(
+            '"properties_believed": [',
+            '"properties_believed": [\n    {"property": "signOut deletes the session row", "confidence": "low", "evidence": "manual"},',
+            1,
+        )
+    )
+    result = commit(repo_with_hook, pre_commit_home)
+    assert result.returncode == 1
+    assert "02-dev-agent.json:" in result.stdout and "NR301 unclassified-property" in result.stdout
