@@ -95,7 +95,8 @@ def commit(repo: Path, home: Path) -> subprocess.CompletedProcess[str]:
 def test_pre_commit_lets_a_clean_chain_through(repo_with_hook: Path, pre_commit_home: Path) -> None:
     result = commit(repo_with_hook, pre_commit_home)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "handoff-lint" in result.stdout and "Passed" in result.stdout
+    assert "handoff-lint" in result.stdout
+    assert "Passed" in result.stdout
 
 
 def test_pre_commit_blocks_a_broken_handoff_and_shows_the_finding(
@@ -106,7 +107,8 @@ def test_pre_commit_blocks_a_broken_handoff_and_shows_the_finding(
     result = commit(repo_with_hook, pre_commit_home)
     assert result.returncode == 1
     assert "Failed" in result.stdout
-    assert "04-review-agent.json:" in result.stdout and "NR307 token-total" in result.stdout
+    assert "04-review-agent.json:" in result.stdout
+    assert "NR307 token-total" in result.stdout
 
 
 def test_pre_commit_on_one_touched_file_still_runs_chain_rules(
@@ -124,4 +126,5 @@ def test_pre_commit_on_one_touched_file_still_runs_chain_rules(
     )
     result = commit(repo_with_hook, pre_commit_home)
     assert result.returncode == 1
-    assert "02-dev-agent.json:" in result.stdout and "NR301 unclassified-property" in result.stdout
+    assert "02-dev-agent.json:" in result.stdout
+    assert "NR301 unclassified-property" in result.stdout
