@@ -18,7 +18,7 @@ import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema r
 from pytest_handoff.config import Settings
 from pytest_handoff.documents import Document, display_path_for
 from pytest_handoff.findings import Finding, Severity
-from pytest_handoff.profiles import Profile, all_profiles
+from pytest_handoff.profiles import Profile, builtin_profiles, plugin_profiles
 from pytest_handoff.rules import RULES, Hit, Rule, rules_for
 
 # Folders never worth walking into when discovering handoffs.
@@ -124,7 +124,7 @@ def check_chain(
     extra_checks: Sequence[ExtraCheck] = (),
 ) -> ChainResult:
     """Read, validate and check every file of one chain."""
-    from pytest_handoff.schemas import compiled_validator, validate_document
+    from pytest_handoff.schemas import compiled_schema
 
     profile = ref.profile
     load_findings: list[Finding] = []
@@ -144,9 +144,7 @@ def check_chain(
         document.handoff_type = handoff_type
         if handoff_type is None:
             continue
-        schema_findings = list(
-            validate_document(document, compiled_validator(profile.schema_name(handoff_type)))
-        )
+        schema_findings = compiled_schema(profile.schema_name(handoff_type)).findings(document)
         load_findings.extend(schema_findings)
         # Documents with load findings (duplicate keys) still get schema checks, but only
         # clean ones feed the content rules.
@@ -306,13 +304,15 @@ def matches_globs(relative_posix: str, globs: Iterable[str]) -> bool:
 
 
 def profile_for(path: Path, settings: Settings, relative_posix: str | None = None) -> Profile | None:
-    """The profile that owns ``path`` by configured globs or by its own look."""
-    profiles = all_profiles()
-    for profile in profiles:
+    """The profile that owns ``path`` by its own look, or by the configured globs."""
+    for profile in builtin_profiles():
         if profile.claims(path):
             return profile
     if relative_posix is not None and matches_globs(relative_posix, settings.globs):
-        return profiles[0]
+        return builtin_profiles()[0]
+    for profile in plugin_profiles():
+        if profile.claims(path):
+            return profile
     return None
 
 
@@ -326,7 +326,7 @@ def iter_handoff_files(directory: Path, root: Path, settings: Settings) -> Itera
                 continue
             path = base / name
             relative = display_path_for(path, root)
-            if matches_globs(relative, settings.globs) or any(p.claims(path) for p in all_profiles()):
+            if profile_for(path, settings, relative) is not None:
                 yield path
 
 
@@ -383,7 +383,7 @@ def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery
 
     chains: dict[tuple[str, Path], ChainRef] = {}
     for path in files:
-        profile = profile_for(path, settings, display_path_for(path, root)) or all_profiles()[0]
+        profile = profile_for(path, settings, display_path_for(path, root)) or builtin_profiles()[0]
         ref = chain_ref_for(profile, path, settings, root)
         key = (profile.name, ref.directory or path)
         chains.setdefault(key, ref)

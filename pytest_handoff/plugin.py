@@ -211,9 +211,9 @@ class HandoffFile(pytest.File):
         assert settings is not None
         profile = profile_for(self.path, settings)
         if profile is None:
-            from pytest_handoff.profiles import all_profiles
+            from pytest_handoff.profiles import builtin_profiles
 
-            profile = all_profiles()[0]
+            profile = builtin_profiles()[0]
         ref = chain_ref_for(profile, self.path, settings, self.config.rootpath)
         return [
             ChainItem.from_parent(
@@ -363,9 +363,9 @@ class CiReporting:
         from pytest_handoff.cli import report
         from pytest_handoff.engine import ChainRef, ChainResult
         from pytest_handoff.findings import Finding
-        from pytest_handoff.profiles import all_profiles
+        from pytest_handoff.profiles import builtin_profiles
 
-        profile = all_profiles()[0]
+        profile = builtin_profiles()[0]
         results = [
             ChainResult(
                 ChainRef(profile, chain_id, None, tuple(Path(p) for p in files)),

@@ -61,10 +61,39 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
+class CompiledSchema:
+    """A schema prepared once per process: a fast yes/no check, and jsonschema for the errors."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        from pytest_handoff.fastcheck import compile_schema
+
+        self.schema = schema
+        self.is_valid = compile_schema(schema)
+        self._full: Validator | None = None
+
+    @property
+    def full(self) -> Validator:
+        """jsonschema's validator, imported and built on first need (a document with errors)."""
+        if self._full is None:
+            self._full = build_validator(self.schema)
+        return self._full
+
+    def findings(self, document: Document, code: str = "HS001") -> list[Finding]:
+        """Schema errors of ``document`` as positioned findings (none for a valid document)."""
+        if self.is_valid is not None and self.is_valid(document.data):
+            return []
+        return list(validate_document(document, self.full, code))
+
+
 @cache
+def compiled_schema(name: str) -> CompiledSchema:
+    """A shipped schema, compiled once per process."""
+    return CompiledSchema(load_schema(name))
+
+
 def compiled_validator(name: str) -> Validator:
-    """A draft-07 validator for a shipped schema, built once per process."""
-    return build_validator(load_schema(name))
+    """jsonschema's draft-07 validator for a shipped schema, built once per process."""
+    return compiled_schema(name).full
 
 
 def build_validator(schema: dict[str, Any]) -> Validator:

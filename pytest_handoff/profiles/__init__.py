@@ -14,17 +14,27 @@ from pytest_handoff.profiles.base import Profile
 
 
 @cache
-def all_profiles() -> tuple[Profile, ...]:
-    """Every known profile, built-ins first, then entry points."""
-    from importlib.metadata import entry_points
-
+def builtin_profiles() -> tuple[Profile, ...]:
+    """The profiles shipped with pytest-handoff."""
     from pytest_handoff.profiles.neuralrelay import NeuralRelayProfile
 
-    profiles: list[Profile] = [NeuralRelayProfile()]
-    for entry in entry_points(group="pytest_handoff.profiles"):
-        factory = entry.load()
-        profiles.append(factory())
-    return tuple(profiles)
+    return (NeuralRelayProfile(),)
+
+
+@cache
+def plugin_profiles() -> tuple[Profile, ...]:
+    """Profiles registered by other packages (entry point group ``pytest_handoff.profiles``).
+
+    Loaded on first need only: reading entry points costs start-up time.
+    """
+    from importlib.metadata import entry_points
+
+    return tuple(entry.load()() for entry in entry_points(group="pytest_handoff.profiles"))
+
+
+def all_profiles() -> tuple[Profile, ...]:
+    """Every known profile, built-ins first."""
+    return builtin_profiles() + plugin_profiles()
 
 
 def profile_named(name: str) -> Profile:
@@ -34,4 +44,4 @@ def profile_named(name: str) -> Profile:
     raise KeyError(name)
 
 
-__all__ = ["Profile", "all_profiles", "profile_named"]
+__all__ = ["Profile", "all_profiles", "builtin_profiles", "plugin_profiles", "profile_named"]

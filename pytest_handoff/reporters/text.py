@@ -63,13 +63,14 @@ class TextReporter(Reporter):
         console.print()
 
     def finish(self, summary: Summary) -> None:
-        from rich.table import Table
-
-        console = self._rich()
-        table = Table(title=None, show_header=True, header_style="bold", box=None)
-        for column in ("chains", "files", "errors", "warnings"):
-            table.add_column(column, justify="right")
-        table.add_row(str(summary.chains), str(summary.files), str(summary.errors), str(summary.warnings))
-        console.print(table)
+        # Plain text: a clean pre-commit run should not pay for importing rich.
+        header = ("chains", "files", "errors", "warnings")
+        values = (summary.chains, summary.files, summary.errors, summary.warnings)
+        widths = [max(len(h), len(str(v))) for h, v in zip(header, values, strict=True)]
+        self.stream.write("  ".join(h.rjust(w) for h, w in zip(header, widths, strict=True)) + "\n")
+        self.stream.write("  ".join(str(v).rjust(w) for v, w in zip(values, widths, strict=True)) + "\n")
         verdict = "no broken contracts" if summary.errors == 0 else "contracts broken"
-        console.print(verdict, style="bold green" if summary.errors == 0 else "bold red")
+        if self._console is not None:
+            self._console.print(verdict, style="bold green" if summary.errors == 0 else "bold red")
+        else:
+            self.stream.write(verdict + "\n")

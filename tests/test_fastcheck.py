@@ -1,0 +1,106 @@
+"""The fast yes/no schema check agrees with jsonschema, so it can never hide an error."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_handoff.fastcheck import compile_schema
+from pytest_handoff.schemas import available_schemas, build_validator, load_schema
+from tests.conftest import EXAMPLES
+
+CLEAN = sorted((EXAMPLES / "clean").rglob("*.json"))
+TYPE_TO_SCHEMA = {
+    "requirements": "neuralrelay/requirements",
+    "dev_to_test": "neuralrelay/dev_to_test",
+    "test_to_review": "neuralrelay/test_to_review",
+    "review_final": "neuralrelay/review_final",
+}
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 12)
+    | st.floats(-2, 12, allow_nan=False)
+    | st.text(max_size=12)
+    | st.sampled_from(["2026-03-22T14:30:52Z", "approved", "high", "dev_to_test", "", "x" * 11]),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += paths(value, (*prefix, index))
+    return found
+
+
+def replaced(document: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    result = copy.deepcopy(document)
+    node = result
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    return result
+
+
+@pytest.mark.parametrize("name", available_schemas())
+def test_every_shipped_schema_compiles_to_a_fast_check(name: str) -> None:
+    assert compile_schema(load_schema(name)) is not None
+
+
+@pytest.mark.parametrize("path", CLEAN, ids=lambda p: p.name)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_fast_check_agrees_with_jsonschema_on_mutated_handoffs(path: Path, data: st.DataObject) -> None:
+    document = json.loads(path.read_text())
+    schema = load_schema(TYPE_TO_SCHEMA[document["handoff_type"]])
+    where = data.draw(st.sampled_from(paths(document)))
+    mutated = replaced(document, where, data.draw(json_values))
+    if data.draw(st.booleans()) and isinstance(mutated, dict) and mutated:
+        mutated.pop(data.draw(st.sampled_from(sorted(mutated))))
+    fast = compile_schema(schema)
+    assert fast is not None
+    assert fast(mutated) == build_validator(schema).is_valid(mutated)
+
+
+def test_unsupported_keywords_fall_back_to_jsonschema() -> None:
+    assert compile_schema({"type": "object", "dependencies": {"a": ["b"]}}) is None
+    assert compile_schema({"format": "email"}) is None
+
+
+@pytest.mark.parametrize(
+    ("schema", "value", "valid"),
+    [
+        ({"type": "integer"}, 3.0, True),
+        ({"type": "integer"}, True, False),
+        ({"type": "number", "minimum": 0}, -0.5, False),
+        ({"enum": [1]}, True, False),
+        ({"const": "a"}, "a", True),
+        ({"minLength": 2}, "é", False),
+        ({"format": "date-time"}, "2026-02-30T00:00:00Z", False),
+        ({"format": "date-time"}, "2026-03-22T14:30:52Z\n", False),
+        ({"anyOf": [{"type": "string"}, {"type": "object", "required": ["d"]}]}, {}, False),
+        ({"propertyNames": {"minLength": 1}}, {"": 1}, False),
+    ],
+)
+def test_edge_cases_match_json_schema_semantics(schema: dict[str, Any], value: Any, valid: bool) -> None:
+    fast = compile_schema(schema)
+    assert fast is not None
+    assert fast(value) is valid
+    assert build_validator(schema).is_valid(value) is valid
