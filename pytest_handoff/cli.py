@@ -52,6 +52,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="report every finding of a named file's chain, not only the named file's",
     )
+    parser.add_argument(
+        "--cache-dir",
+        type=Path,
+        help="keep results of unchanged chains here and skip re-checking them (default: no cache)",
+    )
+    parser.add_argument(
+        "--no-ci-output",
+        action="store_true",
+        help="in GitHub Actions, do not add annotations and the step summary (e.g. when writing SARIF)",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
 
@@ -94,17 +104,28 @@ def lint(argv: list[str]) -> int:
         overrides["threshold"] = options.severity
     try:
         settings = load_settings(root, options.config).merged(overrides, "command line")
+        if settings.select or settings.ignore or settings.severities:
+            from pytest_handoff.engine import known_codes
+
+            settings.check_codes(known_codes())
     except ConfigError as error:
         raise UsageError(str(error)) from None
+    cache = None
+    if options.cache_dir is not None:
+        from pytest_handoff.cache import ResultCache
+
+        cache = ResultCache(options.cache_dir, settings.fingerprint())
 
     outputs = _parse_outputs(options.output)
     from pytest_handoff.engine import check_paths
 
-    discovery, results = check_paths(options.paths, root, settings, whole_chain=options.whole_chain)
+    discovery, results = check_paths(
+        options.paths, root, settings, whole_chain=options.whole_chain, cache=cache
+    )
     if discovery.missing:
         raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
 
-    in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
+    in_actions = os.environ.get("GITHUB_ACTIONS") == "true" and not options.no_ci_output
     stdout_format = options.format or "text"
     with ExitStack() as stack:
         streams: list[tuple[str, TextIO]] = [(stdout_format, sys.stdout)]

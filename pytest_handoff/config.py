@@ -18,6 +18,7 @@ from pytest_handoff.rules import Rule, matches_code
 DEFAULT_GLOBS = (".neuralrelay/handoffs/**/*.json",)
 DEFAULT_MAX_COUNTEREXAMPLE_LENGTH = 600
 DEFAULT_MAX_REWORK_CYCLES = 2
+DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 
 
 class ConfigError(ValueError):
@@ -37,6 +38,29 @@ class Settings:
     max_rework_cycles: int = DEFAULT_MAX_REWORK_CYCLES
     # Extra agents beyond NeuralRelay's own, agent name -> handoff_type it writes.
     agents: Mapping[str, str] = field(default_factory=dict)
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+
+    def fingerprint(self) -> str:
+        """Everything in the settings that can change a result, as stable text (for the cache)."""
+        return repr(
+            (self.globs, self.select, self.ignore, sorted(self.severities.items()), self.threshold,
+             self.max_counterexample_length, self.max_rework_cycles, sorted(self.agents.items()),
+             self.max_file_size)
+        )  # fmt: skip
+
+    def check_codes(self, known: Iterable[str]) -> None:
+        """Refuse selections and severities naming no known rule (a typo would silently check nothing)."""
+        codes = list(known)
+        for source, patterns in (
+            ("select", self.select),
+            ("ignore", self.ignore),
+            ("severity", self.severities),
+        ):
+            for pattern in patterns:
+                if pattern != "ALL" and not any(code.startswith(pattern) for code in codes):
+                    raise ConfigError(
+                        f"'{source}': {pattern!r} matches no rule code ('handoff-lint rules' lists them)"
+                    )
 
     def is_enabled(self, code: str) -> bool:
         """A code runs unless ignored, and when ``select`` is given, only if selected."""
@@ -59,13 +83,11 @@ class Settings:
 
 def _as_list(value: Any, key: str, source: str) -> tuple[str, ...]:
     if isinstance(value, str):
-        items: Iterable[Any] = value.replace(",", " ").split()
-    elif isinstance(value, (list, tuple)):
-        items = value
-    else:
+        value = [value]
+    if not isinstance(value, (list, tuple)):
         raise ConfigError(f"{source}: '{key}' must be a list of strings")
-    result = tuple(str(item).strip() for item in items if str(item).strip())
-    return result
+    # "HS,NR3", "HS NR3" and ["HS", "NR3"] all mean the same.
+    return tuple(part for item in value for part in str(item).replace(",", " ").split())
 
 
 def _as_pairs(value: Any, key: str, source: str) -> dict[str, str]:
@@ -97,7 +119,12 @@ def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
         name = key.replace("-", "_")
         if value is None:
             continue
-        if name in ("globs", "select", "ignore"):
+        if name == "globs":
+            lines = value.splitlines() if isinstance(value, str) else value
+            if not isinstance(lines, (list, tuple)):
+                raise ConfigError(f"{source}: '{key}' must be a list of globs")
+            parsed[name] = tuple(str(line).strip() for line in lines if str(line).strip())
+        elif name in ("select", "ignore"):
             parsed[name] = _as_list(value, key, source)
         elif name in ("severity", "severities"):
             try:
@@ -112,7 +139,7 @@ def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
                 parsed["threshold"] = Severity.parse(str(value))
             except ValueError as error:
                 raise ConfigError(f"{source}: '{key}': {error}") from None
-        elif name in ("max_counterexample_length", "max_rework_cycles"):
+        elif name in ("max_counterexample_length", "max_rework_cycles", "max_file_size"):
             parsed[name] = _as_positive_int(value, key, source)
         elif name == "agents":
             parsed["agents"] = _as_pairs(value, key, source)

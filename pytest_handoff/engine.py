@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
+from pytest_handoff.cache import ResultCache
 from pytest_handoff.config import Settings
 from pytest_handoff.documents import Document, display_path_for
 from pytest_handoff.findings import Finding, Severity
-from pytest_handoff.profiles import Profile, builtin_profiles, plugin_profiles
+from pytest_handoff.profiles import Profile, all_profiles, builtin_profiles
 from pytest_handoff.rules import RULES, Hit, Rule, rules_for
 
 # Folders never worth walking into when discovering handoffs.
@@ -117,20 +118,78 @@ class ChainResult:
 ExtraCheck = Callable[[Chain], Iterable[Hit | Finding]]
 
 
+def read_member(path: Path, display_path: str, settings: Settings) -> bytes | Finding:
+    """A member file's bytes, or the finding that says why they cannot be had."""
+    import stat
+
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return _file_finding(display_path, "HF007", "not a regular file")
+        if info.st_size > settings.max_file_size:
+            return _file_finding(
+                display_path,
+                "HF006",
+                f"file is {info.st_size:,} bytes, over the {settings.max_file_size:,}-byte limit (max-file-size)",
+            )
+        with path.open("rb") as stream:
+            # Read at most one byte past the limit: the file may grow after stat().
+            raw = stream.read(settings.max_file_size + 1)
+    except OSError as error:
+        return _file_finding(
+            display_path, "HF007", f"cannot read file: {error.strerror or type(error).__name__}"
+        )
+    if len(raw) > settings.max_file_size:
+        return _file_finding(
+            display_path, "HF006", f"file grew over the {settings.max_file_size:,}-byte limit"
+        )
+    return raw
+
+
+def _file_finding(display_path: str, code: str, message: str) -> Finding:
+    return Finding(path=display_path, line=0, column=0, code=code, severity=Severity.ERROR, message=message)
+
+
 def check_chain(
     ref: ChainRef,
     settings: Settings,
     root: Path,
     extra_checks: Sequence[ExtraCheck] = (),
+    cache: ResultCache | None = None,
 ) -> ChainResult:
-    """Read, validate and check every file of one chain."""
+    """Read, validate and check every file of one chain (or take its result from ``cache``)."""
+    members = [(path, display_path_for(path, root)) for path in ref.paths]
+    contents = [(display, read_member(path, display, settings)) for path, display in members]
+    key = None
+    if cache is not None and not extra_checks and all(isinstance(raw, bytes) for _, raw in contents):
+        key = cache.key([(display, raw) for display, raw in contents if isinstance(raw, bytes)])
+        cached = cache.get(key)
+        if cached is not None:
+            return ChainResult(ref, *cached)
+    result = _check_contents(ref, settings, root, members, contents, extra_checks)
+    if key is not None and cache is not None:
+        cache.put(key, result.findings, result.notes, result.sources)
+    return result
+
+
+def _check_contents(
+    ref: ChainRef,
+    settings: Settings,
+    root: Path,
+    members: list[tuple[Path, str]],
+    contents: list[tuple[str, bytes | Finding]],
+    extra_checks: Sequence[ExtraCheck],
+) -> ChainResult:
     from pytest_handoff.schemas import compiled_schema
 
     profile = ref.profile
     load_findings: list[Finding] = []
     documents: list[Document] = []
-    for path in ref.paths:
-        loaded = profile.read(path, display_path_for(path, root), settings)
+    for (path, display), (_, raw) in zip(members, contents, strict=True):
+        if isinstance(raw, Finding):
+            load_findings.append(raw)
+            continue
+        loaded = profile.parse(raw, path, display, settings)
         load_findings.extend(loaded.findings)
         if loaded.document is not None:
             documents.append(loaded.document)
@@ -146,8 +205,7 @@ def check_chain(
             continue
         schema_findings = compiled_schema(profile.schema_name(handoff_type)).findings(document)
         load_findings.extend(schema_findings)
-        # Documents with load findings (duplicate keys) still get schema checks, but only
-        # clean ones feed the content rules.
+        # Content rules trust the schema: only schema-valid documents feed them.
         document.schema_valid = not schema_findings
 
     for rule in rules_for(profile.name, "document"):
@@ -204,6 +262,12 @@ def _sources(
                 continue
             sources[display] = tuple(_LINE_BREAK.split(text))
     return sources
+
+
+def known_codes() -> list[str]:
+    """Every rule code of every profile (and ``USER`` for project hooks)."""
+    all_profiles()  # profiles register their rules when imported
+    return [*RULES, USER_RULE.code]
 
 
 def _in_chain(finding: Finding, chain_id: str) -> Finding:
@@ -303,16 +367,18 @@ def matches_globs(relative_posix: str, globs: Iterable[str]) -> bool:
     return any(_glob_regex(glob).fullmatch(relative_posix) for glob in globs)
 
 
-def profile_for(path: Path, settings: Settings, relative_posix: str | None = None) -> Profile | None:
-    """The profile that owns ``path`` by its own look, or by the configured globs."""
-    for profile in builtin_profiles():
-        if profile.claims(path):
-            return profile
+def profile_for(
+    path: Path, settings: Settings, relative_posix: str | None = None, *, explicit: bool = False
+) -> Profile | None:
+    """The profile that owns ``path``.
+
+    A file found by walking a folder must match the configured globs; a file
+    named explicitly is also recognised by its own look (its name and place).
+    """
     if relative_posix is not None and matches_globs(relative_posix, settings.globs):
-        return builtin_profiles()[0]
-    for profile in plugin_profiles():
-        if profile.claims(path):
-            return profile
+        return next((p for p in builtin_profiles() if p.claims(path)), builtin_profiles()[0])
+    if explicit:
+        return next((p for p in all_profiles() if p.claims(path)), None)
     return None
 
 
@@ -326,7 +392,7 @@ def iter_handoff_files(directory: Path, root: Path, settings: Settings) -> Itera
                 continue
             path = base / name
             relative = display_path_for(path, root)
-            if profile_for(path, settings, relative) is not None:
+            if matches_globs(relative, settings.globs):
                 yield path
 
 
@@ -383,7 +449,10 @@ def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery
 
     chains: dict[tuple[str, Path], ChainRef] = {}
     for path in files:
-        profile = profile_for(path, settings, display_path_for(path, root)) or builtin_profiles()[0]
+        named = display_path_for(path, root) in focus
+        profile = (
+            profile_for(path, settings, display_path_for(path, root), explicit=named) or builtin_profiles()[0]
+        )
         ref = chain_ref_for(profile, path, settings, root)
         key = (profile.name, ref.directory or path)
         chains.setdefault(key, ref)
@@ -398,12 +467,13 @@ def check_paths(
     extra_checks: Sequence[ExtraCheck] = (),
     *,
     whole_chain: bool = False,
+    cache: ResultCache | None = None,
 ) -> tuple[Discovery, list[ChainResult]]:
     """Discover and check; results narrowed to named files when files were named (unless ``whole_chain``)."""
     discovery = discover(paths, root, settings)
     results = []
     for ref in discovery.chains:
-        result = check_chain(ref, settings, root, extra_checks)
+        result = check_chain(ref, settings, root, extra_checks, cache)
         if discovery.focus is not None and not whole_chain and not _any_dir_named(paths, ref, root):
             result = result.narrowed_to(discovery.focus)
         results.append(result)

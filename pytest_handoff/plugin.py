@@ -99,6 +99,9 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     try:
         settings = load_settings(config.rootpath).merged(_ini_overrides(config), "pytest ini options")
+        from pytest_handoff.engine import known_codes
+
+        settings.check_codes(known_codes())
     except ConfigError as error:
         raise pytest.UsageError(f"pytest-handoff: {error}") from None
     config.stash[SETTINGS_KEY] = settings
@@ -108,6 +111,24 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _settings(config: pytest.Config) -> Settings | None:
     return config.stash.get(SETTINGS_KEY, None)
+
+
+CACHE_KEY = pytest.StashKey[Any]()
+
+
+def _result_cache(config: pytest.Config) -> Any:
+    """Chain results under ``.pytest_cache/d/handoff`` (None with ``-p no:cacheprovider``)."""
+    if CACHE_KEY not in config.stash:
+        from pytest_handoff.cache import ResultCache
+
+        settings = _settings(config)
+        pytest_cache = getattr(config, "cache", None)
+        config.stash[CACHE_KEY] = (
+            ResultCache(pytest_cache.mkdir("handoff"), settings.fingerprint())
+            if pytest_cache is not None and settings is not None
+            else None
+        )
+    return config.stash[CACHE_KEY]
 
 
 # --- collection ----------------------------------------------------------------
@@ -127,7 +148,9 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
-def _handoff_files(directory: Path, settings: Settings, root: Path) -> Iterator[tuple[Path, Any]]:
+def _handoff_files(
+    directory: Path, settings: Settings, session: pytest.Session
+) -> Iterator[tuple[Path, Any]]:
     """Handoff files directly in ``directory`` with their profile."""
     from pytest_handoff.documents import display_path_for
     from pytest_handoff.engine import profile_for
@@ -139,7 +162,8 @@ def _handoff_files(directory: Path, settings: Settings, root: Path) -> Iterator[
     for entry in entries:
         if entry.name.endswith(".json") and entry.is_file():
             path = Path(entry.path)
-            profile = profile_for(path, settings, display_path_for(path, root))
+            relative = display_path_for(path, session.config.rootpath)
+            profile = profile_for(path, settings, relative, explicit=session.isinitpath(path))
             if profile is not None:
                 yield path, profile
 
@@ -148,7 +172,7 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
     settings = _settings(parent.config)
     if settings is None:
         return None
-    for file_path, profile in _handoff_files(path, settings, parent.config.rootpath):
+    for file_path, profile in _handoff_files(path, settings, parent.session):
         located = profile.chain_of(file_path)
         if located is not None and located[0] == path:
             directory: ChainDirectory = ChainDirectory.from_parent(parent, path=path)
@@ -164,7 +188,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     from pytest_handoff.documents import display_path_for
     from pytest_handoff.engine import profile_for
 
-    profile = profile_for(file_path, settings, display_path_for(file_path, parent.config.rootpath))
+    relative = display_path_for(file_path, parent.config.rootpath)
+    profile = profile_for(file_path, settings, relative, explicit=parent.session.isinitpath(file_path))
     if profile is None or profile.chain_of(file_path) is not None:
         return None
     # Outside the configured globs, only files named explicitly are collected.
@@ -185,7 +210,7 @@ class ChainDirectory(pytest.Directory):
 
         settings = _settings(self.config)
         assert settings is not None
-        files = list(_handoff_files(self.path, settings, self.config.rootpath))
+        files = list(_handoff_files(self.path, settings, self.session))
         if not files:
             return []
         path, profile = files[0]
@@ -209,7 +234,7 @@ class HandoffFile(pytest.File):
 
         settings = _settings(self.config)
         assert settings is not None
-        profile = profile_for(self.path, settings)
+        profile = profile_for(self.path, settings, explicit=True)
         if profile is None:
             from pytest_handoff.profiles import builtin_profiles
 
@@ -266,7 +291,9 @@ class ChainItem(pytest.Item):
         settings = _settings(self.config)
         assert settings is not None
         root = self.config.rootpath
-        result = check_chain(self.ref, settings, root, extra_checks=[self._user_checks])
+        has_hooks = bool(self.ihook.pytest_handoff_check_chain.get_hookimpls())
+        extra = [self._user_checks] if has_hooks else []
+        result = check_chain(self.ref, settings, root, extra, cache=_result_cache(self.config))
         if self.focus is not None:
             result = result.narrowed_to([display_path_for(self.focus, root)])
         self.handoff_findings = [finding.to_wire() for finding in result.findings]

@@ -171,3 +171,35 @@ def test_the_examples_folder_shows_one_clean_and_one_broken_chain(
     capsys.readouterr()
     assert main(["broken", "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["summary"]["errors"] == 10
+
+
+def test_a_selection_that_names_no_rule_is_a_usage_error(
+    in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--select", "NR999"]) == 2
+    assert "'NR999' matches no rule code" in capsys.readouterr().err
+
+
+def test_walking_a_folder_ignores_json_that_only_looks_like_a_handoff(
+    in_repo: ChainFolder, pytester: pytest.Pytester
+) -> None:
+    (pytester.path / "data").mkdir()
+    (pytester.path / "data" / "01-config.json").write_text('{"a": 1}')
+    assert main([]) == 0
+    assert main(["data/01-config.json"]) == 1  # named explicitly: recognised by its name
+
+
+def test_the_file_size_limit_is_configurable(
+    in_repo: ChainFolder, pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytester.makepyprojecttoml("[tool.handoff]\nmax-file-size = 4000\n")
+    assert main([]) == 1
+    assert "HF006 file-too-large" in capsys.readouterr().out
+
+
+def test_the_cache_dir_option_reuses_results(
+    in_repo: ChainFolder, pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--cache-dir", "c"]) == 0
+    assert list((pytester.path / "c").rglob("*.json"))
+    assert main(["--cache-dir", "c"]) == 0

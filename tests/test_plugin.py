@@ -227,3 +227,13 @@ def test_in_github_actions_annotations_are_printed_once_under_xdist(
     assert "title=NR307 token-total::" in errors[0]
     assert len([line for line in result.stdout.lines if line.startswith("::warning ")]) == 3
     assert "NR307" in summary.read_text()
+
+
+def test_comma_separated_selections_work_in_the_ini_file(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    break_review(sample_chain)
+    pytester.makeini("[pytest]\nhandoff_select = HS,NR2\n")
+    run_handoffs().assert_outcomes(passed=1)
+    pytester.makeini("[pytest]\nhandoff_select = HS,NR3\n")
+    run_handoffs().assert_outcomes(failed=1)

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.documents import Document, LoadResult, read_json_document
+from pytest_handoff.documents import Document, LoadResult, parse_json_bytes
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -32,9 +32,9 @@ class Profile(ABC):
     def chain_of(self, path: Path) -> tuple[Path, str] | None:
         """The chain directory and chain id ``path`` belongs to, or None for a file on its own."""
 
-    def read(self, path: Path, display_path: str, settings: Settings) -> LoadResult:
-        """Read a file into a document with positions (JSON by default)."""
-        return read_json_document(path, display_path)
+    def parse(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> LoadResult:
+        """Turn a file's bytes into a document with positions (strict JSON by default)."""
+        return parse_json_bytes(raw, path, display_path)
 
     @abstractmethod
     def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:

@@ -1,0 +1,66 @@
+"""The result cache skips unchanged chains and never hides a finding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_handoff.cache import ResultCache
+from pytest_handoff.config import Settings
+from pytest_handoff.engine import check_paths
+from pytest_handoff.findings import Severity
+from tests.conftest import ChainFolder
+
+REVIEW = "04-review-agent.json"
+
+
+def run(root: Path, cache: ResultCache, settings: Settings | None = None) -> list[str]:
+    _, results = check_paths([], root, settings or Settings(), cache=cache)
+    return [f"{f.code}@{f.line}" for r in results for f in r.findings]
+
+
+def test_an_unchanged_chain_is_answered_from_the_cache(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = ResultCache(pytester.path / "cache", Settings().fingerprint())
+    first = run(pytester.path, cache)
+    import pytest_handoff.engine as engine
+
+    def must_not_check(*args: object, **kwargs: object) -> None:
+        raise AssertionError("checked again although nothing changed")
+
+    monkeypatch.setattr(engine, "_check_contents", must_not_check)
+    assert run(pytester.path, cache) == first
+
+
+def test_a_changed_file_is_checked_again(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
+    cache = ResultCache(pytester.path / "cache", Settings().fingerprint())
+    assert "NR307@48" not in run(pytester.path, cache)
+    sample_chain.edit(REVIEW, lambda d: d.update(total_tokens=10))
+    assert any(f.startswith("NR307@") for f in run(pytester.path, cache))
+
+
+def test_other_settings_do_not_share_entries(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
+    strict = Settings(severities={"NR212": Severity.ERROR})
+    directory = pytester.path / "cache"
+    run(pytester.path, ResultCache(directory, Settings().fingerprint()))
+    _, results = check_paths([], pytester.path, strict, cache=ResultCache(directory, strict.fingerprint()))
+    assert results[0].failed
+
+
+def test_a_corrupt_entry_is_a_miss(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
+    cache = ResultCache(pytester.path / "cache", Settings().fingerprint())
+    first = run(pytester.path, cache)
+    for entry in (pytester.path / "cache").rglob("*.json"):
+        entry.write_text("{not json")
+    assert run(pytester.path, cache) == first
+
+
+def test_pytest_reuses_results_between_runs(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
+    sample_chain.edit(REVIEW, lambda d: d.update(total_tokens=10))
+    pytester.runpytest("--handoffs").assert_outcomes(failed=1)
+    assert list((pytester.path / ".pytest_cache" / "d" / "handoff").rglob("*.json"))
+    result = pytester.runpytest("--handoffs")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*NR307 token-total*"])
