@@ -8,7 +8,7 @@ tokens (stop words dropped, a light plural stemming).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from functools import lru_cache
 
 _DASHES = re.compile(r"[\u2010-\u2015\u2212]")
 _SPACES = re.compile(r"\s+")
@@ -26,6 +26,7 @@ STOP_WORDS = frozenset(
 )
 
 
+@lru_cache(maxsize=16384)
 def normalise(text: str) -> str:
     """Case-folded text with unified dashes and single spaces, trimmed of edge punctuation."""
     text = _DASHES.sub("-", text.casefold())
@@ -50,20 +51,29 @@ def stem(token: str) -> str:
     return token
 
 
-def content_tokens(text: str) -> set[str]:
-    """The meaningful words of ``text``, stemmed."""
-    return {stem(t) for t in _TOKEN.findall(normalise(text)) if t not in STOP_WORDS and len(t) > 1}
+@lru_cache(maxsize=16384)
+def content_tokens(text: str) -> frozenset[str]:
+    """The meaningful words of ``text``, stemmed (cached: rules ask for the same text often)."""
+    return frozenset(stem(t) for t in _TOKEN.findall(normalise(text)) if t not in STOP_WORDS and len(t) > 1)
 
 
-def containment(part: set[str], whole: set[str]) -> float:
+def containment(part: frozenset[str], whole: frozenset[str]) -> float:
     """Share of ``part`` found in ``whole`` (0 when ``part`` is empty)."""
     return len(part & whole) / len(part) if part else 0.0
 
 
-def find_phrases(text: str, phrases: Iterable[str]) -> list[str]:
+@lru_cache(maxsize=64)
+def _phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(phrase) for phrase in phrases)
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+
+
+def find_phrases(text: str, phrases: tuple[str, ...]) -> list[str]:
     """The phrases that occur in ``text`` as whole words, in the order given."""
     folded = normalise(text)
-    return [phrase for phrase in phrases if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", folded)]
+    if not _phrase_pattern(phrases).search(folded):
+        return []  # the common case, answered by one regex
+    return [phrase for phrase in phrases if _phrase_pattern((phrase,)).search(folded)]
 
 
 def quote(text: str, limit: int = 80) -> str:

@@ -844,10 +844,10 @@ def check_classifications_have_properties(chain: Chain, settings: Settings) -> I
             )
 
 
-def _best_overlap(text: str, candidates: list[str]) -> tuple[int | None, set[str]]:
+def _best_overlap(text: str, candidates: list[str]) -> tuple[int | None, frozenset[str]]:
     wanted = content_tokens(text) - GENERIC_WORDS
     best: tuple[int, int] | None = None
-    shared: set[str] = set()
+    shared: frozenset[str] = frozenset()
     for index, candidate in enumerate(candidates):
         common = wanted & content_tokens(candidate)
         if len(common) >= 3 and (best is None or len(common) > best[0]):
@@ -974,7 +974,7 @@ def check_inconclusive_properties_explained(chain: Chain, settings: Settings) ->
 ENDPOINT = re.compile(r"(?<![\w.])/[A-Za-z0-9_\-{}\[\]:.]+(?:/[A-Za-z0-9_\-{}\[\]:.]+)*")
 QUOTED = re.compile(r"'([^']{2,})'|\"([^\"]{2,})\"|`([^`]{2,})`")
 IDENTIFIER = re.compile(r"\b(?:[a-z]+[A-Z]\w*|\w+_\w+|[\w-]+\.[a-z]{2,5})\b")
-CRITERION_REFERENCE = "(?:ac|acceptance criterion|criterion)\\s*[-#]?\\s*{n}\\b"
+CRITERION_REFERENCE = re.compile(r"\b(?:ac|acceptance criterion|criterion)\s*[-#]?\s*(\d+)\b")
 
 
 def _criterion_demands(criterion: str, glossary: dict[str, str]) -> list[str]:
@@ -1041,6 +1041,10 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
     if not later:
         return
     haystack = [(doc, pointer, text.casefold()) for doc in later for pointer, text in _strings(doc.data)]
+    references: dict[int, tuple[Document, str]] = {}
+    for doc, pointer, text in haystack:
+        for match in CRITERION_REFERENCE.finditer(text):
+            references.setdefault(int(match.group(1)), (doc, pointer))
     glossary = requirements.data.get("domain_glossary", {})
     criteria = requirements.data["acceptance_criteria"]
     all_demands = [_criterion_demands(criterion, glossary) for criterion in criteria]
@@ -1050,7 +1054,7 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
     for index, criterion in enumerate(criteria):
         label = f"AC{index + 1}"
         demands = [d for d in all_demands[index] if d not in common]
-        where = _trace(index, criterion, demands, haystack)
+        where = _trace(index, criterion, demands, haystack, references)
         if where is not None:
             doc, pointer, what = where
             chain.notes.append(f"{label} traced: {what} in {doc.name} {pointer}")
@@ -1067,13 +1071,15 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
 
 
 def _trace(
-    index: int, criterion: str, demands: list[str], haystack: list[tuple[Document, str, str]]
+    index: int,
+    criterion: str,
+    demands: list[str],
+    haystack: list[tuple[Document, str, str]],
+    references: dict[int, tuple[Document, str]],
 ) -> tuple[Document, str, str] | None:
     """Where a later handoff refers to criterion ``index``: explicitly, by a demand, or by its words."""
-    reference = re.compile(CRITERION_REFERENCE.format(n=index + 1))
-    for doc, pointer, text in haystack:
-        if reference.search(text):
-            return doc, pointer, "explicit reference"
+    if index + 1 in references:
+        return (*references[index + 1], "explicit reference")
     for demand in demands:
         for doc, pointer, text in haystack:
             if demand in text:
