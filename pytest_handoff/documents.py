@@ -7,8 +7,11 @@ positions) or a list of load findings; reading never raises for bad input.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
+import stat
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,14 +19,19 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pytest_handoff.findings import Finding, Severity
-from pytest_handoff.positions import LineIndex, PositionMap, scan_positions
+from pytest_handoff.positions import LineIndex, PositionMap, deepest_opening, scan_positions
 
 Anchor = Literal["value", "key"]
 
 #: Files larger than this are reported instead of parsed (bytes).
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+#: Deepest nesting of arrays and objects accepted. Real handoffs nest a few levels; a fixed
+#: limit keeps the verdict independent of how deep the caller's stack already is, and keeps
+#: recursive code further down (schema validation, reporting) far from Python's limit.
+MAX_DEPTH = 256
 
 _UTF8_BOM = b"\xef\xbb\xbf"
+_UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
@@ -56,7 +64,8 @@ class Document:
 
     @cached_property
     def positions(self) -> PositionMap:
-        return scan_positions(self.text)
+        # json.loads has read the text already: skip the scanner's own validation pass.
+        return scan_positions(self.text, trusted=True)
 
     @cached_property
     def lines(self) -> LineIndex:
@@ -117,29 +126,55 @@ def _reject_constant(token: str) -> Any:
     raise _NonFinite(token)
 
 
+def _finite_float(token: str) -> float:
+    # 1e999 reads as inf: as non-standard as the Infinity token, and it must not pass silently.
+    value = float(token)
+    if math.isinf(value):
+        raise _NonFinite(token)
+    return value
+
+
 def read_json_document(
     path: Path,
     display_path: str,
     *,
-    max_size: int = DEFAULT_MAX_FILE_SIZE,
+    max_size: int | None = None,
 ) -> LoadResult:
-    """Read one JSON file strictly: UTF-8 without BOM, no NaN/Infinity, no duplicate keys."""
+    """Read one JSON file strictly: UTF-8 without BOM, no NaN/Infinity, no duplicate keys.
+
+    ``max_size`` defaults to :data:`DEFAULT_MAX_FILE_SIZE` as it is when called. Only regular
+    files are read (a FIFO or device would block or never end), and never more than
+    ``max_size + 1`` bytes, even from a file that grows while it is read.
+    """
+    limit = DEFAULT_MAX_FILE_SIZE if max_size is None else max_size
     finding = _file_finding(display_path)
     try:
-        size = path.stat().st_size
-        if size > max_size:
-            return LoadResult(
-                None, (finding("HF006", f"file is {size:,} bytes, over the {max_size:,}-byte limit"),)
-            )
-        raw = path.read_bytes()
+        # O_NONBLOCK: opening a FIFO swapped in after a check must not wait for a writer.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(descriptor, "rb") as stream:
+            info = os.fstat(stream.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return LoadResult(None, (finding("HF007", "cannot read file: not a regular file"),))
+            if info.st_size > limit:
+                return LoadResult(
+                    None,
+                    (finding("HF006", f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit"),),
+                )
+            raw = stream.read(limit + 1)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         return LoadResult(None, (finding("HF007", f"cannot read file: {reason}"),))
+    if len(raw) > limit:
+        return LoadResult(None, (finding("HF006", f"file grew over the {limit:,}-byte limit while read"),))
     return parse_json_bytes(raw, path, display_path)
 
 
 def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
-    """Parse bytes already read from ``path``; see :func:`read_json_document`."""
+    """Parse bytes already read from ``path``; see :func:`read_json_document`.
+
+    Never raises for bad input: every way the bytes can fail to be a handoff's JSON is one
+    finding at the position where it shows (line and column of the decoded text).
+    """
     finding = _file_finding(display_path)
     if raw.startswith(_UTF8_BOM):
         return LoadResult(
@@ -150,10 +185,11 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
                 ),
             ),
         )
-    if raw.startswith(_UTF16_BOMS):
-        return LoadResult(
-            None, (finding("HF001", "file is UTF-16 encoded; JSON handoffs must be UTF-8", 1, 1),)
-        )
+    for boms, name in ((_UTF32_BOMS, "UTF-32"), (_UTF16_BOMS, "UTF-16")):
+        if raw.startswith(boms):
+            return LoadResult(
+                None, (finding("HF001", f"file is {name} encoded; JSON handoffs must be UTF-8", 1, 1),)
+            )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -169,32 +205,103 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
                 ),
             ),
         )
-    if not text.strip():
+    nul = text.find("\x00")
+    if nul != -1:
+        line, column = LineIndex(text).position(nul)
+        return LoadResult(
+            None,
+            (
+                finding(
+                    "HF001",
+                    "NUL character (U+0000): JSON text never holds one raw; is the file binary, "
+                    "or UTF-16/UTF-32 without a byte order mark?",
+                    line,
+                    column,
+                ),
+            ),
+        )
+    if not text.strip(" \t\r\n"):
         what = "empty" if not text else "only whitespace"
         return LoadResult(None, (finding("HF002", f"file is {what}: expected a JSON object", 1, 1),))
 
     duplicates: list[int] = []
     try:
-        data = json.loads(text, object_pairs_hook=_pairs_hook(duplicates), parse_constant=_reject_constant)
+        data = json.loads(
+            text,
+            object_pairs_hook=_pairs_hook(duplicates),
+            parse_constant=_reject_constant,
+            parse_float=_finite_float,
+        )
     except _NonFinite as error:
-        offset = _find_token(text, error.token)
+        token = error.token
+        offset = _find_token(text, lambda bare: bare == token)
         line, column = LineIndex(text).position(offset)
         return LoadResult(
             None,
-            (finding("HF004", f"{error.token} is not valid JSON (numbers must be finite)", line, column),),
+            (
+                finding(
+                    "HF004",
+                    f"{error.token} is not a finite number (JSON numbers must be finite)",
+                    line,
+                    column,
+                ),
+            ),
         )
     except json.JSONDecodeError as error:
         line, column = LineIndex(text).position(error.pos)
-        return LoadResult(None, (finding("HF002", _syntax_message(error), line, column),))
+        return LoadResult(None, (finding("HF002", _syntax_message(error, text), line, column),))
     except RecursionError:
-        return LoadResult(None, (finding("HF002", "JSON is nested too deeply to parse", 1, 1),))
-    except ValueError as error:  # e.g. integers longer than Python's int-from-string limit
-        return LoadResult(None, (finding("HF002", f"JSON value cannot be read: {error}", 1, 1),))
+        return LoadResult(None, (_too_deep(text, finding),))
+    except ValueError as error:  # integers longer than Python's int-from-string limit
+        return LoadResult(None, (_unreadable_number(text, error, finding),))
+
+    if text.count("[") + text.count("{") > MAX_DEPTH and deepest_opening(text, MAX_DEPTH) is not None:
+        return LoadResult(None, (_too_deep(text, finding),))
+    surrogate = _lone_surrogate(text)
+    if surrogate is not None:
+        line, column = LineIndex(text).position(surrogate)
+        escape = text[surrogate : surrogate + 6]
+        return LoadResult(
+            None,
+            (
+                finding(
+                    "HF002",
+                    f"invalid JSON: {escape} is half of a surrogate pair (an unpaired surrogate is "
+                    "no character and cannot be written as UTF-8)",
+                    line,
+                    column,
+                ),
+            ),
+        )
 
     document = Document(path=path, display_path=display_path, text=text, data=data)
     if not duplicates:
         return LoadResult(document, ())
     return LoadResult(document, tuple(_duplicate_findings(document)))
+
+
+def _too_deep(text: str, finding: Callable[..., Finding]) -> Finding:
+    offset = deepest_opening(text, MAX_DEPTH)
+    if offset is None:
+        # The parser ran out of stack before MAX_DEPTH (a deep caller): say so at the start.
+        return finding("HF002", "JSON is nested too deeply to parse", 1, 1)
+    line, column = LineIndex(text).position(offset)
+    return finding("HF002", f"JSON nests deeper than {MAX_DEPTH} levels of arrays and objects", line, column)
+
+
+def _unreadable_number(text: str, error: ValueError, finding: Callable[..., Finding]) -> Finding:
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)() or 4300
+    offset = _find_token(text, lambda token: len(token.lstrip("-")) > limit and token.lstrip("-").isdigit())
+    if not offset and not text[:1].isdigit():
+        return finding("HF002", f"JSON value cannot be read: {error}", 1, 1)
+    digits = len(_BARE.match(text, offset).group().lstrip("-"))  # type: ignore[union-attr]
+    line, column = LineIndex(text).position(offset)
+    return finding(
+        "HF002",
+        f"integer of {digits:,} digits is longer than the {limit:,} digits Python reads",
+        line,
+        column,
+    )
 
 
 def _pairs_hook(duplicates: list[int]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
@@ -243,21 +350,78 @@ def _file_finding(display_path: str) -> Callable[..., Finding]:
     return make
 
 
-def _syntax_message(error: json.JSONDecodeError) -> str:
-    if error.msg == "Extra data":
-        return "unexpected data after the end of the JSON document"
-    return f"invalid JSON: {error.msg[0].lower()}{error.msg[1:]}"
+def _syntax_message(error: json.JSONDecodeError, text: str) -> str:
+    found = _describe(text, error.pos)
+    msg = error.msg
+    if msg == "Extra data":
+        return f"unexpected data after the end of the JSON document (found {found})"
+    if msg.startswith("Unterminated string"):
+        return "invalid JSON: unterminated string (its closing quote is missing)"
+    if msg.startswith("Invalid control character"):
+        return f"invalid JSON: raw control character {found} in a string (write it as an escape)"
+    # "Invalid \\escape: 'x'" from the pure-Python scanner carries its own detail.
+    msg = msg.split(":", 1)[0]
+    if msg.startswith("Invalid \\"):
+        return f"invalid JSON: {msg[0].lower()}{msg[1:]} in a string"
+    return f"invalid JSON: {msg[0].lower()}{msg[1:]}, found {found}"
 
 
-_STRING_OR_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+def _describe(text: str, offset: int) -> str:
+    if offset >= len(text):
+        return "the end of the file"
+    char = text[offset]
+    return repr(char) if char.isprintable() and not char.isspace() else f"U+{ord(char):04X}"
 
 
-def _find_token(text: str, token: str) -> int:
-    """Offset of the first bare NaN/Infinity token, skipping string contents."""
-    for match in _STRING_OR_CONSTANT.finditer(text):
-        if match.group(1) == token:
+# A whole string, or a bare token: number, literal, or anything else up to a separator.
+_STRING_OR_BARE = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"|([^\s,:\[\]{}"]+)')
+_BARE = re.compile(r'[^\s,:\[\]{}"]+')
+
+
+def _find_token(text: str, wanted: Callable[[str], bool]) -> int:
+    """Offset of the first bare token (outside strings) that is ``wanted``, else 0."""
+    for match in _STRING_OR_BARE.finditer(text):
+        token = match.group(1)
+        if token is not None and wanted(token):
             return match.start(1)
     return 0
+
+
+# A \u escape of a surrogate (D800-DFFF), the only way one can get into a str from UTF-8.
+_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"')
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|[\s\S])")
+
+
+def _lone_surrogate(text: str) -> int | None:
+    """Offset of the first ``\\uD800``-``\\uDFFF`` escape that is not half of a valid pair.
+
+    json.loads accepts them (RFC 8259 leaves it open) but the string it makes cannot be
+    encoded as UTF-8, so writing any report that quotes it would fail later.
+    """
+    if _SURROGATE_HINT.search(text) is None:
+        return None
+    for string in _JSON_STRING.finditer(text):
+        raw = string.group()
+        if _SURROGATE_HINT.search(raw) is None:
+            continue
+        high = -1  # offset in raw of a high surrogate waiting for its low half
+        high_end = -1
+        for escape in _ESCAPE.finditer(raw):
+            code = int(escape.group(1), 16) if escape.group(1) else -1
+            is_low = 0xDC00 <= code <= 0xDFFF
+            if high >= 0:
+                if is_low and escape.start() == high_end:
+                    high = -1
+                    continue
+                return string.start() + high
+            if 0xD800 <= code <= 0xDBFF:
+                high, high_end = escape.start(), escape.end()
+            elif is_low:
+                return string.start() + escape.start()
+        if high >= 0:
+            return string.start() + high
+    return None
 
 
 def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:

@@ -133,8 +133,10 @@ def read_member(path: Path, display_path: str, settings: Settings) -> bytes | Fi
                 f"file is {info.st_size:,} bytes, over the {settings.max_file_size:,}-byte limit (max-file-size)",
             )
         with path.open("rb") as stream:
-            # Read at most one byte past the limit: the file may grow after stat().
-            raw = stream.read(settings.max_file_size + 1)
+            # One byte past the size stat() gave tells whether the file grew meanwhile.
+            raw = stream.read(info.st_size + 1)
+            if len(raw) > info.st_size:
+                raw += stream.read(settings.max_file_size + 1 - len(raw))
     except OSError as error:
         return _file_finding(
             display_path, "HF007", f"cannot read file: {error.strerror or type(error).__name__}"
@@ -449,13 +451,13 @@ def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery
 
     chains: dict[tuple[str, Path], ChainRef] = {}
     for path in files:
-        named = display_path_for(path, root) in focus
-        profile = (
-            profile_for(path, settings, display_path_for(path, root), explicit=named) or builtin_profiles()[0]
-        )
+        relative = display_path_for(path, root)
+        profile = profile_for(path, settings, relative, explicit=relative in focus) or builtin_profiles()[0]
+        located = profile.chain_of(path)
+        if (profile.name, located[0] if located else path) in chains:
+            continue  # its chain was listed with an earlier member
         ref = chain_ref_for(profile, path, settings, root)
-        key = (profile.name, ref.directory or path)
-        chains.setdefault(key, ref)
+        chains[(profile.name, ref.directory or path)] = ref
     ordered = tuple(sorted(chains.values(), key=lambda ref: str(ref.directory or ref.paths[0])))
     return Discovery(ordered, frozenset(focus) if focus else None, tuple(missing))
 

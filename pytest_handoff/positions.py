@@ -2,16 +2,22 @@
 
 A linter only knows *where* in the data a schema error is (a JSON pointer such as
 ``/items/3/name``); this module tells it where that is in the text, so it can print
-``file.json:LINE:COL``. It is only run for documents that have findings, so it favours
-clarity over speed, but it is linear in the size of the text and never recursive:
-arbitrarily deep documents must not hit Python's recursion limit.
+``file.json:LINE:COL``.
+
+Handoff files are untrusted, so every cost here is linear in the size of the text and
+nothing is recursive (arbitrarily deep documents must not hit Python's recursion limit).
+The map is lazy: one pass finds where each container closes (in C speed regex matches for
+everything but brackets and strings), and a container's members are listed only when a
+pointer goes through it. Resolving the pointers of a few findings in a 10 MB file of a
+million values therefore costs a fraction of a second, not a node object per value.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
+from array import array
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 __all__ = [
@@ -20,6 +26,7 @@ __all__ = [
     "NodeSpans",
     "PositionMap",
     "Span",
+    "deepest_opening",
     "escape_pointer_token",
     "pointer_join",
     "scan_positions",
@@ -78,70 +85,118 @@ _STRING = re.compile(r'"[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*"')
 # non-standard NaN/Infinity that Python writes and reads by default. [0-9], not \d, because
 # \d would also match non-ASCII digits that json.loads rejects.
 _SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null|NaN|-?Infinity")
+# What a bracket matcher must see in a valid text: whole strings (so that brackets inside them
+# are skipped) and brackets. Numbers, literals, commas and colons are passed over inside the
+# regex engine.
+_STRUCTURE = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"|[\[\]{}]')
+# The separator between two members or items.
+_COMMA = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
 # An array index in a pointer: RFC 6901 forbids leading zeros, so "01" is not item 1.
 _INDEX = re.compile(r"0|[1-9][0-9]*")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-class _Node:
-    """One value of the document; containers keep their children to resolve pointers."""
+def _skip_whitespace(text: str, pos: int) -> int:
+    match = _WHITESPACE.match(text, pos)
+    assert match is not None  # "*" always matches, possibly empty
+    return match.end()
 
-    __slots__ = ("children", "end", "key", "start")
 
-    def __init__(self, start: int, children: dict[str, _Node] | list[_Node] | None) -> None:
-        self.start = start
-        self.end = -1  # containers learn their end only when they close
-        self.key: Span | None = None
-        # Children are keyed by the *decoded* key, so a repeated key simply replaces the
-        # earlier member and its whole subtree: "last one wins", exactly like json.loads.
-        self.children = children
+def _decode_key(raw: str) -> str:
+    # Decode exactly as json.loads does (escapes, surrogate pairs); skip the decoder for the
+    # common escape-free key.
+    if "\\" not in raw:
+        return raw[1:-1]
+    key: str = json.loads(raw, strict=False)
+    return key
 
-    def spans(self) -> NodeSpans:
-        return NodeSpans(Span(self.start, self.end), self.key)
+
+class _Members:
+    """The members of one object in source order (duplicates included)."""
+
+    __slots__ = ("keys", "last", "spans", "value_starts")
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        # key_start, key_end, value_start, value_end of member i at [4 * i : 4 * i + 4].
+        self.spans = array("q")
+        self.value_starts = array("q")
+        # A repeated key keeps its last member: "last one wins", exactly like json.loads.
+        self.last: dict[str, int] = {}
+
+
+class _Items:
+    """The items of one array: where each starts and ends."""
+
+    __slots__ = ("ends", "starts")
+
+    def __init__(self) -> None:
+        self.starts = array("q")
+        self.ends = array("q")
+
+
+# (value start, value end, key span or None)
+_Located = tuple[int, int, Span | None]
 
 
 class PositionMap:
-    """Pointer -> spans for one document."""
+    """Pointer -> spans for one document (which must be valid JSON)."""
 
-    __slots__ = ("_root", "_size", "duplicates")
+    __slots__ = ("_closes", "_duplicates", "_items", "_members", "_opens", "_root", "_size", "_text")
 
-    duplicates: list[DuplicateKey]
-
-    def __init__(self, root: _Node, duplicates: list[DuplicateKey]) -> None:
-        # Built by scan_positions; storing a tree rather than a dict of pointer strings keeps
-        # memory linear (a dict would hold O(depth**2) characters for deep documents).
-        self._root = root
+    def __init__(self, text: str) -> None:
+        self._text = text
+        # json.loads refuses a BOM, but a caller may have decoded with plain "utf-8"; skipping
+        # it keeps every other offset true to the text we were given.
+        start = _skip_whitespace(text, 1 if text.startswith("\ufeff") else 0)
+        self._opens = array("q")
+        self._closes = array("q")
+        self._members: dict[int, _Members] = {}
+        self._items: dict[int, _Items] = {}
         self._size: int | None = None
-        self.duplicates = duplicates
+        self._duplicates: list[DuplicateKey] | None = None
+        self._root: _Located = (start, self._value_end(start), None)
+
+    # --- public -------------------------------------------------------------------------
 
     def spans(self, pointer: str) -> NodeSpans | None:
         """Return the spans of the value at ``pointer``, or None if there is no such value."""
-        resolved, node = self._resolve(pointer)
-        return node.spans() if resolved == len(pointer) else None
+        resolved, (start, end, key) = self._resolve(pointer)
+        return NodeSpans(Span(start, end), key) if resolved == len(pointer) else None
 
     def nearest(self, pointer: str) -> tuple[str, NodeSpans]:
         """Return ``pointer`` and its spans, or its closest existing ancestor and its spans."""
-        resolved, node = self._resolve(pointer)
-        return pointer[:resolved], node.spans()
+        resolved, (start, end, key) = self._resolve(pointer)
+        return pointer[:resolved], NodeSpans(Span(start, end), key)
+
+    @property
+    def duplicates(self) -> list[DuplicateKey]:
+        """Every key repeated in its object, in source order, each against its first occurrence."""
+        if self._duplicates is None:
+            self._duplicates = self._find_duplicates()
+        return self._duplicates
 
     def __len__(self) -> int:
         """Return the number of pointers in the document (every value, the root included)."""
         if self._size is None:
             size = 0
-            pending = [self._root]
+            pending = [self._root[0]]
             while pending:
-                node = pending.pop()
+                start = pending.pop()
                 size += 1
-                children = node.children
-                if isinstance(children, dict):
-                    pending.extend(children.values())
-                elif children is not None:
-                    pending.extend(children)
+                opener = self._text[start]
+                if opener == "{":
+                    members = self._object(start)
+                    pending.extend(members.spans[4 * i + 2] for i in members.last.values())
+                elif opener == "[":
+                    pending.extend(self._array(start).starts)
             self._size = size
         return self._size
 
-    def _resolve(self, pointer: str) -> tuple[int, _Node]:
-        """Walk ``pointer`` as far as it exists: (length of the resolved prefix, its node)."""
+    # --- resolving ----------------------------------------------------------------------
+
+    def _resolve(self, pointer: str) -> tuple[int, _Located]:
+        """Walk ``pointer`` as far as it exists: (length of the resolved prefix, its value)."""
         node = self._root
         if not pointer.startswith("/"):
             # "" is the root; anything else without a leading "/" is not a pointer at all.
@@ -152,214 +207,345 @@ class PositionMap:
             following = pointer.find("/", end + 1)
             if following == -1:
                 following = len(pointer)
-            child = _child(node, pointer[end + 1 : following])
+            child = self._child(node[0], pointer[end + 1 : following])
             if child is None:
                 break
             node, end = child, following
         return end, node
 
+    def _child(self, start: int, token: str) -> _Located | None:
+        opener = self._text[start]
+        if opener == "{":
+            members = self._object(start)
+            index = members.last.get(_unescape_pointer_token(token))
+            if index is None:
+                return None
+            key_start, key_end, value_start, value_end = members.spans[4 * index : 4 * index + 4]
+            return value_start, value_end, Span(key_start, key_end)
+        if opener != "[":
+            return None
+        items = self._array(start)
+        # The length check keeps int() away from huge tokens (int() refuses > 4300 digits).
+        if len(token) > len(str(len(items.starts))) or not _INDEX.fullmatch(token):
+            return None
+        index = int(token)
+        if index >= len(items.starts):
+            return None
+        return items.starts[index], items.ends[index], None
 
-def _child(node: _Node, token: str) -> _Node | None:
-    children = node.children
-    if isinstance(children, dict):
-        return children.get(_unescape_pointer_token(token))
-    # The length check keeps int() away from huge tokens (int() refuses > 4300 digits).
-    if children is None or len(token) > len(str(len(children))) or not _INDEX.fullmatch(token):
-        return None
-    index = int(token)
-    return children[index] if index < len(children) else None
+    def _value_end(self, start: int) -> int:
+        """Where the value starting at ``start`` ends."""
+        text = self._text
+        opener = text[start : start + 1]
+        if opener == '"':
+            match = _STRING.match(text, start)
+        elif opener in ("{", "["):
+            if not self._opens:
+                self._match_brackets()
+            return self._closes[bisect_left(self._opens, start)]
+        else:
+            match = _SCALAR.match(text, start)
+        if match is None:
+            raise ValueError(f"expected a JSON value at offset {start}")
+        return match.end()
+
+    def _match_brackets(self) -> None:
+        """Find where every container closes, in one pass (opening offsets come out sorted)."""
+        text = self._text
+        opens, closes = self._opens, self._closes
+        open_indexes: list[int] = []
+        for match in _STRUCTURE.finditer(text, self._root_start()):
+            char = text[match.start()]
+            if char == '"':
+                continue
+            if char in "{[":
+                open_indexes.append(len(opens))
+                opens.append(match.start())
+                closes.append(-1)
+            elif open_indexes:
+                closes[open_indexes.pop()] = match.end()
+            else:
+                raise ValueError(f"unmatched {char!r} at offset {match.start()}")
+        if open_indexes:
+            raise ValueError(
+                f"unclosed {text[opens[open_indexes[-1]]]!r} at offset {opens[open_indexes[-1]]}"
+            )
+
+    def _root_start(self) -> int:
+        return _skip_whitespace(self._text, 1 if self._text.startswith("\ufeff") else 0)
+
+    def _object(self, start: int) -> _Members:
+        members = self._members.get(start)
+        if members is not None:
+            return members
+        members = _Members()
+        text = self._text
+        pos = _skip_whitespace(text, start + 1)
+        if not text.startswith("}", pos):
+            while True:
+                match = _STRING.match(text, pos)
+                if match is None:
+                    raise ValueError(f"expected an object key at offset {pos}")
+                key = _decode_key(match.group())
+                key_end = match.end()
+                pos = _skip_whitespace(text, key_end)
+                if not text.startswith(":", pos):
+                    raise ValueError(f"expected ':' at offset {pos}")
+                value_start = _skip_whitespace(text, pos + 1)
+                value_end = self._value_end(value_start)
+                members.last[key] = len(members.keys)
+                members.keys.append(key)
+                members.spans.extend((match.start(), key_end, value_start, value_end))
+                members.value_starts.append(value_start)
+                comma = _COMMA.match(text, value_end)
+                if comma is None:
+                    break
+                pos = comma.end()
+        self._members[start] = members
+        return members
+
+    def _array(self, start: int) -> _Items:
+        items = self._items.get(start)
+        if items is not None:
+            return items
+        items = _Items()
+        text = self._text
+        pos = _skip_whitespace(text, start + 1)
+        if not text.startswith("]", pos):
+            starts, ends = items.starts, items.ends
+            string, scalar, comma = _STRING.match, _SCALAR.match, _COMMA.match
+            while True:
+                # _value_end inlined: this loop runs once per item of possibly huge arrays.
+                opener = text[pos]
+                if opener == "{" or opener == "[":
+                    end = self._value_end(pos)
+                else:
+                    matched = (string if opener == '"' else scalar)(text, pos)
+                    if matched is None:
+                        raise ValueError(f"expected a JSON value at offset {pos}")
+                    end = matched.end()
+                starts.append(pos)
+                ends.append(end)
+                separator = comma(text, end)
+                if separator is None:
+                    break
+                pos = separator.end()
+        self._items[start] = items
+        return items
+
+    # --- duplicates ---------------------------------------------------------------------
+
+    def _find_duplicates(self) -> list[DuplicateKey]:
+        text = self._text
+        found: list[tuple[int, str, Span, Span]] = []
+        # One entry per open container: its start and, for objects, the first span of each key.
+        stack: list[tuple[int, dict[str, Span] | None]] = []
+        for match in _STRUCTURE.finditer(text, self._root_start()):
+            start = match.start()
+            char = text[start]
+            if char == '"':
+                first_keys = stack[-1][1] if stack else None
+                # A string in an object is a key exactly when a ':' follows it.
+                if first_keys is not None and text.startswith(":", _skip_whitespace(text, match.end())):
+                    span = Span(start, match.end())
+                    key = _decode_key(match.group())
+                    first = first_keys.setdefault(key, span)
+                    if first is not span:
+                        found.append((stack[-1][0], key, first, span))
+            elif char in "{[":
+                stack.append((start, {} if char == "{" else None))
+            elif stack:
+                stack.pop()
+        return [DuplicateKey(pointer_join(self._pointer_at(where), key), a, b) for where, key, a, b in found]
+
+    def _pointer_at(self, target: int) -> str:
+        """The pointer of the container that starts at ``target`` (shadowed members included)."""
+        tokens: list[str] = []
+        start = self._root[0]
+        while start != target:
+            if self._text[start] == "{":
+                members = self._object(start)
+                index = bisect_right(members.value_starts, target) - 1
+                tokens.append(escape_pointer_token(members.keys[index]))
+                start = members.value_starts[index]
+            else:
+                items = self._array(start)
+                index = bisect_right(items.starts, target) - 1
+                tokens.append(str(index))
+                start = items.starts[index]
+        # One join instead of repeated concatenation keeps this linear in the pointer's length.
+        return "".join("/" + token for token in tokens)
 
 
-class _Frame:
-    """An open container on the scanner's explicit stack."""
+# --- validation ---------------------------------------------------------------------------
 
-    __slots__ = ("closer", "first_keys", "key", "key_span", "node", "token")
-
-    def __init__(self, node: _Node, token: str | int | None) -> None:
-        self.node = node
-        # The container's own token in its parent (None for the root). Kept raw and only
-        # escaped when a duplicate key needs a pointer string, so paths cost nothing otherwise.
-        self.token = token
-        self.closer = "}" if isinstance(node.children, dict) else "]"
-        self.key = ""  # the member whose value comes next (objects only)
-        self.key_span: Span | None = None
-        self.first_keys: dict[str, Span] = {}  # first occurrence of each key, for duplicates
-
-
-# Scanner states: where we are between tokens.
+# Validator states: where we are between tokens.
 _VALUE = 0  # a value must start here
 _FIRST = 1  # just after "{" or "[": a first member/item or the closing bracket
 _AFTER = 2  # just after a complete value: ",", a closing bracket, or the end of the text
 
 
-class _Scanner:
-    """A single left-to-right pass over the text with an explicit stack (no recursion)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.stack: list[_Frame] = []
-        self.duplicates: list[DuplicateKey] = []
-
-    def run(self) -> PositionMap:
-        text = self.text
-        # json.loads refuses a BOM, but a caller may have decoded with plain "utf-8"; skipping
-        # it keeps every other offset true to the text we were given.
-        pos = self._skip_whitespace(1 if text.startswith("\ufeff") else 0)
-        root: _Node | None = None
-        state = _VALUE
-        # Each _VALUE step consumes text and each _AFTER step consumes text or closes a
-        # container, with at most one _FIRST step between, so the loop always ends.
-        while True:
-            if state == _VALUE:
-                node, pos = self._value(pos)
-                if root is None:
-                    root, token = node, None
-                else:
-                    token = self._attach(node)
-                if node.children is None:
-                    state = _AFTER
-                else:
-                    self.stack.append(_Frame(node, token))
-                    pos = self._skip_whitespace(pos)
-                    state = _FIRST
-            elif state == _FIRST:
-                frame = self.stack[-1]
-                if text.startswith(frame.closer, pos):
-                    pos = self._close(pos)
-                    state = _AFTER
-                else:
-                    pos = self._member(frame, pos)
-                    state = _VALUE
-            else:
-                pos = self._skip_whitespace(pos)
-                if not self.stack:
-                    if pos != len(text):
-                        raise self._error("end of text", pos)
-                    assert root is not None  # the first _VALUE state always sets it
-                    return PositionMap(root, self.duplicates)
-                frame = self.stack[-1]
-                if text.startswith(",", pos):
-                    pos = self._member(frame, self._skip_whitespace(pos + 1))
-                    state = _VALUE
-                elif text.startswith(frame.closer, pos):
-                    pos = self._close(pos)
-                else:
-                    raise self._error(f"',' or '{frame.closer}'", pos)
-
-    def _skip_whitespace(self, pos: int) -> int:
-        match = _WHITESPACE.match(self.text, pos)
-        assert match is not None  # "*" always matches, possibly empty
-        return match.end()
-
-    def _value(self, pos: int) -> tuple[_Node, int]:
-        """Start the value at ``pos``: a whole scalar, or just the opening bracket."""
-        text = self.text
-        if text.startswith("{", pos):
-            return _Node(pos, {}), pos + 1
-        if text.startswith("[", pos):
-            return _Node(pos, []), pos + 1
-        is_string = text.startswith('"', pos)
-        match = (_STRING if is_string else _SCALAR).match(text, pos)
-        if match is None:
-            raise self._error("a complete string" if is_string else "a JSON value", pos)
-        node = _Node(pos, None)
-        node.end = match.end()
-        return node, node.end
-
-    def _attach(self, node: _Node) -> str | int:
-        """Hang ``node`` under the innermost open container; return its token there."""
-        frame = self.stack[-1]
-        children = frame.node.children
-        if isinstance(children, dict):
-            node.key = frame.key_span
-            children[frame.key] = node
-            return frame.key
-        assert children is not None  # only containers are ever pushed
-        children.append(node)
-        return len(children) - 1
-
-    def _member(self, frame: _Frame, pos: int) -> int:
-        """Read what precedes a member's value (``"key" :`` in objects, nothing in arrays)."""
-        if frame.closer == "]":
-            return pos
-        text = self.text
-        match = _STRING.match(text, pos) if text.startswith('"', pos) else None
-        if match is None:
-            raise self._error("an object key", pos)
-        raw = match.group()
-        try:
-            # Decode exactly as json.loads does (escapes, surrogate pairs); skip the decoder
-            # for the common escape-free key.
-            key = json.loads(raw, strict=False) if "\\" in raw else raw[1:-1]
-        except ValueError as error:
-            raise ValueError(f"invalid object key at offset {pos}: {error}") from error
-        key_span = Span(pos, match.end())
-        first = frame.first_keys.setdefault(key, key_span)
-        if first is not key_span:
-            self.duplicates.append(DuplicateKey(self._pointer_to(key), first, key_span))
-        frame.key, frame.key_span = key, key_span
-        pos = self._skip_whitespace(match.end())
-        if not text.startswith(":", pos):
-            raise self._error("':'", pos)
-        return self._skip_whitespace(pos + 1)
-
-    def _close(self, pos: int) -> int:
-        self.stack.pop().node.end = pos + 1
-        return pos + 1
-
-    def _pointer_to(self, key: str) -> str:
-        """The pointer of member ``key`` of the innermost container (only built for duplicates)."""
-        tokens = [frame.token for frame in self.stack if frame.token is not None]  # root: None
-        tokens.append(key)
-        # One join instead of repeated concatenation keeps this linear in the pointer's length.
-        return "".join(pointer_join("", token) for token in tokens)
-
-    def _error(self, expected: str, pos: int) -> ValueError:
-        found = repr(self.text[pos]) if pos < len(self.text) else "end of text"
-        return ValueError(f"expected {expected} at offset {pos}, found {found}")
+def _error(text: str, expected: str, pos: int) -> ValueError:
+    found = repr(text[pos]) if pos < len(text) else "end of text"
+    return ValueError(f"expected {expected} at offset {pos}, found {found}")
 
 
-def scan_positions(text: str) -> PositionMap:
-    """Scan a JSON text (one ``json.loads`` accepts) and map each pointer to its spans.
+def _validate(text: str) -> None:
+    """Raise ValueError naming the offset unless ``text`` is JSON that json.loads(strict=False) reads.
 
-    Raises ValueError, naming the offset, if the text is not JSON after all.
+    A single left-to-right pass with an explicit stack of closing brackets (no recursion).
     """
-    return _Scanner(text).run()
+    pos = _skip_whitespace(text, 1 if text.startswith("\ufeff") else 0)
+    closers: list[str] = []
+    state = _VALUE
+    # Each _VALUE step consumes text and each _AFTER step consumes text or closes a
+    # container, with at most one _FIRST step between, so the loop always ends.
+    while True:
+        if state == _VALUE:
+            if text.startswith(("{", "["), pos):
+                closers.append("}" if text[pos] == "{" else "]")
+                pos = _skip_whitespace(text, pos + 1)
+                state = _FIRST
+                continue
+            is_string = text.startswith('"', pos)
+            match = (_STRING if is_string else _SCALAR).match(text, pos)
+            if match is None:
+                raise _error(text, "a complete string" if is_string else "a JSON value", pos)
+            pos = match.end()
+            state = _AFTER
+        elif state == _FIRST:
+            if text.startswith(closers[-1], pos):
+                closers.pop()
+                pos += 1
+                state = _AFTER
+            else:
+                pos = _member(text, closers[-1], pos)
+                state = _VALUE
+        else:
+            pos = _skip_whitespace(text, pos)
+            if not closers:
+                if pos != len(text):
+                    raise _error(text, "end of text", pos)
+                return
+            if text.startswith(",", pos):
+                pos = _member(text, closers[-1], _skip_whitespace(text, pos + 1))
+                state = _VALUE
+            elif text.startswith(closers[-1], pos):
+                closers.pop()
+                pos += 1
+            else:
+                raise _error(text, f"',' or '{closers[-1]}'", pos)
+
+
+def _member(text: str, closer: str, pos: int) -> int:
+    """Check what precedes a member's value (``"key" :`` in objects, nothing in arrays)."""
+    if closer == "]":
+        return pos
+    match = _STRING.match(text, pos) if text.startswith('"', pos) else None
+    if match is None:
+        raise _error(text, "an object key", pos)
+    try:
+        _decode_key(match.group())
+    except ValueError as error:
+        raise ValueError(f"invalid object key at offset {pos}: {error}") from error
+    pos = _skip_whitespace(text, match.end())
+    if not text.startswith(":", pos):
+        raise _error(text, "':'", pos)
+    return _skip_whitespace(text, pos + 1)
+
+
+def deepest_opening(text: str, limit: int) -> int | None:
+    """Offset of the first ``[`` or ``{`` nested deeper than ``limit`` levels, or None.
+
+    Brackets inside strings are skipped; the text need not be valid JSON (a string that never
+    closes just hides the rest), and nothing here recurses.
+    """
+    depth = 0
+    for match in _STRUCTURE.finditer(text):
+        char = text[match.start()]
+        if char == "[" or char == "{":
+            depth += 1
+            if depth > limit:
+                return match.start()
+        elif char != '"':
+            depth -= 1
+    return None
+
+
+def scan_positions(text: str, *, trusted: bool = False) -> PositionMap:
+    """Map each pointer of a JSON text (one ``json.loads`` accepts) to its spans.
+
+    Raises ValueError, naming the offset, if the text is not JSON after all. ``trusted``
+    skips that check for a text that json.loads has just read.
+    """
+    if not trusted:
+        _validate(text)
+    return PositionMap(text)
 
 
 class LineIndex:
     """Offsets -> 1-based (line, column).
 
-    Columns are counted in characters (str indices), not bytes.
+    Columns are counted in characters (str indices), not bytes. "\\r\\n" is one line break; a
+    lone "\\r" (old Mac) or "\\n" is one too. A text ending in a break has an empty last line,
+    as editors show it. The first few lookups count line breaks with C-speed ``str.count``; a
+    table of line starts (8 bytes a line) is only built for many lookups.
     """
 
-    __slots__ = ("_ends", "_starts", "_text")
+    __slots__ = ("_lookups", "_starts", "_text")
+
+    #: Lookups answered by counting before the table of line starts is built.
+    counted_lookups = 16
 
     def __init__(self, text: str) -> None:
         self._text = text
-        # "\r\n" is one break; a lone "\r" (old Mac) or "\n" is one too. A text ending in a
-        # break has an empty last line, as editors show it.
-        self._starts = [0]
-        self._ends: list[int] = []
-        for match in _LINE_BREAK.finditer(text):
-            self._ends.append(match.start())
-            self._starts.append(match.end())
-        self._ends.append(len(text))
+        self._starts: array[int] | None = None
+        self._lookups = 0
+
+    def _table(self) -> array[int]:
+        if self._starts is None:
+            starts = array("q", [0])
+            starts.extend(match.end() for match in _LINE_BREAK.finditer(self._text))
+            self._starts = starts
+        return self._starts
 
     def position(self, offset: int) -> tuple[int, int]:
         """Return the 1-based line and column of ``offset`` (``len(text)`` is allowed)."""
-        if not 0 <= offset <= len(self._text):
-            raise ValueError(f"offset {offset} is outside the text (0..{len(self._text)})")
-        index = bisect_right(self._starts, offset) - 1
-        return index + 1, offset - self._starts[index] + 1
+        text = self._text
+        if not 0 <= offset <= len(text):
+            raise ValueError(f"offset {offset} is outside the text (0..{len(text)})")
+        if self._starts is None and self._lookups < self.counted_lookups:
+            self._lookups += 1
+            # The "\n" of a "\r\n" still belongs to the line the "\r" ends.
+            end = (
+                offset - 1
+                if offset and text[offset - 1] == "\r" and text.startswith("\n", offset)
+                else offset
+            )
+            line = text.count("\n", 0, end) + text.count("\r", 0, end) - text.count("\r\n", 0, end) + 1
+            start = max(text.rfind("\n", 0, end), text.rfind("\r", 0, end)) + 1
+            return line, offset - start + 1
+        starts = self._table()
+        index = bisect_right(starts, offset) - 1
+        return index + 1, offset - starts[index] + 1
 
     def line_text(self, line: int) -> str:
         """Return the text of the 1-based ``line`` without its line break."""
-        if not 1 <= line <= len(self._starts):
-            raise ValueError(f"line {line} is outside the text (1..{len(self._starts)})")
-        return self._text[self._starts[line - 1] : self._ends[line - 1]]
+        starts = self._table()
+        if not 1 <= line <= len(starts):
+            raise ValueError(f"line {line} is outside the text (1..{len(starts)})")
+        start = starts[line - 1]
+        if line == len(starts):
+            return self._text[start:]
+        end = starts[line]
+        # Take the line break off: "\r\n" or a single "\r" or "\n".
+        end -= 2 if self._text.startswith("\r\n", end - 2) else 1
+        return self._text[start:end]
 
     @property
     def line_count(self) -> int:
         """The number of lines (a final line break starts one more, empty line)."""
-        return len(self._starts)
+        if self._starts is not None:
+            return len(self._starts)
+        text = self._text
+        return text.count("\n") + text.count("\r") - text.count("\r\n") + 1
