@@ -58,6 +58,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep results of unchanged chains here and skip re-checking them (default: no cache)",
     )
     parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes for large trees (default: one per core; 1 to stay in one process)",
+    )
+    parser.add_argument(
         "--no-ci-output",
         action="store_true",
         help="in GitHub Actions, do not add annotations and the step summary (e.g. when writing SARIF)",
@@ -120,7 +127,7 @@ def lint(argv: list[str]) -> int:
     from pytest_handoff.engine import check_paths
 
     discovery, results = check_paths(
-        options.paths, root, settings, whole_chain=options.whole_chain, cache=cache
+        options.paths, root, settings, whole_chain=options.whole_chain, cache=cache, jobs=options.jobs
     )
     if discovery.missing:
         raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")

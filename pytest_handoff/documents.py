@@ -234,7 +234,7 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
         )
     except _NonFinite as error:
         token = error.token
-        offset = _find_token(text, lambda bare: bare == token)
+        offset = max(0, _find_token(text, lambda bare: bare == token))
         line, column = LineIndex(text).position(offset)
         return LoadResult(
             None,
@@ -292,7 +292,7 @@ def _too_deep(text: str, finding: Callable[..., Finding]) -> Finding:
 def _unreadable_number(text: str, error: ValueError, finding: Callable[..., Finding]) -> Finding:
     limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)() or 4300
     offset = _find_token(text, lambda token: len(token.lstrip("-")) > limit and token.lstrip("-").isdigit())
-    if not offset and not text[:1].isdigit():
+    if offset < 0:
         return finding("HF002", f"JSON value cannot be read: {error}", 1, 1)
     digits = len(_BARE.match(text, offset).group().lstrip("-"))  # type: ignore[union-attr]
     line, column = LineIndex(text).position(offset)
@@ -379,12 +379,12 @@ _BARE = re.compile(r'[^\s,:\[\]{}"]+')
 
 
 def _find_token(text: str, wanted: Callable[[str], bool]) -> int:
-    """Offset of the first bare token (outside strings) that is ``wanted``, else 0."""
+    """Offset of the first bare token (outside strings) that is ``wanted``, else -1."""
     for match in _STRING_OR_BARE.finditer(text):
         token = match.group(1)
         if token is not None and wanted(token):
             return match.start(1)
-    return 0
+    return -1
 
 
 # A \u escape of a surrogate (D800-DFFF), the only way one can get into a str from UTF-8.

@@ -470,16 +470,49 @@ def check_paths(
     *,
     whole_chain: bool = False,
     cache: ResultCache | None = None,
+    jobs: int | None = None,
 ) -> tuple[Discovery, list[ChainResult]]:
     """Discover and check; results narrowed to named files when files were named (unless ``whole_chain``)."""
     discovery = discover(paths, root, settings)
     results = []
-    for ref in discovery.chains:
-        result = check_chain(ref, settings, root, extra_checks, cache)
+    for ref, result in zip(
+        discovery.chains, _check_all(discovery.chains, settings, root, extra_checks, cache, jobs), strict=True
+    ):
         if discovery.focus is not None and not whole_chain and not _any_dir_named(paths, ref, root):
             result = result.narrowed_to(discovery.focus)
         results.append(result)
     return discovery, results
+
+
+#: Below this many chains a process pool costs more than it saves.
+PARALLEL_THRESHOLD = 200
+
+
+def _check_all(
+    refs: Sequence[ChainRef],
+    settings: Settings,
+    root: Path,
+    extra_checks: Sequence[ExtraCheck],
+    cache: ResultCache | None,
+    jobs: int | None,
+) -> Iterable[ChainResult]:
+    """Check every chain, on several processes when there are many chains and cores."""
+    import multiprocessing
+
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    forking = "fork" in multiprocessing.get_all_start_methods()
+    if workers < 2 or len(refs) < PARALLEL_THRESHOLD or extra_checks or not forking:
+        return [check_chain(ref, settings, root, extra_checks, cache) for ref in refs]
+    from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
+
+    check = partial(_check_one, settings=settings, root=root, cache=cache)
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(check, refs, chunksize=max(1, len(refs) // (workers * 8))))
+
+
+def _check_one(ref: ChainRef, *, settings: Settings, root: Path, cache: ResultCache | None) -> ChainResult:
+    return check_chain(ref, settings, root, (), cache)
 
 
 def _any_dir_named(paths: Sequence[Path], ref: ChainRef, root: Path) -> bool:

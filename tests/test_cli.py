@@ -203,3 +203,24 @@ def test_the_cache_dir_option_reuses_results(
     assert main(["--cache-dir", "c"]) == 0
     assert list((pytester.path / "c").rglob("*.json"))
     assert main(["--cache-dir", "c"]) == 0
+
+
+def test_many_chains_give_the_same_findings_on_several_processes(
+    in_repo: ChainFolder,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import shutil
+
+    import pytest_handoff.engine as engine
+
+    in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))
+    for n in range(1, 6):
+        shutil.copytree(in_repo.directory, in_repo.directory.with_name(f"20260322-14305{n}"))
+    monkeypatch.setattr(engine, "PARALLEL_THRESHOLD", 2)
+    assert main(["--format", "json", "--jobs", "1"]) == 1
+    serial = capsys.readouterr().out
+    assert main(["--format", "json", "--jobs", "2"]) == 1
+    assert capsys.readouterr().out == serial
+    assert json.loads(serial)["summary"]["chains"] == 6
