@@ -217,7 +217,7 @@ def test_many_chains_give_the_same_findings_on_several_processes(
 
     in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))
     for n in range(1, 6):
-        shutil.copytree(in_repo.directory, in_repo.directory.with_name(f"20260322-14305{n}"))
+        shutil.copytree(in_repo.directory, in_repo.directory.with_name(f"20260323-10000{n}"))
     monkeypatch.setattr(engine, "PARALLEL_THRESHOLD", 2)
     assert main(["--format", "json", "--jobs", "1"]) == 1
     serial = capsys.readouterr().out
