@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.findings import Severity
@@ -1040,11 +1042,12 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
     later = [doc for doc in chain.valid() if doc is not requirements and doc.handoff_type != "requirements"]
     if not later:
         return
-    haystack = [(doc, pointer, text.casefold()) for doc in later for pointer, text in _strings(doc.data)]
+    haystack = _Haystack(
+        [(doc, pointer, text.casefold()) for doc in later for pointer, text in _strings(doc.data)]
+    )
     references: dict[int, tuple[Document, str]] = {}
-    for doc, pointer, text in haystack:
-        for match in CRITERION_REFERENCE.finditer(text):
-            references.setdefault(int(match.group(1)), (doc, pointer))
+    for match in CRITERION_REFERENCE.finditer(haystack.text):
+        references.setdefault(int(match.group(1)), haystack.locate(match.start()))
     glossary = requirements.data.get("domain_glossary", {})
     criteria = requirements.data["acceptance_criteria"]
     all_demands = [_criterion_demands(criterion, glossary) for criterion in criteria]
@@ -1070,22 +1073,40 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
         )
 
 
+class _Haystack:
+    """The strings of the later handoffs as one text, searched at C speed, with their pointers."""
+
+    def __init__(self, entries: list[tuple[Document, str, str]]) -> None:
+        self.entries = entries
+        # NUL cannot occur in a demand, so no match spans two strings.
+        self.text = "\0".join(text for _, _, text in entries)
+        self.starts = list(accumulate((len(text) + 1 for _, _, text in entries[:-1]), initial=0))
+
+    def locate(self, offset: int) -> tuple[Document, str]:
+        doc, pointer, _ = self.entries[bisect_right(self.starts, offset) - 1]
+        return doc, pointer
+
+    def find(self, needle: str) -> tuple[Document, str] | None:
+        offset = self.text.find(needle)
+        return None if offset < 0 else self.locate(offset)
+
+
 def _trace(
     index: int,
     criterion: str,
     demands: list[str],
-    haystack: list[tuple[Document, str, str]],
+    haystack: _Haystack,
     references: dict[int, tuple[Document, str]],
 ) -> tuple[Document, str, str] | None:
     """Where a later handoff refers to criterion ``index``: explicitly, by a demand, or by its words."""
     if index + 1 in references:
         return (*references[index + 1], "explicit reference")
     for demand in demands:
-        for doc, pointer, text in haystack:
-            if demand in text:
-                return doc, pointer, quote(demand)
+        found = haystack.find(demand)
+        if found is not None:
+            return (*found, quote(demand))
     words = content_tokens(criterion) - GENERIC_WORDS
-    for doc, pointer, text in haystack:
+    for doc, pointer, text in haystack.entries:
         shared = words & content_tokens(text)
         if len(shared) >= 3 and containment(words, shared) >= 0.5:
             return doc, pointer, "shared words: " + ", ".join(sorted(shared)[:6])
