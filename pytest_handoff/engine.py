@@ -118,11 +118,19 @@ class ChainResult:
 ExtraCheck = Callable[[Chain], Iterable[Hit | Finding]]
 
 
-def read_member(path: Path, display_path: str, settings: Settings) -> bytes | Finding:
-    """A member file's bytes, or the finding that says why they cannot be had."""
+def read_member(path: Path, display_path: str, settings: Settings, root: Path) -> bytes | Finding:
+    """A member file's bytes, or the finding that says why they cannot be had.
+
+    A symbolic link that leads out of ``root`` is not followed: a handoff must
+    not be a way to read (and print) files from elsewhere on the machine.
+    """
     import stat
 
     try:
+        if path.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
+            return _file_finding(
+                display_path, "HF007", "symbolic link to a file outside the repository: not followed"
+            )
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):
             return _file_finding(display_path, "HF007", "not a regular file")
@@ -161,7 +169,7 @@ def check_chain(
 ) -> ChainResult:
     """Read, validate and check every file of one chain (or take its result from ``cache``)."""
     members = [(path, display_path_for(path, root)) for path in ref.paths]
-    contents = [(display, read_member(path, display, settings)) for path, display in members]
+    contents = [(display, read_member(path, display, settings, root)) for path, display in members]
     key = None
     if cache is not None and not extra_checks and all(isinstance(raw, bytes) for _, raw in contents):
         key = cache.key([(display, raw) for display, raw in contents if isinstance(raw, bytes)])

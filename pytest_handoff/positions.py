@@ -492,15 +492,14 @@ class LineIndex:
     table of line starts (8 bytes a line) is only built for many lookups.
     """
 
-    __slots__ = ("_lookups", "_starts", "_text")
+    __slots__ = ("_counted", "_lookups", "_starts", "_text")
 
-    #: Lookups answered by counting before the table of line starts is built.
-    counted_lookups = 16
-
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, counted_lookups: int = 16) -> None:
         self._text = text
         self._starts: array[int] | None = None
         self._lookups = 0
+        # Lookups answered by counting before the table of line starts is built.
+        self._counted = counted_lookups
 
     def _table(self) -> array[int]:
         if self._starts is None:
@@ -514,7 +513,7 @@ class LineIndex:
         text = self._text
         if not 0 <= offset <= len(text):
             raise ValueError(f"offset {offset} is outside the text (0..{len(text)})")
-        if self._starts is None and self._lookups < self.counted_lookups:
+        if self._starts is None and self._lookups < self._counted:
             self._lookups += 1
             # The "\n" of a "\r\n" still belongs to the line the "\r" ends.
             end = (

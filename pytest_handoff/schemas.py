@@ -108,14 +108,31 @@ def build_validator(schema: dict[str, Any]) -> Validator:
     return validator
 
 
+#: More schema errors than this in one document are summarised, not listed (a million wrong
+#: items would otherwise mean minutes and megabytes of output).
+MAX_SCHEMA_ERRORS = 100
+
+
 def validate_document(document: Document, validator: Validator, code: str = "HS001") -> Iterator[Finding]:
     """Schema errors of ``document`` as findings at their exact source position."""
+    from itertools import islice
+
     from pytest_handoff.findings import Severity
 
-    errors = sorted(
-        validator.iter_errors(document.data),
-        key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)),
-    )
+    errors = list(islice(validator.iter_errors(document.data), MAX_SCHEMA_ERRORS + 1))
+    if len(errors) > MAX_SCHEMA_ERRORS:
+        errors = errors[:MAX_SCHEMA_ERRORS]
+        yield Finding(
+            path=document.display_path,
+            line=1,
+            column=1,
+            end_line=1,
+            end_column=1,
+            code=code,
+            severity=Severity.ERROR,
+            message=f"more than {MAX_SCHEMA_ERRORS} schema errors: only the first {MAX_SCHEMA_ERRORS} are listed",
+        )
+    errors.sort(key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
     for error in errors:
         for pointer, anchor, message in _explain(error):
             region = document.region(pointer, anchor)

@@ -74,8 +74,8 @@ class NeuralRelayProfile(Profile):
         declared = data.get("handoff_type") if isinstance(data, dict) else None
         named = NUMBERED_FILE.fullmatch(document.name)
         implied = agents(settings).get(named.group("agent")) if named else None
-        if declared in STAGE:
-            return str(declared), ()
+        if isinstance(declared, str) and declared in STAGE:
+            return declared, ()
         if declared is None and implied is not None:
             # The schema reports the missing field; the file name still tells which schema.
             return implied, ()

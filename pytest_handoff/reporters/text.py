@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TextIO
 
-from pytest_handoff.excerpt import format_finding
+from pytest_handoff.excerpt import format_finding, inert
 from pytest_handoff.findings import Severity
 from pytest_handoff.reporters import ReportContext, Reporter, Summary
 
@@ -53,7 +53,7 @@ class TextReporter(Reporter):
         for finding in result.findings:
             if finding.path != current:
                 current = finding.path
-                console.print(Text(finding.path, style="bold underline"))
+                console.print(Text(inert(finding.path), style="bold underline"))
             head, message, *rest = format_finding(finding, result.sources.get(finding.path))
             console.print(Text(head.strip(), style=_STYLE[finding.severity]))
             console.print(Text(message))
