@@ -84,6 +84,8 @@ def child_env() -> dict[str, str]:
         "PYTEST_PLUGINS",
         "FORCE_COLOR",
         "PY_COLORS",
+        # An installed package has its bytecode compiled; without it every run compiles every module.
+        "PYTHONDONTWRITEBYTECODE",
     ):
         env.pop(name, None)
     env["NO_COLOR"] = "1"

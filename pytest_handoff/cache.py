@@ -1,25 +1,34 @@
 """A content-addressed cache of chain results, so unchanged chains are not checked again.
 
 The key hashes everything a result depends on: the bytes and names of every
-file of the chain, the settings, the shipped schemas and the tool version.
-Entries are written atomically (temporary file, then rename), so parallel
-xdist workers and interrupted runs never leave a half-written entry; an entry
-that cannot be read is a miss. Checks a cache cannot see (a project's own
-hooks) switch it off.
+file of the chain, the settings, the shipped schemas and the tool version, so
+a cached result is exactly what checking again would give. Checks the cache
+cannot see (a project's own hooks) switch it off.
+
+Entries live in "packs": each run reads the packs it finds once, and at the
+end writes one new pack with the entries it used or made, then removes the
+packs it read. A pack is written to a temporary name and renamed, so parallel
+xdist workers and interrupted runs never leave a half-written pack; a pack that
+cannot be read is simply a miss. One file per run instead of one per chain
+keeps a cold run with the cache about as fast as one without.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
-import tempfile
+import uuid
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pytest_handoff.findings import Finding
+
+PACK_SUFFIX = ".pack.json"
+Entry = dict[str, Any]
 
 
 @cache
@@ -34,13 +43,33 @@ def _schemas_digest() -> str:
 
 
 class ResultCache:
-    """Chain results stored under ``directory``, one small JSON file per key."""
+    """Chain results stored under ``directory``; call :meth:`flush` once at the end of a run."""
 
     def __init__(self, directory: Path, settings_fingerprint: str) -> None:
         from pytest_handoff import __version__
 
         self.directory = directory
         self.salt = f"{__version__}\0{_schemas_digest()}\0{settings_fingerprint}\0".encode()
+        self._read_packs: list[Path] = []
+        self._known: dict[str, Entry] = {}
+        self._kept: dict[str, Entry] = {}
+        self._load()
+
+    def _load(self) -> None:
+        try:
+            packs = sorted(self.directory.glob(f"*{PACK_SUFFIX}"))
+        except OSError:
+            return
+        for pack in packs:
+            try:
+                entries = json.loads(pack.read_bytes())
+            except (OSError, ValueError):
+                self._read_packs.append(pack)  # unreadable: replaced by this run's pack
+                continue
+            if isinstance(entries, dict) and entries.get("salt") == self.salt.hex():
+                self._known.update(entries.get("entries", {}))
+                self._read_packs.append(pack)
+            # Packs made with other settings or versions stay for the runs that use them.
 
     def key(self, members: Sequence[tuple[str, bytes]]) -> str:
         """The key of a chain given each member's display path and bytes."""
@@ -50,17 +79,18 @@ class ResultCache:
             digest.update(raw)
         return digest.hexdigest()
 
-    def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key[2:]}.json"
-
     def get(self, key: str) -> tuple[tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]]] | None:
+        entry = self._kept.get(key) or self._known.get(key)
+        if entry is None:
+            return None
         try:
-            entry: dict[str, Any] = json.loads(self._path(key).read_bytes())
             findings = tuple(Finding.from_wire(f) for f in entry["findings"])
             sources = {path: tuple(lines) for path, lines in entry["sources"].items()}
-            return findings, tuple(entry["notes"]), sources
-        except (OSError, ValueError, KeyError, TypeError):
+            notes = tuple(entry["notes"])
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
+        self._kept[key] = entry
+        return findings, notes, sources
 
     def put(
         self,
@@ -69,13 +99,27 @@ class ResultCache:
         notes: Sequence[str],
         sources: dict[str, tuple[str, ...]],
     ) -> None:
-        path = self._path(key)
-        entry = {"findings": [f.to_wire() for f in findings], "notes": list(notes), "sources": sources}
+        self._kept[key] = {
+            "findings": [f.to_wire() for f in findings],
+            "notes": list(notes),
+            "sources": sources,
+        }
+
+    def flush(self) -> None:
+        """Write this run's entries as one pack and drop the packs read at the start."""
+        if not self._kept and not self._read_packs:
+            return
+        pack = self.directory / f"{uuid.uuid4().hex}{PACK_SUFFIX}"
+        temporary = pack.with_name(f".{pack.name}.tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                json.dump(entry, stream, ensure_ascii=False)
-            os.replace(temporary, path)
+            self.directory.mkdir(parents=True, exist_ok=True)
+            with temporary.open("w", encoding="utf-8") as stream:
+                json.dump({"salt": self.salt.hex(), "entries": self._kept}, stream, ensure_ascii=False)
+            os.replace(temporary, pack)
         except OSError:
-            pass  # a cache that cannot be written only costs speed
+            return  # a cache that cannot be written only costs speed
+        for old in self._read_packs:
+            # Another process (an xdist worker) may have removed it already.
+            with contextlib.suppress(OSError):
+                old.unlink()
+        self._read_packs = []

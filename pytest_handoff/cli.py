@@ -129,6 +129,8 @@ def lint(argv: list[str]) -> int:
     discovery, results = check_paths(
         options.paths, root, settings, whole_chain=options.whole_chain, cache=cache, jobs=options.jobs
     )
+    if cache is not None:
+        cache.flush()
     if discovery.missing:
         raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
 

@@ -435,6 +435,11 @@ def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:
 
 def display_path_for(path: Path, root: Path) -> str:
     """``path`` relative to ``root`` with POSIX slashes, or as given when outside it."""
+    text, base = str(path), str(root)
+    # The common case, a path below the root, without os.path.relpath's normalisation.
+    if text.startswith(base) and text[len(base) : len(base) + 1] == os.sep and ".." not in text:
+        relative = text[len(base) + 1 :]
+        return relative.replace(os.sep, "/") if os.sep != "/" else relative
     try:
         relative = os.path.relpath(path, root)
     except ValueError:  # another drive on Windows

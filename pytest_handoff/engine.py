@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -104,6 +104,9 @@ class ChainResult:
     notes: tuple[str, ...]
     # Source lines of the files that have findings, for excerpts.
     sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Set when the result can be cached: its key, and whether it came from the cache.
+    cache_key: str | None = None
+    from_cache: bool = False
 
     @property
     def failed(self) -> bool:
@@ -112,7 +115,7 @@ class ChainResult:
     def narrowed_to(self, display_paths: Iterable[str]) -> ChainResult:
         wanted = set(display_paths)
         kept = tuple(f for f in self.findings if f.path in wanted)
-        return ChainResult(self.ref, kept, self.notes, self.sources)
+        return replace(self, findings=kept)
 
 
 ExtraCheck = Callable[[Chain], Iterable[Hit | Finding]]
@@ -170,15 +173,14 @@ def check_chain(
     """Read, validate and check every file of one chain (or take its result from ``cache``)."""
     members = [(path, display_path_for(path, root)) for path in ref.paths]
     contents = [(display, read_member(path, display, settings, root)) for path, display in members]
-    key = None
-    if cache is not None and not extra_checks and all(isinstance(raw, bytes) for _, raw in contents):
-        key = cache.key([(display, raw) for display, raw in contents if isinstance(raw, bytes)])
-        cached = cache.get(key)
-        if cached is not None:
-            return ChainResult(ref, *cached)
-    result = _check_contents(ref, settings, root, members, contents, extra_checks)
-    if key is not None and cache is not None:
-        cache.put(key, result.findings, result.notes, result.sources)
+    if cache is None or extra_checks or not all(isinstance(raw, bytes) for _, raw in contents):
+        return _check_contents(ref, settings, root, members, contents, extra_checks)
+    key = cache.key([(display, raw) for display, raw in contents if isinstance(raw, bytes)])
+    cached = cache.get(key)
+    if cached is not None:
+        return ChainResult(ref, *cached, cache_key=key, from_cache=True)
+    result = replace(_check_contents(ref, settings, root, members, contents, extra_checks), cache_key=key)
+    cache.put(key, result.findings, result.notes, result.sources)
     return result
 
 
@@ -281,8 +283,6 @@ def known_codes() -> list[str]:
 
 
 def _in_chain(finding: Finding, chain_id: str) -> Finding:
-    from dataclasses import replace
-
     return replace(finding, chain=chain_id, rule=finding.rule or _rule_name(finding.code))
 
 
@@ -292,8 +292,6 @@ def _rule_name(code: str) -> str:
 
 
 def _with_configured_severity(finding: Finding, settings: Settings) -> Finding:
-    from dataclasses import replace
-
     rule = RULES.get(finding.code)
     if rule is None:
         return finding
@@ -516,7 +514,16 @@ def _check_all(
 
     check = partial(_check_one, settings=settings, root=root, cache=cache)
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(check, refs, chunksize=max(1, len(refs) // (workers * 8))))
+        results = list(pool.map(check, refs, chunksize=max(1, len(refs) // (workers * 8))))
+    if cache is not None:
+        # The workers' own copies of the cache are gone: record their results here.
+        for result in results:
+            if result.cache_key is not None:
+                if result.from_cache:
+                    cache.get(result.cache_key)
+                else:
+                    cache.put(result.cache_key, result.findings, result.notes, result.sources)
+    return results
 
 
 def _check_one(ref: ChainRef, *, settings: Settings, root: Path, cache: ResultCache | None) -> ChainResult:

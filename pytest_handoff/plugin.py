@@ -291,8 +291,7 @@ class ChainItem(pytest.Item):
         settings = _settings(self.config)
         assert settings is not None
         root = self.config.rootpath
-        has_hooks = bool(self.ihook.pytest_handoff_check_chain.get_hookimpls())
-        extra = [self._user_checks] if has_hooks else []
+        extra = [self._user_checks] if self.ihook.pytest_handoff_check_chain.get_hookimpls() else []
         result = check_chain(self.ref, settings, root, extra, cache=_result_cache(self.config))
         if self.focus is not None:
             result = result.narrowed_to([display_path_for(self.focus, root)])
@@ -365,6 +364,12 @@ def pytest_runtest_makereport(
         report.handoff_files = [str(p) for p in item.ref.paths]  # type: ignore[attr-defined]
         report.handoff_findings = item.handoff_findings  # type: ignore[attr-defined]
     return report
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    cache = session.config.stash.get(CACHE_KEY, None)
+    if cache is not None:
+        cache.flush()
 
 
 class CiReporting:

@@ -17,7 +17,13 @@ REVIEW = "04-review-agent.json"
 
 def run(root: Path, cache: ResultCache, settings: Settings | None = None) -> list[str]:
     _, results = check_paths([], root, settings or Settings(), cache=cache)
+    cache.flush()
     return [f"{f.code}@{f.line}" for r in results for f in r.findings]
+
+
+def reopen(cache: ResultCache, settings: Settings | None = None) -> ResultCache:
+    """The cache as the next run sees it."""
+    return ResultCache(cache.directory, (settings or Settings()).fingerprint())
 
 
 def test_an_unchanged_chain_is_answered_from_the_cache(
@@ -31,14 +37,15 @@ def test_an_unchanged_chain_is_answered_from_the_cache(
         raise AssertionError("checked again although nothing changed")
 
     monkeypatch.setattr(engine, "_check_contents", must_not_check)
-    assert run(pytester.path, cache) == first
+    assert run(pytester.path, reopen(cache)) == first
+    assert len(list(cache.directory.glob("*.pack.json"))) == 1
 
 
 def test_a_changed_file_is_checked_again(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
     cache = ResultCache(pytester.path / "cache", Settings().fingerprint())
     assert "NR307@48" not in run(pytester.path, cache)
     sample_chain.edit(REVIEW, lambda d: d.update(total_tokens=10))
-    assert any(f.startswith("NR307@") for f in run(pytester.path, cache))
+    assert any(f.startswith("NR307@") for f in run(pytester.path, reopen(cache)))
 
 
 def test_other_settings_do_not_share_entries(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
@@ -54,7 +61,7 @@ def test_a_corrupt_entry_is_a_miss(sample_chain: ChainFolder, pytester: pytest.P
     first = run(pytester.path, cache)
     for entry in (pytester.path / "cache").rglob("*.json"):
         entry.write_text("{not json")
-    assert run(pytester.path, cache) == first
+    assert run(pytester.path, reopen(cache)) == first
 
 
 def test_pytest_reuses_results_between_runs(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
