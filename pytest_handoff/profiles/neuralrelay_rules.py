@@ -1004,16 +1004,22 @@ def _criterion_demands(criterion: str, glossary: dict[str, str]) -> list[str]:
     return unique
 
 
-def _strings(node: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
-    """Every string value of a document with its pointer."""
-    if isinstance(node, str):
-        yield pointer, node
-    elif isinstance(node, dict):
-        for key, value in node.items():
-            yield from _strings(value, f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}")
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _strings(value, f"{pointer}/{index}")
+def _strings(root: Any) -> list[tuple[str, str]]:
+    """Every string value of a document with its pointer, in document order."""
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [("", root)]
+    while stack:  # iterative: this runs on every chain, and generators cost more
+        pointer, node = stack.pop()
+        if isinstance(node, str):
+            found.append((pointer, node))
+        elif isinstance(node, dict):
+            stack.extend(
+                (f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}", value)
+                for key, value in reversed(node.items())
+            )
+        elif isinstance(node, list):
+            stack.extend((f"{pointer}/{index}", node[index]) for index in range(len(node) - 1, -1, -1))
+    return found
 
 
 @rule("NR306", "untraced-criterion", scope="chain", severity=WARNING, profile=NAME)
