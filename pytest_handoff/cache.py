@@ -19,7 +19,6 @@ import contextlib
 import hashlib
 import json
 import os
-import uuid
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -109,7 +108,7 @@ class ResultCache:
         """Write this run's entries as one pack and drop the packs read at the start."""
         if not self._kept and not self._read_packs:
             return
-        pack = self.directory / f"{uuid.uuid4().hex}{PACK_SUFFIX}"
+        pack = self.directory / f"{os.urandom(16).hex()}{PACK_SUFFIX}"
         temporary = pack.with_name(f".{pack.name}.tmp")
         try:
             self.directory.mkdir(parents=True, exist_ok=True)

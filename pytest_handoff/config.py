@@ -150,6 +150,8 @@ def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
 
 def read_pyproject(path: Path) -> dict[str, Any]:
     """The ``[tool.handoff]`` table of a ``pyproject.toml`` (empty when absent)."""
+    if not path.is_file():
+        return {}
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only

@@ -12,15 +12,17 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
-from pytest_handoff.cache import ResultCache
 from pytest_handoff.config import Settings
 from pytest_handoff.documents import Document, display_path_for
 from pytest_handoff.findings import Finding, Severity
 from pytest_handoff.profiles import Profile, all_profiles, builtin_profiles
 from pytest_handoff.rules import RULES, Hit, Rule, rules_for
+
+if TYPE_CHECKING:
+    from pytest_handoff.cache import ResultCache
 
 # Folders never worth walking into when discovering handoffs.
 SKIPPED_DIRECTORIES = frozenset(
@@ -503,11 +505,12 @@ def _check_all(
     jobs: int | None,
 ) -> Iterable[ChainResult]:
     """Check every chain, on several processes when there are many chains and cores."""
-    import multiprocessing
-
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    forking = "fork" in multiprocessing.get_all_start_methods()
-    if workers < 2 or len(refs) < PARALLEL_THRESHOLD or extra_checks or not forking:
+    if workers < 2 or len(refs) < PARALLEL_THRESHOLD or extra_checks:
+        return [check_chain(ref, settings, root, extra_checks, cache) for ref in refs]
+    import multiprocessing  # only now: it costs start-up time the common case need not pay
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return [check_chain(ref, settings, root, extra_checks, cache) for ref in refs]
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial

@@ -7,7 +7,6 @@ values; the engine turns hits into positioned :class:`~pytest_handoff.findings.F
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -59,6 +58,19 @@ class Rule:
 
 RULES: dict[str, Rule] = {}
 
+
+def cleandoc(text: str) -> str:
+    """A docstring without its common indentation (``inspect.cleandoc``, without importing inspect)."""
+    lines = text.expandtabs().strip("\n").splitlines()
+    rest = [line for line in lines[1:] if line.strip()]
+    margin = min((len(line) - len(line.lstrip()) for line in rest), default=0)
+    return (
+        "\n".join([lines[0].strip(), *(line[margin:].rstrip() for line in lines[1:])]).strip()
+        if lines
+        else ""
+    )
+
+
 _F = TypeVar("_F", bound=Callable[..., Iterable[Hit]])
 
 
@@ -102,7 +114,7 @@ def rule(
                 profile=profile,
                 handoff_types=handoff_types,
                 check=check,
-                doc=inspect.cleandoc(check.__doc__ or name),
+                doc=cleandoc(check.__doc__ or name),
             )
         )
         return check
@@ -123,7 +135,7 @@ def describe(
             profile=profile,
             handoff_types=(),
             check=None,
-            doc=inspect.cleandoc(doc),
+            doc=cleandoc(doc),
         )
     )
 
