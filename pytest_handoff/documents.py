@@ -134,13 +134,8 @@ def _finite_float(token: str) -> float:
     return value
 
 
-def read_json_document(
-    path: Path,
-    display_path: str,
-    *,
-    max_size: int | None = None,
-) -> LoadResult:
-    """Read one JSON file strictly: UTF-8 without BOM, no NaN/Infinity, no duplicate keys.
+def read_file_bytes(path: Path, display_path: str, max_size: int | None = None) -> bytes | Finding:
+    """A file's bytes, or the finding (HF006/HF007) that says why they cannot be had.
 
     ``max_size`` defaults to :data:`DEFAULT_MAX_FILE_SIZE` as it is when called. Only regular
     files are read (a FIFO or device would block or never end), and never more than
@@ -154,18 +149,27 @@ def read_json_document(
         with os.fdopen(descriptor, "rb") as stream:
             info = os.fstat(stream.fileno())
             if not stat.S_ISREG(info.st_mode):
-                return LoadResult(None, (finding("HF007", "cannot read file: not a regular file"),))
+                return finding("HF007", "cannot read file: not a regular file")
             if info.st_size > limit:
-                return LoadResult(
-                    None,
-                    (finding("HF006", f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit"),),
+                return finding(
+                    "HF006", f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit (max-file-size)"
                 )
-            raw = stream.read(limit + 1)
+            # One byte past the size fstat() gave tells whether the file grew meanwhile.
+            raw = stream.read(info.st_size + 1)
+            if len(raw) > info.st_size:
+                raw += stream.read(limit + 1 - len(raw))
     except OSError as error:
-        reason = error.strerror or type(error).__name__
-        return LoadResult(None, (finding("HF007", f"cannot read file: {reason}"),))
+        return finding("HF007", f"cannot read file: {error.strerror or type(error).__name__}")
     if len(raw) > limit:
-        return LoadResult(None, (finding("HF006", f"file grew over the {limit:,}-byte limit while read"),))
+        return finding("HF006", f"file grew over the {limit:,}-byte limit while read")
+    return raw
+
+
+def read_json_document(path: Path, display_path: str, *, max_size: int | None = None) -> LoadResult:
+    """Read and parse one JSON file strictly (see :func:`read_file_bytes`, :func:`parse_json_bytes`)."""
+    raw = read_file_bytes(path, display_path, max_size)
+    if isinstance(raw, Finding):
+        return LoadResult(None, (raw,))
     return parse_json_bytes(raw, path, display_path)
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
 from pytest_handoff.config import Settings
-from pytest_handoff.documents import Document, display_path_for
+from pytest_handoff.documents import Document, display_path_for, read_file_bytes
 from pytest_handoff.findings import Finding, Severity
 from pytest_handoff.profiles import Profile, all_profiles, builtin_profiles
 from pytest_handoff.rules import RULES, Hit, Rule, rules_for
@@ -129,40 +129,16 @@ def read_member(path: Path, display_path: str, settings: Settings, root: Path) -
     A symbolic link that leads out of ``root`` is not followed: a handoff must
     not be a way to read (and print) files from elsewhere on the machine.
     """
-    import stat
-
-    try:
-        if path.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
-            return _file_finding(
-                display_path, "HF007", "symbolic link to a file outside the repository: not followed"
-            )
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            return _file_finding(display_path, "HF007", "not a regular file")
-        if info.st_size > settings.max_file_size:
-            return _file_finding(
-                display_path,
-                "HF006",
-                f"file is {info.st_size:,} bytes, over the {settings.max_file_size:,}-byte limit (max-file-size)",
-            )
-        with path.open("rb") as stream:
-            # One byte past the size stat() gave tells whether the file grew meanwhile.
-            raw = stream.read(info.st_size + 1)
-            if len(raw) > info.st_size:
-                raw += stream.read(settings.max_file_size + 1 - len(raw))
-    except OSError as error:
-        return _file_finding(
-            display_path, "HF007", f"cannot read file: {error.strerror or type(error).__name__}"
+    if path.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
+        return Finding(
+            path=display_path,
+            line=0,
+            column=0,
+            code="HF007",
+            severity=Severity.ERROR,
+            message="symbolic link to a file outside the repository: not followed",
         )
-    if len(raw) > settings.max_file_size:
-        return _file_finding(
-            display_path, "HF006", f"file grew over the {settings.max_file_size:,}-byte limit"
-        )
-    return raw
-
-
-def _file_finding(display_path: str, code: str, message: str) -> Finding:
-    return Finding(path=display_path, line=0, column=0, code=code, severity=Severity.ERROR, message=message)
+    return read_file_bytes(path, display_path, settings.max_file_size)
 
 
 def check_chain(

@@ -67,12 +67,12 @@ class Reporter(ABC):
     def start(self) -> None:  # noqa: B027 (optional step of the lifecycle)
         """Called once before any result."""
 
-    @abstractmethod
-    def handle(self, result: ChainResult) -> None:
-        """Called once per checked chain, in order."""
+    def handle(self, result: ChainResult) -> None:  # noqa: B027 (optional step of the lifecycle)
+        """Called once per checked chain, in order (reporters that stream output override it)."""
 
-    def finish(self, summary: Summary) -> None:  # noqa: B027 (optional step of the lifecycle)
-        """Called once after the last result."""
+    @abstractmethod
+    def finish(self, summary: Summary) -> None:
+        """Called once after the last result; ``summary.findings`` holds every finding, in order."""
 
 
 #: Format name -> "module:Class", imported on first use.

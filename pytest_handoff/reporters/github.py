@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
 from pytest_handoff.excerpt import inert
 from pytest_handoff.findings import Severity
-from pytest_handoff.reporters import ReportContext, Reporter, Summary
+from pytest_handoff.reporters import Reporter, Summary
 
 if TYPE_CHECKING:
-    from pytest_handoff.engine import ChainResult
     from pytest_handoff.findings import Finding
 
 
@@ -66,17 +65,11 @@ class GithubReporter(Reporter):
     max_warnings = 10
     max_notices = 10
 
-    def __init__(self, stream: TextIO, context: ReportContext) -> None:
-        super().__init__(stream, context)
-        self._findings: list[Finding] = []
-
-    def handle(self, result: ChainResult) -> None:
-        self._findings.extend(result.findings)
-
     def finish(self, summary: Summary) -> None:
-        errors = [f for f in self._findings if f.severity >= Severity.ERROR]
-        warnings = [f for f in self._findings if Severity.WARNING <= f.severity < Severity.ERROR]
-        notes = [f for f in self._findings if f.severity < Severity.WARNING]
+        findings = summary.findings
+        errors = [f for f in findings if f.severity >= Severity.ERROR]
+        warnings = [f for f in findings if Severity.WARNING <= f.severity < Severity.ERROR]
+        notes = [f for f in findings if f.severity < Severity.WARNING]
         shown_errors = errors[: self.max_errors]
         shown_warnings = warnings[: self.max_warnings]
         overflow = (

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.reporters import ReportContext, Reporter, Summary
+from pytest_handoff.reporters import Reporter, Summary
 
 if TYPE_CHECKING:
-    from pytest_handoff.engine import ChainResult
     from pytest_handoff.findings import Finding
 
 #: Version of the JSON layout; raised when a field changes meaning or disappears.
@@ -58,17 +57,10 @@ def finding_as_dict(finding: Finding) -> dict[str, Any]:
 class JsonReporter(Reporter):
     """Writes one JSON document at the end of the run."""
 
-    def __init__(self, stream: TextIO, context: ReportContext) -> None:
-        super().__init__(stream, context)
-        self._findings: list[Finding] = []
-
-    def handle(self, result: ChainResult) -> None:
-        self._findings.extend(result.findings)
-
     def finish(self, summary: Summary) -> None:
         document = {
             "version": FORMAT_VERSION,
-            "findings": [finding_as_dict(f) for f in self._findings],
+            "findings": [finding_as_dict(f) for f in summary.findings],
             "summary": {
                 "files": summary.files,
                 "chains": summary.chains,

@@ -11,17 +11,17 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from pytest_handoff.excerpt import inert
 from pytest_handoff.findings import Severity
-from pytest_handoff.reporters import ReportContext, Reporter, Summary
+from pytest_handoff.reporters import Reporter, Summary
 from pytest_handoff.reporters.json_format import dumps_safe
 
 if TYPE_CHECKING:
-    from pytest_handoff.engine import ChainResult
     from pytest_handoff.findings import Finding
     from pytest_handoff.rules import Rule
 
@@ -133,20 +133,13 @@ class SarifReporter(Reporter):
     #: GitHub rejects a run with more results than this; the worst ones are kept.
     max_results = 25_000
 
-    def __init__(self, stream: TextIO, context: ReportContext) -> None:
-        super().__init__(stream, context)
-        self._findings: list[Finding] = []
-
-    def handle(self, result: ChainResult) -> None:
-        self._findings.extend(result.findings)
-
     def finish(self, summary: Summary) -> None:
-        self.stream.write(dumps_safe(self.sarif_log()) + "\n")
+        self.stream.write(dumps_safe(self.sarif_log(summary.findings)) + "\n")
 
-    def sarif_log(self) -> dict[str, Any]:
+    def sarif_log(self, all_findings: Sequence[Finding]) -> dict[str, Any]:
         """The whole log as JSON-ready data."""
-        findings = self._kept_findings()
-        omitted = len(self._findings) - len(findings)
+        findings = self._kept_findings(all_findings)
+        omitted = len(all_findings) - len(findings)
         examples: dict[str, Finding] = {}
         for finding in findings:
             examples.setdefault(finding.code, finding)
@@ -174,7 +167,7 @@ class SarifReporter(Reporter):
                             "level": "warning",
                             "message": {
                                 "text": (
-                                    f"{omitted} of {len(self._findings)} results were left out: code scanning "
+                                    f"{omitted} of {len(all_findings)} results were left out: code scanning "
                                     f"accepts at most {self.max_results} per run."
                                 )
                             },
@@ -184,13 +177,13 @@ class SarifReporter(Reporter):
             ]
         return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
-    def _kept_findings(self) -> list[Finding]:
+    def _kept_findings(self, findings: Sequence[Finding]) -> list[Finding]:
         """All findings, or the worst ``max_results`` of them in their original order."""
-        if len(self._findings) <= self.max_results:
-            return list(self._findings)
-        ranked = sorted(range(len(self._findings)), key=lambda i: (-self._findings[i].severity, i))
+        if len(findings) <= self.max_results:
+            return list(findings)
+        ranked = sorted(range(len(findings)), key=lambda i: (-findings[i].severity, i))
         kept = sorted(ranked[: self.max_results])
-        return [self._findings[i] for i in kept]
+        return [findings[i] for i in kept]
 
     def _result(self, finding: Finding, rule_index: int) -> dict[str, Any]:
         physical: dict[str, Any] = {"artifactLocation": artifact_uri(finding.path)}
