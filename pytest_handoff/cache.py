@@ -52,6 +52,7 @@ class ResultCache:
         self._read_packs: list[Path] = []
         self._known: dict[str, Entry] = {}
         self._kept: dict[str, Entry] = {}
+        self._added = 0
         self._load()
 
     def _load(self) -> None:
@@ -103,17 +104,26 @@ class ResultCache:
             "notes": list(notes),
             "sources": sources,
         }
+        self._added += 1
 
     def flush(self) -> None:
-        """Write this run's entries as one pack and drop the packs read at the start."""
-        if not self._kept and not self._read_packs:
+        """Write this run's entries as one pack and drop the packs read at the start.
+
+        A run that added nothing leaves the packs as they are (a warm run writes nothing).
+        """
+        if not self._added:
             return
         pack = self.directory / f"{os.urandom(16).hex()}{PACK_SUFFIX}"
         temporary = pack.with_name(f".{pack.name}.tmp")
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             with temporary.open("w", encoding="utf-8") as stream:
-                json.dump({"salt": self.salt.hex(), "entries": self._kept}, stream, ensure_ascii=False)
+                json.dump(
+                    {"salt": self.salt.hex(), "entries": self._kept},
+                    stream,
+                    ensure_ascii=False,
+                    separators=(",", ":"),
+                )
             os.replace(temporary, pack)
         except OSError:
             return  # a cache that cannot be written only costs speed
@@ -122,3 +132,4 @@ class ResultCache:
             with contextlib.suppress(OSError):
                 old.unlink()
         self._read_packs = []
+        self._added = 0

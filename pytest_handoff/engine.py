@@ -149,17 +149,46 @@ def check_chain(
     cache: ResultCache | None = None,
 ) -> ChainResult:
     """Read, validate and check every file of one chain (or take its result from ``cache``)."""
-    members = [(path, display_path_for(path, root)) for path in ref.paths]
-    contents = [(display, read_member(path, display, settings, root)) for path, display in members]
-    if cache is None or extra_checks or not all(isinstance(raw, bytes) for _, raw in contents):
-        return _check_contents(ref, settings, root, members, contents, extra_checks)
-    key = cache.key([(display, raw) for display, raw in contents if isinstance(raw, bytes)])
-    cached = cache.get(key)
-    if cached is not None:
-        return ChainResult(ref, *cached, cache_key=key, from_cache=True)
-    result = replace(_check_contents(ref, settings, root, members, contents, extra_checks), cache_key=key)
-    cache.put(key, result.findings, result.notes, result.sources)
+    members, contents = _read_chain(ref, settings, root)
+    key = _cache_key(members, contents, cache, extra_checks)
+    if key is not None and cache is not None:
+        cached = cache.get(key)
+        if cached is not None:
+            return ChainResult(ref, *cached, cache_key=key, from_cache=True)
+    result = _check_contents(ref, settings, root, members, contents, extra_checks)
+    if key is not None and cache is not None:
+        result = replace(result, cache_key=key)
+        cache.put(key, result.findings, result.notes, result.sources)
     return result
+
+
+def cached_result(ref: ChainRef, settings: Settings, root: Path, cache: ResultCache) -> ChainResult | None:
+    """The chain's result if the cache has it (reads the files to hash them, checks nothing)."""
+    members, contents = _read_chain(ref, settings, root)
+    key = _cache_key(members, contents, cache, ())
+    cached = cache.get(key) if key is not None else None
+    return None if cached is None else ChainResult(ref, *cached, cache_key=key, from_cache=True)
+
+
+def _read_chain(
+    ref: ChainRef, settings: Settings, root: Path
+) -> tuple[list[tuple[Path, str]], list[tuple[str, bytes | Finding]]]:
+    members = [(path, display_path_for(path, root)) for path in ref.paths]
+    return members, [(display, read_member(path, display, settings, root)) for path, display in members]
+
+
+def _cache_key(
+    members: list[tuple[Path, str]],
+    contents: list[tuple[str, bytes | Finding]],
+    cache: ResultCache | None,
+    extra_checks: Sequence[ExtraCheck],
+) -> str | None:
+    """The cache key of a chain, or None when its result must not be cached."""
+    if cache is None or extra_checks:
+        return None
+    raws = [(display, raw) for display, raw in contents if isinstance(raw, bytes)]
+    # A file that could not be read depends on more than its bytes.
+    return cache.key(raws) if len(raws) == len(contents) else None
 
 
 def _check_contents(
@@ -480,7 +509,11 @@ def _check_all(
     cache: ResultCache | None,
     jobs: int | None,
 ) -> Iterable[ChainResult]:
-    """Check every chain, on several processes when there are many chains and cores."""
+    """Check every chain, on several processes when there are many chains and cores.
+
+    Cached results are looked up here first, in this process: a warm run only
+    reads and hashes, and only the chains that changed go to the workers.
+    """
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers < 2 or len(refs) < PARALLEL_THRESHOLD or extra_checks:
         return [check_chain(ref, settings, root, extra_checks, cache) for ref in refs]
@@ -488,21 +521,28 @@ def _check_all(
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return [check_chain(ref, settings, root, extra_checks, cache) for ref in refs]
+    results: list[ChainResult | None] = (
+        [cached_result(ref, settings, root, cache) for ref in refs]
+        if cache is not None
+        else [None] * len(refs)
+    )
+    todo = [index for index, result in enumerate(results) if result is None]
+    if len(todo) < PARALLEL_THRESHOLD:
+        for index in todo:
+            results[index] = check_chain(refs[index], settings, root, (), cache)
+        return [result for result in results if result is not None]
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
     check = partial(_check_one, settings=settings, root=root, cache=cache)
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        results = list(pool.map(check, refs, chunksize=max(1, len(refs) // (workers * 8))))
-    if cache is not None:
-        # The workers' own copies of the cache are gone: record their results here.
-        for result in results:
-            if result.cache_key is not None:
-                if result.from_cache:
-                    cache.get(result.cache_key)
-                else:
-                    cache.put(result.cache_key, result.findings, result.notes, result.sources)
-    return results
+        computed = pool.map(check, [refs[i] for i in todo], chunksize=max(1, len(todo) // (workers * 8)))
+        for index, result in zip(todo, computed, strict=True):
+            results[index] = result
+            # The workers' copies of the cache are gone: record what they computed here.
+            if cache is not None and result.cache_key is not None:
+                cache.put(result.cache_key, result.findings, result.notes, result.sources)
+    return [result for result in results if result is not None]
 
 
 def _check_one(ref: ChainRef, *, settings: Settings, root: Path, cache: ResultCache | None) -> ChainResult:
