@@ -16,10 +16,26 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from pytest_handoff.findings import Finding, Severity
-from pytest_handoff.positions import LineIndex, PositionMap, deepest_opening, scan_positions
+
+if TYPE_CHECKING:
+    from pytest_handoff.positions import LineIndex, PositionMap
+
+
+# The position scanner is needed only for documents with findings: imported on first use.
+def _line_index(text: str) -> LineIndex:
+    from pytest_handoff.positions import LineIndex
+
+    return LineIndex(text)
+
+
+def _deepest_opening(text: str) -> int | None:
+    from pytest_handoff.positions import deepest_opening
+
+    return deepest_opening(text, MAX_DEPTH)
+
 
 Anchor = Literal["value", "key"]
 
@@ -35,8 +51,7 @@ _UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
-@dataclass(frozen=True, slots=True)
-class Region:
+class Region(NamedTuple):
     """A resolved 1-based source region; ``end_column`` is inclusive."""
 
     line: int
@@ -65,11 +80,13 @@ class Document:
     @cached_property
     def positions(self) -> PositionMap:
         # json.loads has read the text already: skip the scanner's own validation pass.
+        from pytest_handoff.positions import scan_positions
+
         return scan_positions(self.text, trusted=True)
 
     @cached_property
     def lines(self) -> LineIndex:
-        return LineIndex(self.text)
+        return _line_index(self.text)
 
     def get(self, pointer: str) -> Any:
         """The value at ``pointer``, or ``None`` when it does not exist."""
@@ -108,8 +125,7 @@ class Document:
         return Region(line, column, end_line, end_column)
 
 
-@dataclass(frozen=True, slots=True)
-class LoadResult:
+class LoadResult(NamedTuple):
     """What reading a file gave: a document (when it parsed) and any load findings."""
 
     document: Document | None
@@ -211,7 +227,7 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
         )
     nul = text.find("\x00")
     if nul != -1:
-        line, column = LineIndex(text).position(nul)
+        line, column = _line_index(text).position(nul)
         return LoadResult(
             None,
             (
@@ -239,7 +255,7 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
     except _NonFinite as error:
         token = error.token
         offset = max(0, _find_token(text, lambda bare: bare == token))
-        line, column = LineIndex(text).position(offset)
+        line, column = _line_index(text).position(offset)
         return LoadResult(
             None,
             (
@@ -252,18 +268,18 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
             ),
         )
     except json.JSONDecodeError as error:
-        line, column = LineIndex(text).position(error.pos)
+        line, column = _line_index(text).position(error.pos)
         return LoadResult(None, (finding("HF002", _syntax_message(error, text), line, column),))
     except RecursionError:
         return LoadResult(None, (_too_deep(text, finding),))
     except ValueError as error:  # integers longer than Python's int-from-string limit
         return LoadResult(None, (_unreadable_number(text, error, finding),))
 
-    if text.count("[") + text.count("{") > MAX_DEPTH and deepest_opening(text, MAX_DEPTH) is not None:
+    if text.count("[") + text.count("{") > MAX_DEPTH and _deepest_opening(text) is not None:
         return LoadResult(None, (_too_deep(text, finding),))
     surrogate = _lone_surrogate(text)
     if surrogate is not None:
-        line, column = LineIndex(text).position(surrogate)
+        line, column = _line_index(text).position(surrogate)
         escape = text[surrogate : surrogate + 6]
         return LoadResult(
             None,
@@ -285,11 +301,11 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
 
 
 def _too_deep(text: str, finding: Callable[..., Finding]) -> Finding:
-    offset = deepest_opening(text, MAX_DEPTH)
+    offset = _deepest_opening(text)
     if offset is None:
         # The parser ran out of stack before MAX_DEPTH (a deep caller): say so at the start.
         return finding("HF002", "JSON is nested too deeply to parse", 1, 1)
-    line, column = LineIndex(text).position(offset)
+    line, column = _line_index(text).position(offset)
     return finding("HF002", f"JSON nests deeper than {MAX_DEPTH} levels of arrays and objects", line, column)
 
 
@@ -299,7 +315,7 @@ def _unreadable_number(text: str, error: ValueError, finding: Callable[..., Find
     if offset < 0:
         return finding("HF002", f"JSON value cannot be read: {error}", 1, 1)
     digits = len(_BARE.match(text, offset).group().lstrip("-"))  # type: ignore[union-attr]
-    line, column = LineIndex(text).position(offset)
+    line, column = _line_index(text).position(offset)
     return finding(
         "HF002",
         f"integer of {digits:,} digits is longer than the {limit:,} digits Python reads",

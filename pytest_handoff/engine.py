@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
 from pytest_handoff.config import Settings
@@ -431,8 +431,7 @@ def chain_ref_for(profile: Profile, path: Path, settings: Settings, root: Path) 
     return ChainRef(profile, chain_id, directory, tuple(sorted(members, key=profile.sort_key)))
 
 
-@dataclass(frozen=True)
-class Discovery:
+class Discovery(NamedTuple):
     """The chains to check and, when files were named, the files to report on."""
 
     chains: tuple[ChainRef, ...]

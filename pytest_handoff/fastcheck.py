@@ -13,6 +13,7 @@ and jsonschema does all the work.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -74,6 +75,7 @@ class _Generator:
         self.functions: list[str] = []
         self.namespace: dict[str, Any] = {"_date_time": is_rfc3339_date_time, "_json_equal": json_equal}
         self.tables: list[tuple[str, dict[str, str]]] = []
+        self.by_shape: dict[str, str] = {}
 
     def constant(self, value: Any) -> str:
         name = f"_c{len(self.namespace)}"
@@ -81,8 +83,12 @@ class _Generator:
         return name
 
     def node(self, schema: Any) -> str:
-        """The name of a function checking ``schema``."""
+        """The name of a function checking ``schema`` (one function per distinct shape)."""
+        shape = _shape(schema)
+        if shape in self.by_shape:
+            return self.by_shape[shape]
         name = f"_f{len(self.functions)}"
+        self.by_shape[shape] = name
         self.functions.append("")  # reserve the slot: children get later numbers
         self.functions[int(name[2:])] = self._function(name, schema)
         return name
@@ -174,6 +180,13 @@ class _Generator:
             namespace[table] = {key: namespace[function] for key, function in entries.items()}
         check: Check = namespace[root]
         return check
+
+
+def _shape(schema: Any) -> str:
+    """The schema without its annotations, as canonical text: equal shapes check alike."""
+    if isinstance(schema, dict):
+        schema = {k: v for k, v in schema.items() if k not in _ANNOTATIONS}
+    return json.dumps(schema, sort_keys=True, default=repr)
 
 
 def compile_schema(schema: Any) -> Check | None:

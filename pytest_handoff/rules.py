@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 from pytest_handoff.findings import Severity
 
@@ -21,8 +21,7 @@ if TYPE_CHECKING:
 Scope = Literal["load", "document", "chain"]
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(NamedTuple):
     """A rule's report before it is positioned: which document, where, and what is wrong."""
 
     document: Document

@@ -7,8 +7,6 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 from functools import cache
-from importlib import resources
-from importlib.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,21 +41,20 @@ def is_rfc3339_date_time(value: object) -> bool:
     return second <= 60
 
 
-def schema_root() -> Traversable:
-    """The folder of shipped schemas: package data in a wheel, ``schemas/`` in a source checkout."""
-    packaged = resources.files("pytest_handoff").joinpath("schemas")
-    if packaged.is_dir():
-        return packaged
-    return source_checkout_schemas()
+def schema_root() -> Path:
+    """The folder of shipped schemas: package data in a wheel, ``schemas/`` in a source checkout.
+
+    Plain paths, not ``importlib.resources``: that module and what it pulls in cost the
+    pre-commit hook several milliseconds of start-up, and the package is never zipped.
+    """
+    packaged = Path(__file__).resolve().parent / "schemas"
+    return packaged if packaged.is_dir() else source_checkout_schemas()
 
 
 @cache
 def load_schema(name: str) -> dict[str, Any]:
     """Read a shipped schema by its path below ``schemas/``, e.g. ``neuralrelay/dev_to_test``."""
-    resource = schema_root()
-    for part in f"{name}.schema.json".split("/"):
-        resource = resource.joinpath(part)
-    schema: dict[str, Any] = json.loads(resource.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads((schema_root() / f"{name}.schema.json").read_text(encoding="utf-8"))
     return schema
 
 
