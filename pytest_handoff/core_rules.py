@@ -4,6 +4,7 @@ The loader and the schema validator report these themselves; they are
 registered here so that they can be selected, explained and listed like any other.
 """
 
+import pytest_handoff.secrets  # noqa: F401 (registers HX001)
 from pytest_handoff.rules import describe
 
 describe(

@@ -6,6 +6,7 @@ they differ only in how they report the result.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -257,7 +258,26 @@ def _check_contents(
             if f.severity >= settings.threshold
         ),
     )
-    return ChainResult(ref, tuple(kept), tuple(chain.notes), _sources(kept, documents, ref, root))
+    sources = _sources(kept, documents, ref, root)
+    if chain.memo.get("secrets"):
+        sources = _masked(sources, chain.memo["secrets"])
+    return ChainResult(ref, tuple(kept), tuple(chain.notes), sources)
+
+
+def _masked(sources: dict[str, tuple[str, ...]], secrets: list[str]) -> dict[str, tuple[str, ...]]:
+    """Source lines with every secret replaced by its masked form: excerpts never show one."""
+    from pytest_handoff.secrets import mask
+
+    longest_first = sorted(set(secrets), key=len, reverse=True)
+
+    def clean(line: str) -> str:
+        for secret in longest_first:
+            # In the source a secret may be JSON-escaped ("/" as "\/"); mask both spellings.
+            for spelling in {secret, json.dumps(secret)[1:-1]}:
+                line = line.replace(spelling, mask(secret))
+        return line
+
+    return {path: tuple(clean(line) for line in lines) for path, lines in sources.items()}
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

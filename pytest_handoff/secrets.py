@@ -1,0 +1,167 @@
+"""HX001: no unredacted secret in a handoff, for every profile.
+
+Handoffs are committed and pasted into pull requests; a token an agent copied
+from its environment leaks with them. The finding names the kind of secret and
+a masked form, never the secret itself, and the source excerpt under it is
+masked too (see :func:`secrets_to_mask`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from pytest_handoff.rules import Hit, rule
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.engine import Chain
+
+#: Token formats with a recognisable shape: (kind, pattern); group 1 is the secret when present.
+KNOWN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern))
+    for kind, pattern in (
+        ("private key block", r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----"),
+        ("AWS access key ID", r"\b((?:AKIA|ASIA)[0-9A-Z]{16})\b"),
+        ("GitHub token", r"\b(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b"),
+        ("GitLab token", r"\b(glpat-[A-Za-z0-9_\-]{20,})"),
+        ("Slack token", r"\b(xox[abprs]-[A-Za-z0-9-]{10,})"),
+        ("Google API key", r"\b(AIza[0-9A-Za-z_\-]{35})"),
+        ("Stripe live key", r"\b((?:sk|rk)_live_[0-9A-Za-z]{20,})"),
+        ("API secret key", r"\b(sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{32,})"),
+        ("JSON Web Token", r"\b(eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})"),
+        ("password in a URL", r"\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:([^@\s/]{3,})@"),
+    )
+)
+# key = value, key: value, "key": "value" with a key-like name and a long opaque value.
+_KEY_VALUE = (
+    r"""\b([a-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|private[_-]?key|credential)s?)"""
+    r"""["']?\s*[:=]\s*["']?([A-Za-z0-9+/=_\-.~]{16,})"""
+)
+KEY_VALUE = re.compile(_KEY_VALUE, re.IGNORECASE)
+# A fast look at a document's raw text decides whether its strings need a closer one.
+# Literal parts of the known formats, found with plain substring search:
+LITERALS = (
+    "-----BEGIN", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxa-",
+    "xoxb-", "xoxp-", "xoxr-", "xoxs-", "AIza", "_live_", "eyJ",
+)  # fmt: skip
+# Shapes that need a pattern are searched only where a cheap substring test finds their start.
+_SK_KEY = re.compile(r"\bsk-[A-Za-z0-9_\-]{20}")
+_URL_PASSWORD = re.compile(r"://[^/\s:@\"]+:[^@\s/\"]{3,}@")
+_KEY_WORDS = ("key", "secret", "token", "passw", "pwd", "credential")
+_AFTER_KEY_WORD = re.compile(r"""[A-Za-z_\-]*["']?\s*[:=]\s*["']?[A-Za-z0-9+/=_\-.~]{16}""")
+
+
+def may_hold_secrets(text: str) -> bool:
+    """A fast, generous test of a whole file: False means :func:`find_secrets` finds nothing in it."""
+    if any(literal in text for literal in LITERALS):
+        return True
+    if "sk-" in text and _SK_KEY.search(text):
+        return True
+    if "://" in text and _URL_PASSWORD.search(text):
+        return True
+    lower = text.lower()
+    for word in _KEY_WORDS:
+        start = lower.find(word)
+        while start >= 0:
+            if _AFTER_KEY_WORD.match(text, start + len(word)):
+                return True
+            start = lower.find(word, start + 1)
+    return False
+
+
+KEY_NAME = re.compile(
+    r"(?i)(api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|private[_-]?key|credential)"
+)
+PLACEHOLDER = re.compile(
+    r"(?i)^(?:x+|\*+|\.+|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|redacted|changeme|example\w*|your[_-]\w+)$"
+)
+
+
+def entropy(text: str) -> float:
+    """Shannon entropy in bits per character."""
+    counts = Counter(text)
+    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+
+
+def looks_random(value: str) -> bool:
+    """A long value mixing character classes with high entropy: a credential, not a word."""
+    if len(value) < 16 or PLACEHOLDER.match(value) or any(c.isspace() for c in value):
+        return False  # prose has spaces; credentials do not
+    classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]"))
+    return classes >= 2 and entropy(value) >= 3.5
+
+
+def mask(secret: str) -> str:
+    """A form that identifies a secret to its owner without revealing it."""
+    shown = secret[:4] if len(secret) >= 12 else ""
+    return f"{shown}…({len(secret)} characters)"
+
+
+def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
+    """(kind, secret) for every secret in a string; ``key`` is the JSON key holding it, if any."""
+    for kind, pattern in KNOWN_FORMATS:
+        for match in pattern.finditer(text):
+            yield kind, match.group(1) if pattern.groups else match.group(0)
+    for match in KEY_VALUE.finditer(text):
+        if looks_random(match.group(2)):
+            yield f"value of {match.group(1)!r}", match.group(2)
+    if key and KEY_NAME.search(key) and looks_random(text.strip()):
+        yield f"value of {key!r}", text.strip()
+
+
+def _texts(root: Any) -> Iterator[tuple[str, str, str, bool]]:
+    """(pointer, key holding it, text, is_a_key) for every string and object key of a document."""
+    stack: list[tuple[str, str, Any]] = [("", "", root)]
+    while stack:
+        pointer, key, value = stack.pop()
+        if isinstance(value, str):
+            yield pointer, key, value, False
+        elif isinstance(value, dict):
+            for name, child in reversed(value.items()):
+                member = pointer + "/" + name.replace("~", "~0").replace("/", "~1")
+                yield member, "", name, True  # a secret can sit in a key (domain_glossary)
+                stack.append((member, name, child))
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{i}", key, value[i]) for i in range(len(value) - 1, -1, -1))
+
+
+def secrets_to_mask(chain: Chain) -> list[str]:
+    """Secrets found in the chain (recorded by HX001), to mask in source excerpts."""
+    found: list[str] = chain.memo.get("secrets", [])
+    return found
+
+
+@rule("HX001", "unredacted-secret", scope="chain")
+def check_no_secrets(chain: Chain, settings: Settings) -> Iterator[Hit]:
+    """A handoff contains no unredacted secret.
+
+    **What it does**: looks in every string (and key) of every parsed handoff for private key
+    blocks, cloud and VCS tokens (AWS, GitHub, GitLab, Slack, Google, Stripe, `sk-` API keys),
+    JSON Web Tokens, passwords in URLs, and long high-entropy values assigned to key-like names
+    (`api_key=…`, `"client_secret": "…"`). The finding shows only a masked form.
+
+    **Why is this bad?** Handoffs are committed, pasted into pull requests and read by other
+    agents; a credential copied from an agent's environment leaks with them.
+
+    **Example**: `"known_risks": ["staging uses GITHUB_TOKEN=ghp_…"]` with the token's 36 characters.
+
+    **Use instead**: name the secret, never its value: `"staging uses the GITHUB_TOKEN secret"`.
+    """
+    masked: list[str] = chain.memo.setdefault("secrets", [])
+    for document in chain.documents:  # every parsed document, valid or not
+        if not may_hold_secrets(document.text):
+            continue  # the common case: nothing shaped like a secret anywhere in the file
+        for pointer, key, text, is_key in _texts(document.data):
+            for kind, secret in find_secrets(text, key):
+                masked.append(secret)
+                yield Hit(
+                    document,
+                    pointer,
+                    f"possible {kind}: {mask(secret)}; remove it or replace it with a reference to where it is kept",
+                    anchor="key" if is_key else "value",
+                )
+                break  # one finding per string is enough to act on

@@ -1,0 +1,78 @@
+"""HX001: secrets in handoffs are reported masked, and never printed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pytest_handoff.cli import main
+from pytest_handoff.secrets import find_secrets, mask
+from tests.conftest import ChainFolder
+
+TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+DEV = "02-dev-agent.json"
+
+
+@pytest.fixture
+def leaky_chain(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> ChainFolder:
+    monkeypatch.chdir(pytester.path)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    sample_chain.edit(DEV, lambda d: d["known_risks"].append(f"CI pushes with GITHUB_TOKEN={TOKEN} for now"))
+    return sample_chain
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (f"uses {TOKEN}", "GitHub token"),
+        ("AKIAIOSFODNN7EXAMPLE", "AWS access key ID"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----", "private key block"),
+        ("postgres://app:s3cr3tP4ss@db:5432/orders", "password in a URL"),
+        (
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            "JSON Web Token",
+        ),
+        ("API_KEY=Zk3Lq9Xv2Rt8Wm4Np7Bs", "value of 'API_KEY'"),
+    ],
+)
+def test_common_secret_formats_are_recognised(text: str, kind: str) -> None:
+    assert next(iter(find_secrets(text)))[0] == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GOOGLE_CLIENT_SECRET must be set in .env.local",
+        "the token refresh race in src/lib/tokens.ts:67-89",
+        "password=changeme",
+        "api_key=<your-api-key>",
+        "Sum of tokens used across all agents in a pipeline run",
+    ],
+)
+def test_names_of_secrets_and_placeholders_are_not_secrets(text: str) -> None:
+    assert list(find_secrets(text, "total tokens")) == []
+
+
+def test_a_leaked_token_is_reported_at_its_string_and_never_printed(
+    leaky_chain: ChainFolder, pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([]) == 1
+    out = capsys.readouterr().out
+    line = leaky_chain.line_of(DEV, "GITHUB_TOKEN=")
+    assert f"02-dev-agent.json:{line}:5: HX001 unredacted-secret" in out
+    assert mask(TOKEN) in out
+    assert TOKEN not in out
+    for fmt in ("json", "sarif", "github", "markdown"):
+        main(["--format", fmt])
+        assert TOKEN not in capsys.readouterr().out, fmt
+
+
+def test_the_pytest_failure_masks_the_source_excerpt(leaky_chain: ChainFolder, run_handoffs: object) -> None:
+    result = run_handoffs()  # type: ignore[operator]
+    result.assert_outcomes(failed=1)
+    assert "HX001 unredacted-secret" in result.stdout.str()
+    assert TOKEN not in result.stdout.str()
+    assert TOKEN not in json.dumps(result.stdout.lines)
