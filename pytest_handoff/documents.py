@@ -181,16 +181,8 @@ def read_file_bytes(path: Path, display_path: str, max_size: int | None = None) 
     return raw
 
 
-def read_json_document(path: Path, display_path: str, *, max_size: int | None = None) -> LoadResult:
-    """Read and parse one JSON file strictly (see :func:`read_file_bytes`, :func:`parse_json_bytes`)."""
-    raw = read_file_bytes(path, display_path, max_size)
-    if isinstance(raw, Finding):
-        return LoadResult(None, (raw,))
-    return parse_json_bytes(raw, path, display_path)
-
-
 def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
-    """Parse bytes already read from ``path``; see :func:`read_json_document`.
+    """Parse bytes read from ``path`` (by :func:`read_file_bytes`) strictly, as one JSON document.
 
     Never raises for bad input: every way the bytes can fail to be a handoff's JSON is one
     finding at the position where it shows (line and column of the decoded text).

@@ -72,14 +72,15 @@ def format_findings(
     out: list[str] = []
     for path, group in groupby(sorted(findings), key=lambda f: f.path):
         items = list(group)
-        out.append(f"{inert(path)} ({_count(items)})")
+        out.append(f"{inert(path)} ({summary_counts(items)})")
         for finding in items:
             out.extend("  " + line for line in format_finding(finding, (sources or {}).get(path)))
         out.append("")
     return out
 
 
-def _count(findings: Sequence[Finding]) -> str:
+def summary_counts(findings: Sequence[Finding]) -> str:
+    """``2 errors, 1 warning`` for a list of findings."""
     from pytest_handoff.findings import Severity
 
     errors = sum(1 for f in findings if f.severity >= Severity.ERROR)
@@ -90,7 +91,3 @@ def _count(findings: Sequence[Finding]) -> str:
     if warnings:
         parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
     return ", ".join(parts) or f"{len(findings)} note(s)"
-
-
-def summary_counts(findings: Sequence[Finding]) -> str:
-    return _count(findings)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import copy
 import json
-import re
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft7Validator, FormatChecker
+from jsonschema import Draft7Validator
+from jsonschema.protocols import Validator
+
+from pytest_handoff.schemas import build_validator, is_rfc3339_date_time
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas" / "neuralrelay"
 CORPUS_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "neuralrelay"
@@ -36,29 +37,6 @@ UPPER_BOUNDS = ("maxItems", "maxLength", "maximum", "exclusiveMaximum", "maxProp
 # The one free-form map in the protocol: term -> meaning.
 OPEN_MAPS = {"domain_glossary"}
 
-_RFC3339_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})")
-
-
-def _is_rfc3339_date_time(instance: object) -> bool:
-    """Strict date-time check, so the tests do not rely on rfc3339-validator being installed."""
-    if not isinstance(instance, str):
-        return True
-    if not _RFC3339_DATE_TIME.fullmatch(instance):
-        return False
-    # Python 3.10's fromisoformat takes only 3 or 6 fraction digits; the regex already checked them.
-    text = re.sub(r"\.\d+", "", instance).upper().replace("Z", "+00:00")
-    try:
-        datetime.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _format_checker() -> FormatChecker:
-    checker = FormatChecker()
-    checker.checks("date-time")(_is_rfc3339_date_time)
-    return checker
-
 
 def _load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
@@ -74,8 +52,9 @@ def _their_schema(handoff_type: str) -> dict[str, Any]:
     return schema
 
 
-def _validator(name: str) -> Draft7Validator:
-    return Draft7Validator(_our_schema(name), format_checker=_format_checker())
+def _validator(name: str) -> Validator:
+    """The validator the engine uses: draft-07 with our own strict date-time check."""
+    return build_validator(_our_schema(name))
 
 
 def _error_keywords(name: str, document: dict[str, Any]) -> set[str]:
@@ -384,7 +363,7 @@ def test_a_broken_handoff_fails_with_the_expected_keyword(
     ["2026-03-22T14:30:52Z", "2026-03-22t14:30:52.123456789z", "2026-03-22T14:30:52-05:30"],
 )
 def test_the_date_time_check_accepts_rfc_3339_timestamps(value: str) -> None:
-    assert _is_rfc3339_date_time(value)
+    assert is_rfc3339_date_time(value)
 
 
 @pytest.mark.parametrize(
@@ -400,4 +379,4 @@ def test_the_date_time_check_accepts_rfc_3339_timestamps(value: str) -> None:
     ],
 )
 def test_the_date_time_check_rejects_anything_else(value: str) -> None:
-    assert not _is_rfc3339_date_time(value)
+    assert not is_rfc3339_date_time(value)
