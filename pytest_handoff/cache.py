@@ -41,6 +41,18 @@ def _schemas_digest() -> str:
     return digest.hexdigest()
 
 
+@cache
+def _plugins_digest() -> str:
+    """Names and versions of third-party profiles: upgrading one must not reuse old results."""
+    from importlib.metadata import entry_points
+
+    found = sorted(
+        f"{entry.name}={entry.value}@{entry.dist.version if entry.dist else '?'}"
+        for entry in entry_points(group="pytest_handoff.profiles")
+    )
+    return ",".join(found)
+
+
 class ResultCache:
     """Chain results stored under ``directory``; call :meth:`flush` once at the end of a run."""
 
@@ -48,7 +60,7 @@ class ResultCache:
         from pytest_handoff import __version__
 
         self.directory = directory
-        self.salt = f"{__version__}\0{_schemas_digest()}\0{settings_fingerprint}\0".encode()
+        self.salt = f"{__version__}\0{_schemas_digest()}\0{_plugins_digest()}\0{settings_fingerprint}\0".encode()
         self._read_packs: list[Path] = []
         self._known: dict[str, Entry] = {}
         self._kept: dict[str, Entry] = {}

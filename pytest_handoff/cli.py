@@ -139,7 +139,10 @@ def lint(argv: list[str]) -> int:
     with ExitStack() as stack:
         streams: list[tuple[str, TextIO]] = [(stdout_format, sys.stdout)]
         for name, target in outputs:
-            streams.append((name, stack.enter_context(target.open("w", encoding="utf-8"))))
+            try:
+                streams.append((name, stack.enter_context(target.open("w", encoding="utf-8"))))
+            except OSError as error:
+                raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
         if in_actions and stdout_format != "github":
             streams.append(("github", sys.stdout))
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY")

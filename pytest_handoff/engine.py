@@ -258,35 +258,46 @@ def _check_contents(
             if f.severity >= settings.threshold
         ),
     )
-    sources = _sources(kept, documents, ref, root)
-    if chain.memo.get("secrets"):
-        sources = _masked(sources, chain.memo["secrets"])
-    return ChainResult(ref, tuple(kept), tuple(chain.notes), sources)
+    secrets: list[str] = chain.memo.get("secrets", [])
+    sources = _sources(kept, documents, ref, root, secrets)
+    notes = chain.notes
+    if secrets:
+        # Schema messages quote values and keys, excerpts show lines: neither may show a secret.
+        hide = _masker(secrets)
+        kept = [replace(f, message=hide(f.message), pointer=hide(f.pointer)) for f in kept]
+        sources = {path: tuple(hide(line) for line in lines) for path, lines in sources.items()}
+        notes = [hide(note) for note in notes]
+    return ChainResult(ref, tuple(kept), tuple(notes), sources)
 
 
-def _masked(sources: dict[str, tuple[str, ...]], secrets: list[str]) -> dict[str, tuple[str, ...]]:
-    """Source lines with every secret replaced by its masked form: excerpts never show one."""
+def _masker(secrets: Sequence[str]) -> Callable[[str], str]:
+    """A function that replaces every secret (also JSON-escaped) in a text by its masked form."""
     from pytest_handoff.secrets import mask
 
-    longest_first = sorted(set(secrets), key=len, reverse=True)
+    spellings = sorted(
+        {(spelling, mask(secret)) for secret in secrets for spelling in (secret, json.dumps(secret)[1:-1])},
+        key=lambda pair: len(pair[0]),
+        reverse=True,
+    )
 
-    def clean(line: str) -> str:
-        for secret in longest_first:
-            # In the source a secret may be JSON-escaped ("/" as "\/"); mask both spellings.
-            for spelling in {secret, json.dumps(secret)[1:-1]}:
-                line = line.replace(spelling, mask(secret))
-        return line
+    def hide(text: str) -> str:
+        for spelling, masked in spellings:
+            text = text.replace(spelling, masked)
+        return text
 
-    return {path: tuple(clean(line) for line in lines) for path, lines in sources.items()}
+    return hide
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _sources(
-    findings: Sequence[Finding], documents: Sequence[Document], ref: ChainRef, root: Path
+    findings: Sequence[Finding], documents: Sequence[Document], ref: ChainRef, root: Path, secrets: list[str]
 ) -> dict[str, tuple[str, ...]]:
-    """Lines of each file that has a positioned finding (decoded leniently if it did not parse)."""
+    """Lines of each file that has a positioned finding (decoded leniently if it did not parse).
+
+    Secrets in a file that did not parse (HX001 sees only parsed ones) are added to ``secrets``.
+    """
     wanted = {f.path for f in findings if f.line > 0}
     sources: dict[str, tuple[str, ...]] = {}
     for document in documents:
@@ -300,6 +311,10 @@ def _sources(
             except OSError:
                 continue
             sources[display] = tuple(_LINE_BREAK.split(text))
+            from pytest_handoff.secrets import find_secrets, may_hold_secrets
+
+            if may_hold_secrets(text):
+                secrets.extend(secret for line in sources[display] for _, secret in find_secrets(line))
     return sources
 
 

@@ -128,7 +128,10 @@ class _Generator:
             add(f"if isinstance(v, str) and {regex}.search(v) is None: return False")
         for keyword, (kind, failing) in _LENGTHS.items():
             if keyword in schema:
-                add(f"if isinstance(v, {kind}) and len(v) {failing} {int(schema[keyword])}: return False")
+                bound = schema[keyword]
+                if isinstance(bound, bool) or not isinstance(bound, int):
+                    raise Unsupported(f"{keyword} that is not an integer")
+                add(f"if isinstance(v, {kind}) and len(v) {failing} {bound}: return False")
         for keyword, failing in _BOUNDS.items():
             if keyword in schema:
                 bound = schema[keyword]

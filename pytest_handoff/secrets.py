@@ -156,12 +156,15 @@ def check_no_secrets(chain: Chain, settings: Settings) -> Iterator[Hit]:
         if not may_hold_secrets(document.text):
             continue  # the common case: nothing shaped like a secret anywhere in the file
         for pointer, key, text, is_key in _texts(document.data):
-            for kind, secret in find_secrets(text, key):
-                masked.append(secret)
-                yield Hit(
-                    document,
-                    pointer,
-                    f"possible {kind}: {mask(secret)}; remove it or replace it with a reference to where it is kept",
-                    anchor="key" if is_key else "value",
-                )
-                break  # one finding per string is enough to act on
+            found = list(find_secrets(text, key))
+            if not found:
+                continue
+            masked.extend(secret for _, secret in found)  # all of them, for the excerpts
+            kind, secret = found[0]
+            more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+            yield Hit(  # one finding per string is enough to act on
+                document,
+                pointer,
+                f"possible {kind}: {mask(secret)}{more}; remove it or replace it with a reference to where it is kept",
+                anchor="key" if is_key else "value",
+            )

@@ -76,3 +76,53 @@ def test_the_pytest_failure_masks_the_source_excerpt(leaky_chain: ChainFolder, r
     assert "HX001 unredacted-secret" in result.stdout.str()
     assert TOKEN not in result.stdout.str()
     assert TOKEN not in json.dumps(result.stdout.lines)
+
+
+def test_a_secret_quoted_by_a_schema_message_is_masked(
+    sample_chain: ChainFolder,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(pytester.path)
+    sample_chain.edit("01-ba-agent.json", lambda d: d.update(estimated_complexity=TOKEN))
+    for fmt in ("text", "json", "sarif", "github", "markdown"):
+        assert main(["--format", fmt]) == 1
+        out = capsys.readouterr().out
+        assert "HS001" in out or "schema" in out, fmt
+        assert TOKEN not in out, fmt
+
+
+def test_every_secret_of_a_string_is_masked_in_the_excerpt(
+    sample_chain: ChainFolder,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(pytester.path)
+    second = "ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+    sample_chain.edit(
+        "01-ba-agent.json", lambda d: d["out_of_scope"].append(f"uses AKIAABCDEFGHIJKLMNOP and {second}")
+    )
+    assert main([]) == 1
+    out = capsys.readouterr().out
+    assert "AKIAABCDEFGHIJKLMNOP" not in out
+    assert second not in out
+    assert "and 1 more" in out
+
+
+def test_a_secret_in_a_file_that_does_not_parse_is_masked_in_the_excerpt(
+    sample_chain: ChainFolder,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(pytester.path)
+    path = sample_chain.path("01-ba-agent.json")
+    path.write_text(
+        path.read_text().replace('"requirements",', f'"requirements",\n  "note": "token {TOKEN}" x,', 1)
+    )
+    assert main([]) == 1
+    out = capsys.readouterr().out
+    assert "HF002" in out
+    assert TOKEN not in out
