@@ -60,7 +60,9 @@ class ResultCache:
         from pytest_handoff import __version__
 
         self.directory = directory
-        self.salt = f"{__version__}\0{_schemas_digest()}\0{_plugins_digest()}\0{settings_fingerprint}\0".encode()
+        self.salt = (
+            f"{__version__}\0{_schemas_digest()}\0{_plugins_digest()}\0{settings_fingerprint}\0".encode()
+        )
         self._read_packs: list[Path] = []
         self._known: dict[str, Entry] = {}
         self._kept: dict[str, Entry] = {}

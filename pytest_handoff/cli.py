@@ -148,7 +148,9 @@ def lint(argv: list[str]) -> int:
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
         if in_actions and step_summary:
             streams.append(("markdown", stack.enter_context(open(step_summary, "a", encoding="utf-8"))))
-        report(results, streams, root)
+        from pytest_handoff.reporters import write_reports
+
+        write_reports(results, streams, root)
     return 1 if any(result.failed for result in results) else 0
 
 
@@ -162,41 +164,6 @@ def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:
             )
         outputs.append((name, Path(file)))
     return outputs
-
-
-def report(results: Sequence[object], streams: list[tuple[str, TextIO]], root: Path) -> None:
-    """Run every requested reporter over the same results."""
-    from pytest_handoff.engine import ChainResult
-    from pytest_handoff.reporters import ReportContext, Summary, reporter_class
-
-    workspace = os.environ.get("GITHUB_WORKSPACE")
-    summary = Summary()
-    typed = [result for result in results if isinstance(result, ChainResult)]
-    for result in typed:
-        summary.add(result)
-    for name, stream in streams:
-        context = ReportContext(
-            root=root,
-            tool_version=_version(),
-            color=name == "text" and _wants_color(stream),
-            workspace=Path(workspace) if workspace else None,
-            summary_hint="the job summary"
-            if os.environ.get("GITHUB_STEP_SUMMARY")
-            else "handoff-lint's output",
-        )
-        reporter = reporter_class(name)(stream, context)
-        reporter.start()
-        for result in typed:
-            reporter.handle(result)
-        reporter.finish(summary)
-
-
-def _wants_color(stream: TextIO) -> bool:
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return hasattr(stream, "isatty") and stream.isatty()
 
 
 def explain(codes: list[str]) -> int:

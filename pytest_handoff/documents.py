@@ -13,7 +13,7 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
@@ -71,7 +71,6 @@ class Document:
     # Set by the engine once the profile has classified and validated the document.
     handoff_type: str | None = None
     schema_valid: bool = False
-    memo: dict[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -87,23 +86,6 @@ class Document:
     @cached_property
     def lines(self) -> LineIndex:
         return _line_index(self.text)
-
-    def get(self, pointer: str) -> Any:
-        """The value at ``pointer``, or ``None`` when it does not exist."""
-        node: Any = self.data
-        if not pointer:
-            return node
-        for raw in pointer.split("/")[1:]:
-            token = raw.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, dict):
-                if token not in node:
-                    return None
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                return None
-        return node
 
     def region(self, pointer: str, anchor: Anchor = "value") -> Region:
         """Where ``pointer`` stands: its key (for ``anchor="key"``) or its value.

@@ -258,7 +258,9 @@ def _check_contents(
             if f.severity >= settings.threshold
         ),
     )
-    secrets: list[str] = chain.memo.get("secrets", [])
+    from pytest_handoff.secrets import secrets_to_mask
+
+    secrets = secrets_to_mask(chain)
     sources = _sources(kept, documents, ref, root, secrets)
     notes = chain.notes
     if secrets:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 
-from pytest_handoff.findings import Finding
+from pytest_handoff.findings import Finding, Severity
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
@@ -81,8 +81,6 @@ def format_findings(
 
 def summary_counts(findings: Sequence[Finding]) -> str:
     """``2 errors, 1 warning`` for a list of findings."""
-    from pytest_handoff.findings import Severity
-
     errors = sum(1 for f in findings if f.severity >= Severity.ERROR)
     warnings = sum(1 for f in findings if f.severity == Severity.WARNING)
     parts = []

@@ -392,10 +392,10 @@ class CiReporting:
             return
         import io
 
-        from pytest_handoff.cli import report
         from pytest_handoff.engine import ChainRef, ChainResult
         from pytest_handoff.findings import Finding
         from pytest_handoff.profiles import builtin_profiles
+        from pytest_handoff.reporters import write_reports
 
         profile = builtin_profiles()[0]
         results = [
@@ -412,6 +412,6 @@ class CiReporting:
         with ExitStack() as stack:
             if summary_path:
                 streams.append(("markdown", stack.enter_context(open(summary_path, "a", encoding="utf-8"))))
-            report(results, streams, self.config.rootpath)
+            write_reports(results, streams, self.config.rootpath)
         for line in annotations.getvalue().splitlines():
             terminalreporter.write_line(line)

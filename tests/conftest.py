@@ -94,3 +94,14 @@ def run_handoffs(pytester: pytest.Pytester) -> Callable[..., pytest.RunResult]:
         return pytester.runpytest("--handoffs", "-p", "no:cacheprovider", *args)
 
     return run
+
+
+@pytest.fixture
+def in_repo(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> ChainFolder:
+    """The sample chain as the working directory of an in-process ``handoff-lint``, outside CI."""
+    monkeypatch.chdir(pytester.path)
+    for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
+        monkeypatch.delenv(variable, raising=False)
+    return sample_chain

@@ -12,16 +12,6 @@ from tests.conftest import ChainFolder
 REVIEW, DEV = "04-review-agent.json", "02-dev-agent.json"
 
 
-@pytest.fixture
-def in_repo(
-    sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> ChainFolder:
-    monkeypatch.chdir(pytester.path)
-    for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
-        monkeypatch.delenv(variable, raising=False)
-    return sample_chain
-
-
 def test_a_clean_repository_exits_0(in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 0
     assert "no broken contracts" in capsys.readouterr().out

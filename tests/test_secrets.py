@@ -15,13 +15,9 @@ DEV = "02-dev-agent.json"
 
 
 @pytest.fixture
-def leaky_chain(
-    sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> ChainFolder:
-    monkeypatch.chdir(pytester.path)
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    sample_chain.edit(DEV, lambda d: d["known_risks"].append(f"CI pushes with GITHUB_TOKEN={TOKEN} for now"))
-    return sample_chain
+def leaky_chain(in_repo: ChainFolder) -> ChainFolder:
+    in_repo.edit(DEV, lambda d: d["known_risks"].append(f"CI pushes with GITHUB_TOKEN={TOKEN} for now"))
+    return in_repo
 
 
 @pytest.mark.parametrize(
@@ -79,13 +75,9 @@ def test_the_pytest_failure_masks_the_source_excerpt(leaky_chain: ChainFolder, r
 
 
 def test_a_secret_quoted_by_a_schema_message_is_masked(
-    sample_chain: ChainFolder,
-    pytester: pytest.Pytester,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(pytester.path)
-    sample_chain.edit("01-ba-agent.json", lambda d: d.update(estimated_complexity=TOKEN))
+    in_repo.edit("01-ba-agent.json", lambda d: d.update(estimated_complexity=TOKEN))
     for fmt in ("text", "json", "sarif", "github", "markdown"):
         assert main(["--format", fmt]) == 1
         out = capsys.readouterr().out
@@ -94,14 +86,10 @@ def test_a_secret_quoted_by_a_schema_message_is_masked(
 
 
 def test_every_secret_of_a_string_is_masked_in_the_excerpt(
-    sample_chain: ChainFolder,
-    pytester: pytest.Pytester,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(pytester.path)
     second = "ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
-    sample_chain.edit(
+    in_repo.edit(
         "01-ba-agent.json", lambda d: d["out_of_scope"].append(f"uses AKIAABCDEFGHIJKLMNOP and {second}")
     )
     assert main([]) == 1
@@ -112,13 +100,9 @@ def test_every_secret_of_a_string_is_masked_in_the_excerpt(
 
 
 def test_a_secret_in_a_file_that_does_not_parse_is_masked_in_the_excerpt(
-    sample_chain: ChainFolder,
-    pytester: pytest.Pytester,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(pytester.path)
-    path = sample_chain.path("01-ba-agent.json")
+    path = in_repo.path("01-ba-agent.json")
     path.write_text(
         path.read_text().replace('"requirements",', f'"requirements",\n  "note": "token {TOKEN}" x,', 1)
     )

@@ -37,11 +37,4 @@ def all_profiles() -> tuple[Profile, ...]:
     return builtin_profiles() + plugin_profiles()
 
 
-def profile_named(name: str) -> Profile:
-    for profile in all_profiles():
-        if profile.name == name:
-            return profile
-    raise KeyError(name)
-
-
-__all__ = ["Profile", "all_profiles", "builtin_profiles", "plugin_profiles", "profile_named"]
+__all__ = ["Profile", "all_profiles", "builtin_profiles", "plugin_profiles"]

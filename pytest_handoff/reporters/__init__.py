@@ -8,7 +8,9 @@ dependencies (rich) lazily, so the hook path stays fast.
 from __future__ import annotations
 
 import importlib
+import os
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -94,3 +96,37 @@ def reporter_class(name: str) -> type[Reporter]:
     module_name, _, class_name = target.partition(":")
     cls: type[Reporter] = getattr(importlib.import_module(module_name), class_name)
     return cls
+
+
+def write_reports(results: Sequence[ChainResult], streams: list[tuple[str, TextIO]], root: Path) -> None:
+    """Run each requested reporter (format name, stream) over the same results."""
+    from pytest_handoff import __version__
+
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    summary = Summary()
+    for result in results:
+        summary.add(result)
+    for name, stream in streams:
+        context = ReportContext(
+            root=root,
+            tool_version=__version__,
+            color=name == "text" and _wants_color(stream),
+            workspace=Path(workspace) if workspace else None,
+            summary_hint="the job summary"
+            if os.environ.get("GITHUB_STEP_SUMMARY")
+            else "handoff-lint's output",
+        )
+        reporter = reporter_class(name)(stream, context)
+        reporter.start()
+        for result in results:
+            reporter.handle(result)
+        reporter.finish(summary)
+
+
+def _wants_color(stream: TextIO) -> bool:
+    """Colour only on a terminal; ``NO_COLOR`` wins over ``FORCE_COLOR``."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
