@@ -51,10 +51,26 @@ def stem(token: str) -> str:
     return token
 
 
+class _ContentWords(dict[str, str]):
+    """Raw token -> its stem, or "" for a stop word; filled on first sight (vocabularies are small)."""
+
+    def __missing__(self, token: str) -> str:
+        word = "" if token in STOP_WORDS or len(token) < 2 else stem(token)
+        if len(self) < 100_000:  # bounded: hostile input may bring a million distinct tokens
+            self[token] = word
+        return word
+
+
+_CONTENT_WORDS = _ContentWords()
+
+
 @lru_cache(maxsize=16384)
 def content_tokens(text: str) -> frozenset[str]:
     """The meaningful words of ``text``, stemmed (cached: rules ask for the same text often)."""
-    return frozenset(stem(t) for t in _TOKEN.findall(normalise(text)) if t not in STOP_WORDS and len(t) > 1)
+    # Tokens are [a-z0-9] runs, so case-folding is all of normalise() that matters here.
+    words = set(map(_CONTENT_WORDS.__getitem__, _TOKEN.findall(text.casefold())))
+    words.discard("")
+    return frozenset(words)
 
 
 def containment(part: frozenset[str], whole: frozenset[str]) -> float:

@@ -973,17 +973,24 @@ def check_inconclusive_properties_explained(chain: Chain, settings: Settings) ->
             )
 
 
-ENDPOINT = re.compile(r"(?<![\w.])/[A-Za-z0-9_\-{}\[\]:.]+(?:/[A-Za-z0-9_\-{}\[\]:.]+)*")
+# The look-behind follows the literal "/" so the regex engine can skip ahead to each "/".
+ENDPOINT = re.compile(r"/(?<![\w.]/)[A-Za-z0-9_\-{}\[\]:.]+(?:/[A-Za-z0-9_\-{}\[\]:.]+)*")
 QUOTED = re.compile(r"'([^']{2,})'|\"([^\"]{2,})\"|`([^`]{2,})`")
 IDENTIFIER = re.compile(r"\b(?:[a-z]+[A-Z]\w*|\w+_\w+|[\w-]+\.[a-z]{2,5})\b")
-CRITERION_REFERENCE = re.compile(r"\b(?:ac|acceptance criterion|criterion)\s*[-#]?\s*(\d+)\b")
+# "AC3", "criterion 3", "acceptance criterion 3" in case-folded text. Two patterns that start with
+# a literal (the word boundary is a look-behind) let the regex engine skip ahead at C speed.
+CRITERION_REFERENCES = (
+    re.compile(r"ac(?<!\wac)\s*[-#]?\s*(\d+)\b"),
+    re.compile(r"criterion(?<!\wcriterion)\s*[-#]?\s*(\d+)\b"),
+)
 
 
-def _criterion_demands(criterion: str, glossary: dict[str, str]) -> list[str]:
+def _criterion_demands(criterion: str, glossary: list[tuple[str, str]]) -> list[str]:
     """What a criterion demands that later handoffs should mention, most specific first.
 
     An endpoint with three or more segments also demands its parent folder (``/api/auth/signin/``),
     which finds routes implemented with a dynamic segment (``[provider]``, ``{id}``, ``:id``).
+    ``glossary`` holds (term, case-folded term) pairs.
     """
     demands: list[str] = []
     parents: list[str] = []
@@ -995,7 +1002,7 @@ def _criterion_demands(criterion: str, glossary: dict[str, str]) -> list[str]:
     demands.extend(next(g for g in m.groups() if g) for m in QUOTED.finditer(criterion))
     demands.extend(m.group(0) for m in IDENTIFIER.finditer(criterion))
     lowered = criterion.casefold()
-    demands.extend(term for term in glossary if term.casefold() in lowered)
+    demands.extend(term for term, folded in glossary if folded in lowered)
     unique: list[str] = []
     for demand in [*demands, *parents]:
         folded = demand.casefold().strip()
@@ -1004,22 +1011,34 @@ def _criterion_demands(criterion: str, glossary: dict[str, str]) -> list[str]:
     return unique
 
 
-def _strings(root: Any) -> list[tuple[str, str]]:
-    """Every string value of a document with its pointer, in document order."""
-    found: list[tuple[str, str]] = []
-    stack: list[tuple[str, Any]] = [("", root)]
+def _strings(root: Any) -> tuple[list[str], list[tuple[str, str]]]:
+    """Every string value of a document, in document order, and where each sits.
+
+    A place is (pointer of the container, key or index); :func:`_pointer` joins them. Formatting
+    every pointer up front costs more than the rest of the walk, and few are ever shown.
+    """
+    texts: list[str] = []
+    places: list[tuple[str, str]] = []
+    stack: list[tuple[str, str, Any]] = [("", "", root)]
     while stack:  # iterative: this runs on every chain, and generators cost more
-        pointer, node = stack.pop()
-        if isinstance(node, str):
-            found.append((pointer, node))
-        elif isinstance(node, dict):
-            stack.extend(
-                (f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}", value)
-                for key, value in reversed(node.items())
-            )
-        elif isinstance(node, list):
-            stack.extend((f"{pointer}/{index}", node[index]) for index in range(len(node) - 1, -1, -1))
-    return found
+        container, key, node = stack.pop()
+        if type(node) is str:
+            texts.append(node)
+            places.append((container, key))
+        elif type(node) is dict:
+            pointer = _pointer((container, key)) if node is not root else ""
+            stack.extend((pointer, name, value) for name, value in reversed(node.items()))
+        elif type(node) is list:
+            pointer = _pointer((container, key)) if node is not root else ""
+            stack.extend((pointer, str(index), node[index]) for index in range(len(node) - 1, -1, -1))
+    return texts, places
+
+
+def _pointer(place: tuple[str, str]) -> str:
+    container, key = place
+    if "~" in key or "/" in key:
+        key = key.replace("~", "~0").replace("/", "~1")
+    return f"{container}/{key}"
 
 
 @rule("NR306", "untraced-criterion", scope="chain", severity=WARNING, profile=NAME)
@@ -1048,13 +1067,12 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
     later = [doc for doc in chain.valid() if doc is not requirements and doc.handoff_type != "requirements"]
     if not later:
         return
-    haystack = _Haystack(
-        [(doc, pointer, text.casefold()) for doc in later for pointer, text in _strings(doc.data)]
-    )
+    haystack = _Haystack(later)
     references: dict[int, tuple[Document, str]] = {}
-    for match in CRITERION_REFERENCE.finditer(haystack.text):
+    matches = [match for pattern in CRITERION_REFERENCES for match in pattern.finditer(haystack.text)]
+    for match in sorted(matches, key=lambda m: m.start()):
         references.setdefault(int(match.group(1)), haystack.locate(match.start()))
-    glossary = requirements.data.get("domain_glossary", {})
+    glossary = [(term, term.casefold()) for term in requirements.data.get("domain_glossary", {})]
     criteria = requirements.data["acceptance_criteria"]
     all_demands = [_criterion_demands(criterion, glossary) for criterion in criteria]
     # A demand most criteria share (the command's own name) traces none of them in particular.
@@ -1080,17 +1098,29 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
 
 
 class _Haystack:
-    """The strings of the later handoffs as one text, searched at C speed, with their pointers."""
+    """The strings of the later handoffs as one case-folded text, searched at C speed.
 
-    def __init__(self, entries: list[tuple[Document, str, str]]) -> None:
-        self.entries = entries
+    ``entries`` are (document, place, original text); a match's offset finds its entry.
+    """
+
+    def __init__(self, documents: list[Document]) -> None:
+        self.entries: list[tuple[Document, tuple[str, str], str]] = []
+        for doc in documents:
+            texts, places = _strings(doc.data)
+            self.entries.extend(zip([doc] * len(texts), places, texts, strict=True))
         # NUL cannot occur in a demand, so no match spans two strings.
-        self.text = "\0".join(text for _, _, text in entries)
-        self.starts = list(accumulate((len(text) + 1 for _, _, text in entries[:-1]), initial=0))
+        joined = "\0".join(text for _, _, text in self.entries)
+        self.text = joined.casefold()
+        if len(self.text) != len(joined):  # a character folded to several ("ß" -> "ss")
+            self.text = "\0".join(text.casefold() for _, _, text in self.entries)
+            lengths = [len(text.casefold()) for _, _, text in self.entries]
+        else:
+            lengths = [len(text) for _, _, text in self.entries]
+        self.starts = list(accumulate((n + 1 for n in lengths[:-1]), initial=0))
 
     def locate(self, offset: int) -> tuple[Document, str]:
-        doc, pointer, _ = self.entries[bisect_right(self.starts, offset) - 1]
-        return doc, pointer
+        doc, place, _ = self.entries[bisect_right(self.starts, offset) - 1]
+        return doc, _pointer(place)
 
     def find(self, needle: str) -> tuple[Document, str] | None:
         offset = self.text.find(needle)
@@ -1112,10 +1142,10 @@ def _trace(
         if found is not None:
             return (*found, quote(demand))
     words = content_tokens(criterion) - GENERIC_WORDS
-    for doc, pointer, text in haystack.entries:
+    for doc, place, text in haystack.entries:
         shared = words & content_tokens(text)
         if len(shared) >= 3 and containment(words, shared) >= 0.5:
-            return doc, pointer, "shared words: " + ", ".join(sorted(shared)[:6])
+            return doc, _pointer(place), "shared words: " + ", ".join(sorted(shared)[:6])
     return None
 
 
