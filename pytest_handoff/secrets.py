@@ -42,32 +42,46 @@ _KEY_VALUE = (
     r"""["']?\s*[:=]\s*["']?([A-Za-z0-9+/=_\-.~]{16,})"""
 )
 KEY_VALUE = re.compile(_KEY_VALUE, re.IGNORECASE)
-# A fast look at a document's raw text decides whether its strings need a closer one.
-# Literal parts of the known formats, found with plain substring search:
-LITERALS = (
-    "-----BEGIN", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxa-",
-    "xoxb-", "xoxp-", "xoxr-", "xoxs-", "AIza", "_live_", "eyJ",
-)  # fmt: skip
+# A fast look at a document's text decides whether its strings need a closer one. It works on
+# UTF-8 bytes: substring search and lower-casing cost there a fraction of what they cost on text.
+# Literal parts of the known formats, found with plain substring search or a regex that starts
+# with a literal (which the regex engine skips to at C speed):
+_LITERALS = (b"-----BEGIN", b"github_pat_", b"glpat-", b"_live_", b"eyJ")
+_PREFIXED = (re.compile(rb"A(?:KIA|SIA|Iza)"), re.compile(rb"gh[pousr]_"), re.compile(rb"xox[abprs]-"))
 # Shapes that need a pattern are searched only where a cheap substring test finds their start.
-_SK_KEY = re.compile(r"\bsk-[A-Za-z0-9_\-]{20}")
-_URL_PASSWORD = re.compile(r"://[^/\s:@\"]+:[^@\s/\"]{3,}@")
-_KEY_WORDS = ("key", "secret", "token", "passw", "pwd", "credential")
-_AFTER_KEY_WORD = re.compile(r"""[A-Za-z_\-]*["']?\s*[:=]\s*["']?[A-Za-z0-9+/=_\-.~]{16}""")
+_SK_KEY = re.compile(rb"\bsk-[A-Za-z0-9_\-]{20}")
+_URL_PASSWORD = re.compile(rb"://[^/\s:@\"]+:[^@\s/\"]{3,}@")
+_KEY_WORDS = (b"key", b"secret", b"token", b"passw", b"pwd", b"credential")
+# What str's \s matches (str.isspace), spelt in UTF-8, so the byte pattern agrees with KEY_VALUE.
+_SPACE = (
+    rb"(?:[\t-\r\x1c-\x20]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
+    rb"|\xe2\x81\x9f|\xe3\x80\x80)*"
+)
+_AFTER_KEY_WORD = re.compile(
+    rb"[A-Za-z_\-]*[\"']?" + _SPACE + rb"[:=]" + _SPACE + rb"[\"']?[A-Za-z0-9+/=_\-.~]{16}"
+)
+# Characters that case-insensitive matching reads as k, s or i, where bytes.lower() does not.
+_ASCII_FOLDS = (("\u212a", "k"), ("\u017f", "s"), ("\u0130", "i"), ("\u0131", "i"))
 
 
 def may_hold_secrets(text: str) -> bool:
     """A fast, generous test of a whole file: False means :func:`find_secrets` finds nothing in it."""
-    if any(literal in text for literal in LITERALS):
+    if not text.isascii():
+        for special, folded in _ASCII_FOLDS:
+            if special in text:
+                text = text.replace(special, folded)
+    raw = text.encode("utf-8", "surrogatepass")
+    if any(literal in raw for literal in _LITERALS) or any(pattern.search(raw) for pattern in _PREFIXED):
         return True
-    if "sk-" in text and _SK_KEY.search(text):
+    if b"sk-" in raw and _SK_KEY.search(raw):
         return True
-    if "://" in text and _URL_PASSWORD.search(text):
+    if b"://" in raw and _URL_PASSWORD.search(raw):
         return True
-    lower = text.lower()
+    lower = raw.lower()
     for word in _KEY_WORDS:
         start = lower.find(word)
         while start >= 0:
-            if _AFTER_KEY_WORD.match(text, start + len(word)):
+            if _AFTER_KEY_WORD.match(raw, start + len(word)):
                 return True
             start = lower.find(word, start + 1)
     return False

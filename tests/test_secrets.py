@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_handoff.cli import main
-from pytest_handoff.secrets import find_secrets, mask
+from pytest_handoff.secrets import find_secrets, mask, may_hold_secrets
 from tests.conftest import ChainFolder
 
 TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
@@ -36,6 +38,28 @@ def leaky_chain(in_repo: ChainFolder) -> ChainFolder:
 )
 def test_common_secret_formats_are_recognised(text: str, kind: str) -> None:
     assert next(iter(find_secrets(text)))[0] == kind
+
+
+# Pieces of secrets, key names, separators and the Unicode that case-folding and \s treat specially.
+SECRET_PIECES = [
+    '"api_key"', " : ", "=", ":", '"', "'", "token", "Token", "PWD", "passwd", "my_secret_key", "SECRET",
+    "KEY", "x", " ", "\n", "AKIA", "ASIA", "AIza", "ghp_", "gho_", "github_pat_", "sk-", "sk_live_",
+    "://u:pw@", "-----BEGIN", "eyJ", ".eyJ", "xoxb-", "glpat-", "ABCDEFGHIJKLMNOP1234", "Zz9" * 8,
+    "abcdefghijklmnopq", "é", "ß", "\u00a0", "\u3000", "\x1c", "\x85", "\u2028", "\u212aey",
+    "\u017fecret", "CREDENT\u0130AL", "credent\u0131al",
+]  # fmt: skip
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(SECRET_PIECES), max_size=10).map("".join))
+def test_the_fast_pre_check_never_hides_a_secret(text: str) -> None:
+    if any(find_secrets(text)):
+        assert may_hold_secrets(text)
+
+
+def test_the_fast_pre_check_passes_ordinary_handoff_text() -> None:
+    text = '{"tokens_used": 45200, "summary": "Export streams receipts — see tests/export/test_export.py"}'
+    assert not may_hold_secrets(text)
 
 
 @pytest.mark.parametrize(
