@@ -434,35 +434,58 @@ def profile_for(
     return None
 
 
-def iter_handoff_files(directory: Path, root: Path, settings: Settings) -> Iterator[Path]:
-    """Handoff files below ``directory``, skipping vendored and tool folders."""
-    for current, folders, files in os.walk(directory):
-        folders[:] = sorted(f for f in folders if f not in SKIPPED_DIRECTORIES)
-        base = Path(current)
-        for name in sorted(files):
-            if not name.endswith(".json"):
-                continue
-            path = base / name
-            relative = display_path_for(path, root)
-            if matches_globs(relative, settings.globs):
-                yield path
+def iter_handoff_files(
+    directory: Path, root: Path, settings: Settings, listings: dict[Path, list[Path]] | None = None
+) -> Iterator[Path]:
+    """Handoff files below ``directory``, skipping vendored and tool folders.
+
+    Walks like ``os.walk`` (top-down, sorted, symbolic links to folders not entered). When
+    ``listings`` is given it receives every folder's regular ``.json`` files, so that chains
+    need not list their folders again.
+    """
+    pending = [directory]
+    while pending:
+        current = pending.pop()
+        try:
+            with os.scandir(current) as scan:
+                entries = sorted(scan, key=lambda entry: entry.name)
+        except OSError:
+            continue
+        folders: list[Path] = []
+        regular: list[Path] = []
+        for entry in entries:
+            if entry.is_dir():
+                if not entry.is_symlink() and entry.name not in SKIPPED_DIRECTORIES:
+                    folders.append(Path(entry.path))
+            elif entry.name.endswith(".json"):
+                path = Path(entry.path)
+                if entry.is_file():
+                    regular.append(path)
+                if matches_globs(display_path_for(path, root), settings.globs):
+                    yield path
+        if listings is not None:
+            listings[current] = regular
+        pending.extend(reversed(folders))
 
 
-def chain_ref_for(profile: Profile, path: Path, settings: Settings, root: Path) -> ChainRef:
-    """The chain ``path`` belongs to, with all its sibling files read from disk."""
+def chain_ref_for(
+    profile: Profile, path: Path, settings: Settings, root: Path, listing: list[Path] | None = None
+) -> ChainRef:
+    """The chain ``path`` belongs to, with all its sibling files read from disk.
+
+    ``listing`` is the regular ``.json`` files of the chain's folder, when already known.
+    """
     located = profile.chain_of(path)
     if located is None:
         return ChainRef(profile, path.stem, None, (path,))
     directory, chain_id = located
-    members = (
-        [
-            sibling
-            for sibling in directory.iterdir()
-            if sibling.is_file() and sibling.suffix == ".json" and profile.chain_of(sibling) is not None
-        ]
-        if directory.is_dir()
-        else [path]
-    )
+    if listing is None:
+        listing = (
+            [sibling for sibling in directory.iterdir() if sibling.suffix == ".json" and sibling.is_file()]
+            if directory.is_dir()
+            else []
+        )
+    members = [sibling for sibling in listing if profile.chain_of(sibling) is not None]
     if path not in members:
         members.append(path)
     return ChainRef(profile, chain_id, directory, tuple(sorted(members, key=profile.sort_key)))
@@ -486,12 +509,13 @@ def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery
     files: list[Path] = []
     focus: set[str] = set()
     missing: list[str] = []
+    listings: dict[Path, list[Path]] = {}
     if not paths:
-        files.extend(iter_handoff_files(root, root, settings))
+        files.extend(iter_handoff_files(root, root, settings, listings))
     for given in paths:
         path = given if given.is_absolute() else (root / given)
         if path.is_dir():
-            files.extend(iter_handoff_files(path, root, settings))
+            files.extend(iter_handoff_files(path, root, settings, listings))
         elif path.is_file():
             files.append(path)
             focus.add(display_path_for(path, root))
@@ -500,12 +524,15 @@ def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery
 
     chains: dict[tuple[str, Path], ChainRef] = {}
     for path in files:
-        relative = display_path_for(path, root)
-        profile = profile_for(path, settings, relative, explicit=relative in focus) or builtin_profiles()[0]
+        relative = display_path_for(path, root) if focus else None
+        if relative is not None and relative in focus:
+            profile = profile_for(path, settings, relative, explicit=True) or builtin_profiles()[0]
+        else:  # found by the walk, so the globs matched it
+            profile = next((p for p in builtin_profiles() if p.claims(path)), builtin_profiles()[0])
         located = profile.chain_of(path)
         if (profile.name, located[0] if located else path) in chains:
             continue  # its chain was listed with an earlier member
-        ref = chain_ref_for(profile, path, settings, root)
+        ref = chain_ref_for(profile, path, settings, root, listings.get(path.parent))
         chains[(profile.name, ref.directory or path)] = ref
     ordered = tuple(sorted(chains.values(), key=lambda ref: str(ref.directory or ref.paths[0])))
     return Discovery(ordered, frozenset(focus) if focus else None, tuple(missing))
