@@ -977,6 +977,22 @@ def check_inconclusive_properties_explained(chain: Chain, settings: Settings) ->
 ENDPOINT = re.compile(r"/(?<![\w.]/)[A-Za-z0-9_\-{}\[\]:.]+(?:/[A-Za-z0-9_\-{}\[\]:.]+)*")
 QUOTED = re.compile(r"'([^']{2,})'|\"([^\"]{2,})\"|`([^`]{2,})`")
 IDENTIFIER = re.compile(r"\b(?:[a-z]+[A-Z]\w*|\w+_\w+|[\w-]+\.[a-z]{2,5})\b")
+
+
+def _identifiers(text: str) -> list[str]:
+    """IDENTIFIER's matches in ``text``, searched only in the words that can hold one.
+
+    A match never spans white space, so each word is searched on its own; a word can hold one only
+    with an underscore, a dot before its last character, or a lower-case letter before an upper-case
+    one (which no all-lower, all-upper or title-case word has). Most words have none of these, and
+    the pattern costs far more tried at every position of the criterion.
+    """
+    return [
+        match.group(0)
+        for word in text.split()
+        if "_" in word or "." in word[:-1] or not (word.islower() or word.isupper() or word.istitle())
+        for match in IDENTIFIER.finditer(word)
+    ]
 # "AC3", "criterion 3", "acceptance criterion 3" in case-folded text. Two patterns that start with
 # a literal (the word boundary is a look-behind) let the regex engine skip ahead at C speed.
 CRITERION_REFERENCES = (
@@ -1000,7 +1016,7 @@ def _criterion_demands(criterion: str, glossary: list[tuple[str, str]]) -> list[
         if endpoint.count("/") >= 3:
             parents.append(endpoint.rsplit("/", 1)[0] + "/")
     demands.extend(next(g for g in m.groups() if g) for m in QUOTED.finditer(criterion))
-    demands.extend(m.group(0) for m in IDENTIFIER.finditer(criterion))
+    demands.extend(_identifiers(criterion))
     lowered = criterion.casefold()
     demands.extend(term for term, folded in glossary if folded in lowered)
     unique: list[str] = []
