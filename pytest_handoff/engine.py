@@ -552,7 +552,9 @@ def check_paths(
     discovery = discover(paths, root, settings)
     results = []
     for ref, result in zip(
-        discovery.chains, _check_all(discovery.chains, settings, root, extra_checks, cache, jobs), strict=True
+        discovery.chains,
+        check_chains(discovery.chains, settings, root, extra_checks, cache, jobs),
+        strict=True,
     ):
         if discovery.focus is not None and not whole_chain and not _any_dir_named(paths, ref, root):
             result = result.narrowed_to(discovery.focus)
@@ -564,15 +566,17 @@ def check_paths(
 PARALLEL_THRESHOLD = 200
 
 
-def _check_all(
+def check_chains(
     refs: Sequence[ChainRef],
     settings: Settings,
     root: Path,
-    extra_checks: Sequence[ExtraCheck],
-    cache: ResultCache | None,
-    jobs: int | None,
-) -> Iterable[ChainResult]:
+    extra_checks: Sequence[ExtraCheck] = (),
+    cache: ResultCache | None = None,
+    jobs: int | None = None,
+) -> list[ChainResult]:
     """Check every chain, on several processes when there are many chains and cores.
+
+    ``jobs`` is the most processes to use (default: one per core).
 
     Cached results are looked up here first, in this process: a warm run only
     reads and hashes, and only the chains that changed go to the workers.

@@ -62,6 +62,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini("handoff_max_rework_cycles", "NR309 limit (default 2).", default=None)
     parser.addini("handoff_agents", "extra agents, one AGENT=handoff_type per line.", type="linelist")
+    parser.addini(
+        "handoff_jobs",
+        "processes that check many chains at once (default: one per core; 1: none).",
+        default=None,
+    )
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -105,6 +110,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except ConfigError as error:
         raise pytest.UsageError(f"pytest-handoff: {error}") from None
     config.stash[SETTINGS_KEY] = settings
+    _jobs(config)  # a bad value is a usage error now, not after collection
     config.addinivalue_line("markers", "handoff: a handoff chain checked by pytest-handoff")
     config.pluginmanager.register(CiReporting(config), "handoff-ci-reporting")
 
@@ -151,16 +157,17 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def _handoff_files(
     directory: Path, settings: Settings, session: pytest.Session
 ) -> Iterator[tuple[Path, Any]]:
-    """Handoff files directly in ``directory`` with their profile."""
+    """Regular handoff files directly in ``directory`` with their profile."""
     from pytest_handoff.documents import display_path_for
     from pytest_handoff.engine import profile_for
 
     try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        with os.scandir(directory) as scan:
+            entries = sorted((entry for entry in scan if entry.name.endswith(".json")), key=lambda e: e.name)
     except OSError:
         return
     for entry in entries:
-        if entry.name.endswith(".json") and entry.is_file():
+        if entry.is_file():
             path = Path(entry.path)
             relative = display_path_for(path, session.config.rootpath)
             profile = profile_for(path, settings, relative, explicit=session.isinitpath(path))
@@ -172,10 +179,12 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
     settings = _settings(parent.config)
     if settings is None:
         return None
-    for file_path, profile in _handoff_files(path, settings, parent.session):
+    files = list(_handoff_files(path, settings, parent.session))
+    for file_path, profile in files:
         located = profile.chain_of(file_path)
         if located is not None and located[0] == path:
             directory: ChainDirectory = ChainDirectory.from_parent(parent, path=path)
+            directory.handoff_files = files
             return directory
     return None
 
@@ -205,16 +214,21 @@ class ChainDirectory(pytest.Directory):
     (the whole chain is still read, as cross-handoff rules need it).
     """
 
+    # The handoff files pytest_collect_directory found here (listed once, not again).
+    handoff_files: list[tuple[Path, Any]] | None = None
+
     def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
         from pytest_handoff.engine import chain_ref_for
 
         settings = _settings(self.config)
         assert settings is not None
-        files = list(_handoff_files(self.path, settings, self.session))
+        files = self.handoff_files
+        if files is None:
+            files = list(_handoff_files(self.path, settings, self.session))
         if not files:
             return []
         path, profile = files[0]
-        ref = chain_ref_for(profile, path, settings, self.config.rootpath)
+        ref = chain_ref_for(profile, path, settings, self.config.rootpath, [p for p, _ in files])
         keywords = profile.keywords(ref.paths, settings)
         named = [p for p in ref.paths if self.session.isinitpath(p)]
         whole = not named or any(self.session.isinitpath(d) for d in (self.path, *self.path.parents))
@@ -248,6 +262,48 @@ class HandoffFile(pytest.File):
 
 
 # --- run -----------------------------------------------------------------------
+
+PREFETCHED_KEY = pytest.StashKey[dict[tuple[Path, ...], "ChainResult"]]()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Check every collected chain at once, before the run: on several processes when there are many.
+
+    Items then only report their chain's result. Left to the items themselves: collect-only
+    runs, xdist workers (each runs its share), and projects with their own
+    ``pytest_handoff_check_chain`` hooks (they run in this process, with the item).
+    """
+    config = session.config
+    settings = _settings(config)
+    if (
+        settings is None
+        or config.option.collectonly
+        or hasattr(config, "workerinput")
+        or config.hook.pytest_handoff_check_chain.get_hookimpls()
+    ):
+        return
+    refs = {item.ref.paths: item.ref for item in session.items if isinstance(item, ChainItem)}
+    if not refs:
+        return
+    from pytest_handoff.engine import check_chains
+
+    results = check_chains(
+        list(refs.values()), settings, config.rootpath, cache=_result_cache(config), jobs=_jobs(config)
+    )
+    config.stash[PREFETCHED_KEY] = {result.ref.paths: result for result in results}
+
+
+def _jobs(config: pytest.Config) -> int | None:
+    value = config.getini("handoff_jobs")
+    if not value:
+        return None
+    try:
+        return max(1, int(value))
+    except ValueError:
+        raise pytest.UsageError(
+            f"pytest-handoff: handoff_jobs must be a whole number, got {value!r}"
+        ) from None
 
 
 class HandoffContractWarning(UserWarning):
@@ -291,8 +347,10 @@ class ChainItem(pytest.Item):
         settings = _settings(self.config)
         assert settings is not None
         root = self.config.rootpath
-        extra = [self._user_checks] if self.ihook.pytest_handoff_check_chain.get_hookimpls() else []
-        result = check_chain(self.ref, settings, root, extra, cache=_result_cache(self.config))
+        result = self.config.stash.get(PREFETCHED_KEY, {}).get(self.ref.paths)
+        if result is None:
+            extra = [self._user_checks] if self.ihook.pytest_handoff_check_chain.get_hookimpls() else []
+            result = check_chain(self.ref, settings, root, extra, cache=_result_cache(self.config))
         if self.focus is not None:
             result = result.narrowed_to([display_path_for(self.focus, root)])
         self.handoff_findings = [finding.to_wire() for finding in result.findings]

@@ -993,6 +993,8 @@ def _identifiers(text: str) -> list[str]:
         if "_" in word or "." in word[:-1] or not (word.islower() or word.isupper() or word.istitle())
         for match in IDENTIFIER.finditer(word)
     ]
+
+
 # "AC3", "criterion 3", "acceptance criterion 3" in case-folded text. Two patterns that start with
 # a literal (the word boundary is a look-behind) let the regex engine skip ahead at C speed.
 CRITERION_REFERENCES = (
