@@ -72,8 +72,8 @@ class Document:
     handoff_type: str | None = None
     schema_valid: bool = False
 
-    @property
-    def name(self) -> str:
+    @cached_property
+    def name(self) -> str:  # rules ask for it often, and pathlib computes it on every call
         return self.path.name
 
     @cached_property
@@ -144,8 +144,8 @@ def read_file_bytes(path: Path, display_path: str, max_size: int | None = None) 
     try:
         # O_NONBLOCK: opening a FIFO swapped in after a check must not wait for a writer.
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        with os.fdopen(descriptor, "rb") as stream:
-            info = os.fstat(stream.fileno())
+        try:
+            info = os.fstat(descriptor)
             if not stat.S_ISREG(info.st_mode):
                 return finding("HF007", "cannot read file: not a regular file")
             if info.st_size > limit:
@@ -153,14 +153,32 @@ def read_file_bytes(path: Path, display_path: str, max_size: int | None = None) 
                     "HF006", f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit (max-file-size)"
                 )
             # One byte past the size fstat() gave tells whether the file grew meanwhile.
-            raw = stream.read(info.st_size + 1)
+            raw = _read_up_to(descriptor, info.st_size + 1)
             if len(raw) > info.st_size:
-                raw += stream.read(limit + 1 - len(raw))
+                raw += _read_up_to(descriptor, limit + 1 - len(raw))
+        finally:
+            os.close(descriptor)
     except OSError as error:
         return finding("HF007", f"cannot read file: {error.strerror or type(error).__name__}")
     if len(raw) > limit:
         return finding("HF006", f"file grew over the {limit:,}-byte limit while read")
     return raw
+
+
+def _read_up_to(descriptor: int, count: int) -> bytes:
+    """Up to ``count`` bytes, fewer only at the end of the file (os.read may return a part)."""
+    first = os.read(descriptor, count)
+    if len(first) == count or not first:
+        return first
+    chunks = [first]
+    received = len(first)
+    while received < count:
+        chunk = os.read(descriptor, count - received)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        received += len(chunk)
+    return b"".join(chunks)
 
 
 def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:

@@ -72,6 +72,8 @@ class Chain:
     documents: list[Document]
     notes: list[str] = field(default_factory=list)
     memo: dict[str, Any] = field(default_factory=dict)
+    # valid() by handoff type; a chain is made once its documents are classified and validated.
+    _valid: dict[str | None, list[Document]] = field(default_factory=dict, repr=False)
 
     @property
     def chain_id(self) -> str:
@@ -79,11 +81,14 @@ class Chain:
 
     def valid(self, handoff_type: str | None = None) -> list[Document]:
         """Schema-valid documents, of ``handoff_type`` when given, in sequence order."""
-        return [
-            doc
-            for doc in self.documents
-            if doc.schema_valid and (handoff_type is None or doc.handoff_type == handoff_type)
-        ]
+        found = self._valid.get(handoff_type)
+        if found is None:  # rules ask for the same types over and over
+            found = self._valid[handoff_type] = [
+                doc
+                for doc in self.documents
+                if doc.schema_valid and (handoff_type is None or doc.handoff_type == handoff_type)
+            ]
+        return list(found)
 
     def document_at(self, path: Path) -> Document | None:
         """The parsed document of a member file (None when it did not parse)."""
@@ -130,7 +135,7 @@ def read_member(path: Path, display_path: str, settings: Settings, root: Path) -
     A symbolic link that leads out of ``root`` is not followed: a handoff must
     not be a way to read (and print) files from elsewhere on the machine.
     """
-    if path.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
+    if os.path.islink(path) and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
         return Finding(
             path=display_path,
             line=0,
@@ -214,7 +219,6 @@ def _check_contents(
         if loaded.document is not None:
             documents.append(loaded.document)
 
-    chain = Chain(ref, documents)
     hits: list[tuple[Rule, Hit]] = []
     classify_rule = RULES["HS002"]
     for document in documents:
@@ -228,18 +232,15 @@ def _check_contents(
         # Content rules trust the schema: only schema-valid documents feed them.
         document.schema_valid = not schema_findings
 
-    for rule in rules_for(profile.name, "document"):
-        if not settings.is_enabled(rule.code):
-            continue
-        for document in chain.valid():
-            if rule.handoff_types and document.handoff_type not in rule.handoff_types:
-                continue
-            assert rule.check is not None
-            hits.extend((rule, hit) for hit in rule.check(document, settings))
-    for rule in rules_for(profile.name, "chain"):
-        if settings.is_enabled(rule.code):
-            assert rule.check is not None
-            hits.extend((rule, hit) for hit in rule.check(chain, settings))
+    chain = Chain(ref, documents)
+    document_rules, chain_rules = _enabled_rules(profile.name, settings.select, settings.ignore, len(RULES))
+    valid = chain.valid()
+    for rule, check in document_rules:
+        for document in valid:
+            if not rule.handoff_types or document.handoff_type in rule.handoff_types:
+                hits.extend((rule, hit) for hit in check(document, settings))
+    for rule, check in chain_rules:
+        hits.extend((rule, hit) for hit in check(chain, settings))
 
     findings = [f for f in load_findings if settings.is_enabled(f.code)]
     findings = [_with_configured_severity(f, settings) for f in findings]
@@ -270,6 +271,29 @@ def _check_contents(
         sources = {path: tuple(hide(line) for line in lines) for path, lines in sources.items()}
         notes = [hide(note) for note in notes]
     return ChainResult(ref, tuple(kept), tuple(notes), sources)
+
+
+RuleChecks = tuple[tuple[Rule, Callable[[Any, Settings], Iterable[Hit]]], ...]
+
+
+@cache
+def _enabled_rules(
+    profile: str, select: tuple[str, ...], ignore: tuple[str, ...], registered: int
+) -> tuple[RuleChecks, RuleChecks]:
+    """The document and chain rules that run for ``profile`` under select/ignore, with their checks.
+
+    ``registered`` (the size of the rule table) makes rules registered later count.
+    """
+    settings = Settings(select=select, ignore=ignore)
+    document_rules, chain_rules = (
+        tuple(
+            (rule, rule.check)
+            for rule in rules_for(profile, scope)
+            if rule.check is not None and settings.is_enabled(rule.code)
+        )
+        for scope in ("document", "chain")
+    )
+    return document_rules, chain_rules
 
 
 def _masker(secrets: Sequence[str]) -> Callable[[str], str]:
