@@ -625,19 +625,32 @@ def check_chains(
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
-    check = partial(_check_one, settings=settings, root=root, cache=cache)
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        computed = pool.map(check, [refs[i] for i in todo], chunksize=max(1, len(todo) // (workers * 8)))
-        for index, result in zip(todo, computed, strict=True):
-            results[index] = result
-            # The workers' copies of the cache are gone: record what they computed here.
-            if cache is not None and result.cache_key is not None:
-                cache.put(result.cache_key, result.findings, result.notes, result.sources)
+    global _FORKED_REFS
+    # Forked workers inherit the chains: tasks are indices, results come back without their ref
+    # (unpickling paths costs more than checking some rules).
+    _FORKED_REFS = refs
+    try:
+        check = partial(_check_forked, settings=settings, root=root, cache=cache)
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            computed = pool.map(check, todo, chunksize=max(1, len(todo) // (workers * 8)))
+            for index, (findings, notes, sources, key) in zip(todo, computed, strict=True):
+                results[index] = ChainResult(refs[index], findings, notes, sources, cache_key=key)
+                # The workers' copies of the cache are gone: record what they computed here.
+                if cache is not None and key is not None:
+                    cache.put(key, findings, notes, sources)
+    finally:
+        _FORKED_REFS = ()
     return [result for result in results if result is not None]
 
 
-def _check_one(ref: ChainRef, *, settings: Settings, root: Path, cache: ResultCache | None) -> ChainResult:
-    return check_chain(ref, settings, root, (), cache)
+_FORKED_REFS: Sequence[ChainRef] = ()
+
+
+def _check_forked(
+    index: int, *, settings: Settings, root: Path, cache: ResultCache | None
+) -> tuple[tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]], str | None]:
+    result = check_chain(_FORKED_REFS[index], settings, root, (), cache)
+    return result.findings, result.notes, dict(result.sources), result.cache_key
 
 
 def _any_dir_named(paths: Sequence[Path], ref: ChainRef, root: Path) -> bool:
