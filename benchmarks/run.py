@@ -483,6 +483,42 @@ def empty_project(workdir: Path) -> Path:
     return folder
 
 
+# pytest's own cost per item: items that do nothing, one per chain, from one file collector.
+NOOP_CONFTEST = """\
+import pytest
+
+
+class NoOp(pytest.Item):
+    def runtest(self):
+        pass
+
+    def reportinfo(self):
+        return self.path, None, self.name
+
+
+class NoOps(pytest.File):
+    def collect(self):
+        for index in range(int(self.path.read_text())):
+            yield NoOp.from_parent(self, name=f"chain{index}")
+
+
+def pytest_collect_file(file_path, parent):
+    if file_path.suffix == ".noop":
+        return NoOps.from_parent(parent, path=file_path)
+"""
+
+
+def noop_items_project(workdir: Path, items: int) -> tuple[Path, str]:
+    """A project whose only test file makes ``items`` no-op items; returns it and that file."""
+    folder = workdir / "noop-items"
+    folder.mkdir(exist_ok=True)
+    (folder / "pytest.ini").write_text("[pytest]\n")
+    (folder / "conftest.py").write_text(NOOP_CONFTEST)
+    name = f"items-{items}.noop"
+    (folder / name).write_text(str(items))
+    return folder, name
+
+
 def main_jobs(tools: Tools, size: int, clean: Tree, broken: Tree, with_cj: bool, empty: Path) -> list[Job]:
     ct, bt = targets_for(clean, size), targets_for(broken, size)
     label = str(size)
@@ -494,6 +530,7 @@ def main_jobs(tools: Tools, size: int, clean: Tree, broken: Tree, with_cj: bool,
 
     py = [tools.python, "-c"]
     pytest = [tools.pytest, "--handoffs", "-q", "-p", "no:cacheprovider"]
+    noop_folder, noop_file = noop_items_project(empty.parent, max(1, size // 4))
     jobs = [
         Job("python -c pass", "-", [Command([tools.python, "-c", "pass"], clean.root)]),
         # pytest with every installed plugin loaded and nothing to collect (exit 5).
@@ -503,6 +540,12 @@ def main_jobs(tools: Tools, size: int, clean: Tree, broken: Tree, with_cj: bool,
             [Command([tools.pytest, "-q", "-p", "no:cacheprovider"], empty, (5,))],
         ),
         Job("floor: read_bytes", label, [Command([*py, FLOOR_READ, *ct], clean.root)]),
+        # What pytest itself costs for one item per chain, before any checking.
+        Job(
+            "floor: pytest, one no-op item per chain",
+            label,
+            [Command([tools.pytest, "-q", "-p", "no:cacheprovider", noop_file], noop_folder)],
+        ),
         Job("floor: read + json.loads", label, [Command([*py, FLOOR_JSON, *ct], clean.root)]),
         Job("handoff-lint clean", label, [Command([tools.handoff_lint, *ct], clean.root)], cleared(clean)),
         Job(
@@ -658,6 +701,13 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
             ">= 4x",
             lambda v: v >= 4,
         )
+        add(
+            f"check-jsonschema {k} / pytest with one no-op item per chain {k} (best any plugin can do)",
+            ratio(median(cj, big), median("floor: pytest, one no-op item per chain", big)),
+            "-",
+            lambda v: True,
+        )
+        verdicts[-1]["result"] = "info"
         add(
             f"pytest --handoffs {k}: all broken / clean",
             ratio(median("pytest --handoffs all broken", big), median("pytest --handoffs clean", big)),

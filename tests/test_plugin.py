@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -235,3 +236,50 @@ def test_comma_separated_selections_work_in_the_ini_file(
     run_handoffs().assert_outcomes(passed=1)
     pytester.makeini("[pytest]\nhandoff_select = HS,NR3\n")
     run_handoffs().assert_outcomes(failed=1)
+
+
+def test_collected_chains_are_checked_together_on_the_configured_processes(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_handoff import engine
+
+    copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000")
+    break_review(sample_chain)
+    monkeypatch.setattr(engine, "PARALLEL_THRESHOLD", 2)  # so two chains go to the process pool
+    batches: list[tuple[int, int | None]] = []
+    check_chains = engine.check_chains
+
+    def recording(refs: list[Any], *args: Any, **kwargs: Any) -> Any:
+        batches.append((len(refs), kwargs.get("jobs")))
+        return check_chains(refs, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "check_chains", recording)
+    for jobs in (1, 2):
+        pytester.makeini(f"[pytest]\nhandoff_jobs = {jobs}\n")
+        result = run_handoffs()
+        result.assert_outcomes(passed=1, failed=1)
+        result.stdout.fnmatch_lines(["*04-review-agent.json:*: NR307 token-total*"])
+    assert batches == [(2, 1), (2, 2)]
+
+
+def test_collect_only_checks_no_chain(
+    sample_chain: ChainFolder, run_handoffs: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_handoff import engine
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a chain was checked")
+
+    monkeypatch.setattr(engine, "check_chains", fail)
+    monkeypatch.setattr(engine, "check_chain", fail)
+    result = run_handoffs("--collect-only", "-q")
+    result.stdout.fnmatch_lines(["1 test collected*"])
+
+
+def test_a_bad_number_of_jobs_is_a_usage_error(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    pytester.makeini("[pytest]\nhandoff_jobs = many\n")
+    result = run_handoffs()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*handoff_jobs must be a whole number, got 'many'*"])
