@@ -459,13 +459,13 @@ def profile_for(
 
 
 def iter_handoff_files(
-    directory: Path, root: Path, settings: Settings, listings: dict[Path, list[Path]] | None = None
+    directory: Path, root: Path, settings: Settings, listings: dict[str, list[Path]] | None = None
 ) -> Iterator[Path]:
     """Handoff files below ``directory``, skipping vendored and tool folders.
 
     Walks like ``os.walk`` (top-down, sorted, symbolic links to folders not entered). When
-    ``listings`` is given it receives every folder's regular ``.json`` files, so that chains
-    need not list their folders again.
+    ``listings`` is given it receives every folder's regular ``.json`` files (keyed by the
+    folder's path as text), so that chains need not list their folders again.
     """
     pending = [directory]
     while pending:
@@ -477,6 +477,8 @@ def iter_handoff_files(
             continue
         folders: list[Path] = []
         regular: list[Path] = []
+        shown = display_path_for(current, root)
+        prefix = "" if shown == "." else f"{shown}/"  # display paths of the files, built by hand
         for entry in entries:
             if entry.is_dir():
                 if not entry.is_symlink() and entry.name not in SKIPPED_DIRECTORIES:
@@ -485,10 +487,10 @@ def iter_handoff_files(
                 path = Path(entry.path)
                 if entry.is_file():
                     regular.append(path)
-                if matches_globs(display_path_for(path, root), settings.globs):
+                if matches_globs(prefix + entry.name, settings.globs):
                     yield path
         if listings is not None:
-            listings[current] = regular
+            listings[str(current)] = regular
         pending.extend(reversed(folders))
 
 
@@ -533,7 +535,7 @@ def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery
     files: list[Path] = []
     focus: set[str] = set()
     missing: list[str] = []
-    listings: dict[Path, list[Path]] = {}
+    listings: dict[str, list[Path]] = {}
     if not paths:
         files.extend(iter_handoff_files(root, root, settings, listings))
     for given in paths:
@@ -546,7 +548,7 @@ def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery
         else:
             missing.append(str(given))
 
-    chains: dict[tuple[str, Path], ChainRef] = {}
+    chains: dict[tuple[str, str], ChainRef] = {}  # keyed by text: hashing a Path costs more
     for path in files:
         relative = display_path_for(path, root) if focus else None
         if relative is not None and relative in focus:
@@ -554,10 +556,10 @@ def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery
         else:  # found by the walk, so the globs matched it
             profile = next((p for p in builtin_profiles() if p.claims(path)), builtin_profiles()[0])
         located = profile.chain_of(path)
-        if (profile.name, located[0] if located else path) in chains:
+        if (profile.name, str(located[0] if located else path)) in chains:
             continue  # its chain was listed with an earlier member
-        ref = chain_ref_for(profile, path, settings, root, listings.get(path.parent))
-        chains[(profile.name, ref.directory or path)] = ref
+        ref = chain_ref_for(profile, path, settings, root, listings.get(os.path.dirname(path)))
+        chains[(profile.name, str(ref.directory or path))] = ref
     ordered = tuple(sorted(chains.values(), key=lambda ref: str(ref.directory or ref.paths[0])))
     return Discovery(ordered, frozenset(focus) if focus else None, tuple(missing))
 

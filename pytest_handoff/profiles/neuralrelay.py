@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -38,11 +39,12 @@ def agents(settings: Settings) -> dict[str, str]:
     return {**AGENTS, **settings.agents}
 
 
+_HANDOFFS_FOLDER = f"{os.sep}.neuralrelay{os.sep}handoffs{os.sep}"
+
+
 def _inside_handoffs(path: Path) -> bool:
-    parts = path.parts
-    return any(
-        part == ".neuralrelay" and parts[i + 1 : i + 2] == ("handoffs",) for i, part in enumerate(parts)
-    )
+    # Text, not path.parts: this runs for every file found (Path joins with single separators).
+    return _HANDOFFS_FOLDER in f"{os.sep}{path}{os.sep}"
 
 
 class NeuralRelayProfile(Profile):
@@ -59,13 +61,13 @@ class NeuralRelayProfile(Profile):
         )
 
     def chain_of(self, path: Path) -> tuple[Path, str] | None:
-        parent = path.parent
-        # Files directly in handoffs/ (or anywhere without a chain folder) stand alone.
-        if parent.name == "handoffs" or not (
-            NUMBERED_FILE.fullmatch(path.name) or REWORK_FILE.fullmatch(path.name)
-        ):
+        name = path.name  # pathlib computes it on every access
+        if not (NUMBERED_FILE.fullmatch(name) or REWORK_FILE.fullmatch(name)):
             return None
-        return parent, parent.name
+        parent = path.parent
+        chain_id = parent.name
+        # Files directly in handoffs/ (or anywhere without a chain folder) stand alone.
+        return None if chain_id == "handoffs" else (parent, chain_id)
 
     def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
         if REWORK_FILE.fullmatch(document.name):
@@ -99,13 +101,14 @@ class NeuralRelayProfile(Profile):
         return f"neuralrelay/{handoff_type}"
 
     def sort_key(self, path: Path) -> tuple[int, str]:
-        numbered = NUMBERED_FILE.fullmatch(path.name)
+        name = path.name
+        numbered = NUMBERED_FILE.fullmatch(name)
         if numbered:
-            return (int(numbered.group("seq")), path.name)
-        rework = REWORK_FILE.fullmatch(path.name)
+            return (int(numbered.group("seq")), name)
+        rework = REWORK_FILE.fullmatch(name)
         if rework:
-            return (10**6 + int(rework.group("cycle")), path.name)
-        return (10**7, path.name)
+            return (10**6 + int(rework.group("cycle")), name)
+        return (10**7, name)
 
     def keywords(self, paths: Iterable[Path], settings: Settings) -> list[str]:
         known = agents(settings)
