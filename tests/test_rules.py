@@ -592,3 +592,14 @@ def test_a_rework_file_is_validated_against_the_rework_schema(
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*rework-1.json:1:*: HS001 *at /rework_cycle*"])
+
+
+def test_criterion_tracing_points_at_strings_with_escaped_json_pointers() -> None:
+    from pytest_handoff.profiles.neuralrelay_rules import _strings
+
+    document = {"a/b": {"c~d": ["x", {"e": "y"}]}, "plain": "z", "n": 3, "list": [[], ["w"]]}
+    strings = _strings(document)
+    pointers = {text: strings.pointer(index) for index, text in enumerate(strings.texts)}
+    assert pointers == {"x": "/a~1b/c~0d/0", "y": "/a~1b/c~0d/1/e", "z": "/plain", "w": "/list/1/0"}
+    assert strings.texts == ["x", "y", "z", "w"]  # document order
+    assert _strings("just text").pointer(0) == ""

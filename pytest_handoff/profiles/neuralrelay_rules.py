@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.findings import Severity
 from pytest_handoff.profiles.neuralrelay import (
@@ -1029,34 +1029,57 @@ def _criterion_demands(criterion: str, glossary: list[tuple[str, str]]) -> list[
     return unique
 
 
-def _strings(root: Any) -> tuple[list[str], list[tuple[str, str]]]:
+class _Strings(NamedTuple):
     """Every string value of a document, in document order, and where each sits.
 
-    A place is (pointer of the container, key or index); :func:`_pointer` joins them. Formatting
-    every pointer up front costs more than the rest of the walk, and few are ever shown.
+    Places are (container, key or index), containers (parent container, key or index) with the
+    root first; :meth:`pointer` joins them. Formatting every pointer up front costs more than
+    the rest of the walk, and few are ever shown.
     """
+
+    texts: list[str]
+    places: list[tuple[int, str | int]]
+    containers: list[tuple[int, str | int]]
+
+    def pointer(self, index: int) -> str:
+        container, key = self.places[index]
+        if container < 0:
+            return ""  # the document is the string
+        keys = [key]
+        parent, key = self.containers[container]
+        while parent >= 0:
+            keys.append(key)
+            parent, key = self.containers[parent]
+        return "".join(f"/{_escape(key)}" for key in reversed(keys))
+
+
+def _escape(key: str | int) -> str:
+    if isinstance(key, int):
+        return str(key)
+    return key.replace("~", "~0").replace("/", "~1") if "~" in key or "/" in key else key
+
+
+def _strings(root: Any) -> _Strings:
+    """The string values of a document (see :class:`_Strings`)."""
     texts: list[str] = []
-    places: list[tuple[str, str]] = []
-    stack: list[tuple[str, str, Any]] = [("", "", root)]
+    places: list[tuple[int, str | int]] = []
+    containers: list[tuple[int, str | int]] = []
+    stack: list[tuple[int, str | int, Any]] = [(-1, "", root)]
     while stack:  # iterative: this runs on every chain, and generators cost more
-        container, key, node = stack.pop()
-        if type(node) is str:
+        parent, key, node = stack.pop()
+        kind = type(node)
+        if kind is str:
             texts.append(node)
-            places.append((container, key))
-        elif type(node) is dict:
-            pointer = _pointer((container, key)) if node is not root else ""
-            stack.extend((pointer, name, value) for name, value in reversed(node.items()))
-        elif type(node) is list:
-            pointer = _pointer((container, key)) if node is not root else ""
-            stack.extend((pointer, str(index), node[index]) for index in range(len(node) - 1, -1, -1))
-    return texts, places
-
-
-def _pointer(place: tuple[str, str]) -> str:
-    container, key = place
-    if "~" in key or "/" in key:
-        key = key.replace("~", "~0").replace("/", "~1")
-    return f"{container}/{key}"
+            places.append((parent, key))
+        elif kind is dict:
+            here = len(containers)
+            containers.append((parent, key))
+            stack.extend([(here, name, value) for name, value in reversed(node.items())])
+        elif kind is list:
+            here = len(containers)
+            containers.append((parent, key))
+            stack.extend([(here, index, node[index]) for index in range(len(node) - 1, -1, -1)])
+    return _Strings(texts, places, containers)
 
 
 @rule("NR306", "untraced-criterion", scope="chain", severity=WARNING, profile=NAME)
@@ -1118,27 +1141,31 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
 class _Haystack:
     """The strings of the later handoffs as one case-folded text, searched at C speed.
 
-    ``entries`` are (document, place, original text); a match's offset finds its entry.
+    ``texts`` are the strings as written; an offset in ``text`` or an index in ``texts`` finds
+    the document and pointer of its string.
     """
 
     def __init__(self, documents: list[Document]) -> None:
-        self.entries: list[tuple[Document, tuple[str, str], str]] = []
+        self.blocks: list[tuple[int, Document, _Strings]] = []  # (index of its first string, ...)
+        self.texts: list[str] = []
         for doc in documents:
-            texts, places = _strings(doc.data)
-            self.entries.extend(zip([doc] * len(texts), places, texts, strict=True))
-        # NUL cannot occur in a demand, so no match spans two strings.
-        joined = "\0".join(text for _, _, text in self.entries)
-        self.text = joined.casefold()
-        if len(self.text) != len(joined):  # a character folded to several ("ß" -> "ss")
-            self.text = "\0".join(text.casefold() for _, _, text in self.entries)
-            lengths = [len(text.casefold()) for _, _, text in self.entries]
-        else:
-            lengths = [len(text) for _, _, text in self.entries]
-        self.starts = list(accumulate((n + 1 for n in lengths[:-1]), initial=0))
+            strings = _strings(doc.data)
+            self.blocks.append((len(self.texts), doc, strings))
+            self.texts.extend(strings.texts)
+        self._block_starts = [first for first, _, _ in self.blocks]
+        # Folded one by one: most strings are ASCII, which casefold() does fast, while the joined
+        # text is not. NUL cannot occur in a demand, so no match spans two strings.
+        folded = [text.casefold() for text in self.texts]
+        self.text = "\0".join(folded)
+        self.starts = list(accumulate((len(text) + 1 for text in folded[:-1]), initial=0))
+
+    def entry(self, index: int) -> tuple[Document, str]:
+        """The document and pointer of the ``index``-th string."""
+        first, doc, strings = self.blocks[bisect_right(self._block_starts, index) - 1]
+        return doc, strings.pointer(index - first)
 
     def locate(self, offset: int) -> tuple[Document, str]:
-        doc, place, _ = self.entries[bisect_right(self.starts, offset) - 1]
-        return doc, _pointer(place)
+        return self.entry(bisect_right(self.starts, offset) - 1)
 
     def find(self, needle: str) -> tuple[Document, str] | None:
         offset = self.text.find(needle)
@@ -1160,10 +1187,10 @@ def _trace(
         if found is not None:
             return (*found, quote(demand))
     words = content_tokens(criterion) - GENERIC_WORDS
-    for doc, place, text in haystack.entries:
+    for index, text in enumerate(haystack.texts):
         shared = words & content_tokens(text)
         if len(shared) >= 3 and containment(words, shared) >= 0.5:
-            return doc, _pointer(place), "shared words: " + ", ".join(sorted(shared)[:6])
+            return (*haystack.entry(index), "shared words: " + ", ".join(sorted(shared)[:6]))
     return None
 
 
