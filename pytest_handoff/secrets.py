@@ -20,28 +20,27 @@ if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.engine import Chain
 
+# The patterns below are compiled on first use (re keeps them): most runs never need them, as
+# may_hold_secrets() clears almost every file, and compiling them costs every pre-commit run.
+
 #: Token formats with a recognisable shape: (kind, pattern); group 1 is the secret when present.
-KNOWN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern))
-    for kind, pattern in (
-        ("private key block", r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----"),
-        ("AWS access key ID", r"\b((?:AKIA|ASIA)[0-9A-Z]{16})\b"),
-        ("GitHub token", r"\b(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b"),
-        ("GitLab token", r"\b(glpat-[A-Za-z0-9_\-]{20,})"),
-        ("Slack token", r"\b(xox[abprs]-[A-Za-z0-9-]{10,})"),
-        ("Google API key", r"\b(AIza[0-9A-Za-z_\-]{35})"),
-        ("Stripe live key", r"\b((?:sk|rk)_live_[0-9A-Za-z]{20,})"),
-        ("API secret key", r"\b(sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{32,})"),
-        ("JSON Web Token", r"\b(eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})"),
-        ("password in a URL", r"\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:([^@\s/]{3,})@"),
-    )
+KNOWN_FORMATS: tuple[tuple[str, str], ...] = (
+    ("private key block", r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----"),
+    ("AWS access key ID", r"\b((?:AKIA|ASIA)[0-9A-Z]{16})\b"),
+    ("GitHub token", r"\b(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b"),
+    ("GitLab token", r"\b(glpat-[A-Za-z0-9_\-]{20,})"),
+    ("Slack token", r"\b(xox[abprs]-[A-Za-z0-9-]{10,})"),
+    ("Google API key", r"\b(AIza[0-9A-Za-z_\-]{35})"),
+    ("Stripe live key", r"\b((?:sk|rk)_live_[0-9A-Za-z]{20,})"),
+    ("API secret key", r"\b(sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{32,})"),
+    ("JSON Web Token", r"\b(eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})"),
+    ("password in a URL", r"\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:([^@\s/]{3,})@"),
 )
 # key = value, key: value, "key": "value" with a key-like name and a long opaque value.
 _KEY_VALUE = (
     r"""\b([a-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|private[_-]?key|credential)s?)"""
     r"""["']?\s*[:=]\s*["']?([A-Za-z0-9+/=_\-.~]{16,})"""
 )
-KEY_VALUE = re.compile(_KEY_VALUE, re.IGNORECASE)
 # A fast look at a document's text decides whether its strings need a closer one. It works on
 # UTF-8 bytes: substring search and lower-casing cost there a fraction of what they cost on text.
 # Literal parts of the known formats, found with plain substring search or a regex that starts
@@ -52,7 +51,7 @@ _PREFIXED = (re.compile(rb"A(?:KIA|SIA|Iza)"), re.compile(rb"gh[pousr]_"), re.co
 _SK_KEY = re.compile(rb"\bsk-[A-Za-z0-9_\-]{20}")
 _URL_PASSWORD = re.compile(rb"://[^/\s:@\"]+:[^@\s/\"]{3,}@")
 _KEY_WORDS = (b"key", b"secret", b"token", b"passw", b"pwd", b"credential")
-# What str's \s matches (str.isspace), spelt in UTF-8, so the byte pattern agrees with KEY_VALUE.
+# What str's \s matches (str.isspace), spelt in UTF-8, so the byte pattern agrees with _KEY_VALUE.
 _SPACE = (
     rb"(?:[\t-\r\x1c-\x20]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
     rb"|\xe2\x81\x9f|\xe3\x80\x80)*"
@@ -87,10 +86,8 @@ def may_hold_secrets(text: str) -> bool:
     return False
 
 
-KEY_NAME = re.compile(
-    r"(?i)(api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|private[_-]?key|credential)"
-)
-PLACEHOLDER = re.compile(
+KEY_NAME = r"(?i)(api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|private[_-]?key|credential)"
+PLACEHOLDER = (
     r"(?i)^(?:x+|\*+|\.+|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|redacted|changeme|example\w*|your[_-]\w+)$"
 )
 
@@ -103,7 +100,7 @@ def entropy(text: str) -> float:
 
 def looks_random(value: str) -> bool:
     """A long value mixing character classes with high entropy: a credential, not a word."""
-    if len(value) < 16 or PLACEHOLDER.match(value) or any(c.isspace() for c in value):
+    if len(value) < 16 or re.match(PLACEHOLDER, value) or any(c.isspace() for c in value):
         return False  # prose has spaces; credentials do not
     classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]"))
     return classes >= 2 and entropy(value) >= 3.5
@@ -118,12 +115,12 @@ def mask(secret: str) -> str:
 def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
     """(kind, secret) for every secret in a string; ``key`` is the JSON key holding it, if any."""
     for kind, pattern in KNOWN_FORMATS:
-        for match in pattern.finditer(text):
-            yield kind, match.group(1) if pattern.groups else match.group(0)
-    for match in KEY_VALUE.finditer(text):
+        for match in re.finditer(pattern, text):
+            yield kind, match.group(1) if match.re.groups else match.group(0)
+    for match in re.finditer(_KEY_VALUE, text, re.IGNORECASE):
         if looks_random(match.group(2)):
             yield f"value of {match.group(1)!r}", match.group(2)
-    if key and KEY_NAME.search(key) and looks_random(text.strip()):
+    if key and re.search(KEY_NAME, key) and looks_random(text.strip()):
         yield f"value of {key!r}", text.strip()
 
 
