@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -111,12 +111,12 @@ class ResultCache:
         key: str,
         findings: Sequence[Finding],
         notes: Sequence[str],
-        sources: dict[str, tuple[str, ...]],
+        sources: Mapping[str, tuple[str, ...]],
     ) -> None:
         self._kept[key] = {
             "findings": [f.to_wire() for f in findings],
             "notes": list(notes),
-            "sources": sources,
+            "sources": dict(sources),
         }
         self._added += 1
 

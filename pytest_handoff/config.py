@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pytest_handoff.findings import Severity
 from pytest_handoff.rules import Rule, matches_code
@@ -21,23 +20,26 @@ DEFAULT_MAX_REWORK_CYCLES = 2
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 
 
+#: The default of mapping fields: shared, and read-only through its ``Mapping`` type.
+_EMPTY: Mapping[str, Any] = {}
+
+
 class ConfigError(ValueError):
     """A setting that cannot be used; the message names the setting and its source."""
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """Everything a check run can be told; immutable so runs can share it."""
 
     globs: tuple[str, ...] = DEFAULT_GLOBS
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    severities: Mapping[str, Severity] = field(default_factory=dict)
+    severities: Mapping[str, Severity] = _EMPTY
     threshold: Severity = Severity.INFO
     max_counterexample_length: int = DEFAULT_MAX_COUNTEREXAMPLE_LENGTH
     max_rework_cycles: int = DEFAULT_MAX_REWORK_CYCLES
     # Extra agents beyond NeuralRelay's own, agent name -> handoff_type it writes.
-    agents: Mapping[str, str] = field(default_factory=dict)
+    agents: Mapping[str, str] = _EMPTY
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
 
     def fingerprint(self) -> str:
@@ -78,7 +80,7 @@ class Settings:
 
     def merged(self, overrides: Mapping[str, Any], source: str) -> Settings:
         """A copy with ``overrides`` (raw configuration values) applied."""
-        return replace(self, **_parse(overrides, source))
+        return self._replace(**_parse(overrides, source))
 
 
 def _as_list(value: Any, key: str, source: str) -> tuple[str, ...]:

@@ -13,7 +13,6 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
@@ -60,17 +59,20 @@ class Region(NamedTuple):
     end_column: int
 
 
-@dataclass(eq=False)
 class Document:
     """One parsed handoff file: its data, its text, and positions built on first use."""
 
-    path: Path
-    display_path: str
-    text: str
-    data: Any
-    # Set by the engine once the profile has classified and validated the document.
-    handoff_type: str | None = None
-    schema_valid: bool = False
+    def __init__(self, path: Path, display_path: str, text: str, data: Any) -> None:
+        self.path = path
+        self.display_path = display_path
+        self.text = text
+        self.data = data
+        # Set by the engine once the profile has classified and validated the document.
+        self.handoff_type: str | None = None
+        self.schema_valid = False
+
+    def __repr__(self) -> str:
+        return f"Document({self.display_path!r}, handoff_type={self.handoff_type!r})"
 
     @cached_property
     def name(self) -> str:  # rules ask for it often, and pathlib computes it on every call

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -46,8 +45,7 @@ SKIPPED_DIRECTORIES = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class ChainRef:
+class ChainRef(NamedTuple):
     """A chain before it is read: its profile, id, folder and member files in order."""
 
     profile: Profile
@@ -60,7 +58,6 @@ class ChainRef:
         return self.directory is None
 
 
-@dataclass(eq=False)
 class Chain:
     """A chain being checked: its documents (parsed ones) and shared analysis.
 
@@ -68,12 +65,16 @@ class Chain:
     documents that passed their schema, so rules can trust their shape.
     """
 
-    ref: ChainRef
-    documents: list[Document]
-    notes: list[str] = field(default_factory=list)
-    memo: dict[str, Any] = field(default_factory=dict)
-    # valid() by handoff type; a chain is made once its documents are classified and validated.
-    _valid: dict[str | None, list[Document]] = field(default_factory=dict, repr=False)
+    def __init__(self, ref: ChainRef, documents: list[Document]) -> None:
+        self.ref = ref
+        self.documents = documents
+        self.notes: list[str] = []
+        self.memo: dict[str, Any] = {}
+        # valid() by handoff type; a chain is made once its documents are classified and validated.
+        self._valid: dict[str | None, list[Document]] = {}
+
+    def __repr__(self) -> str:
+        return f"Chain({self.ref.chain_id!r}, {len(self.documents)} documents)"
 
     @property
     def chain_id(self) -> str:
@@ -103,15 +104,18 @@ class Chain:
         return Hit(document, pointer, message, **kwargs)
 
 
-@dataclass(frozen=True)
-class ChainResult:
+#: The default of ``sources``: shared, and read-only through its ``Mapping`` type.
+_EMPTY: Mapping[str, tuple[str, ...]] = {}
+
+
+class ChainResult(NamedTuple):
     """Everything one chain produced."""
 
     ref: ChainRef
     findings: tuple[Finding, ...]
     notes: tuple[str, ...]
     # Source lines of the files that have findings, for excerpts.
-    sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    sources: Mapping[str, tuple[str, ...]] = _EMPTY
     # Set when the result can be cached: its key, and whether it came from the cache.
     cache_key: str | None = None
     from_cache: bool = False
@@ -123,7 +127,7 @@ class ChainResult:
     def narrowed_to(self, display_paths: Iterable[str]) -> ChainResult:
         wanted = set(display_paths)
         kept = tuple(f for f in self.findings if f.path in wanted)
-        return replace(self, findings=kept)
+        return self._replace(findings=kept)
 
 
 ExtraCheck = Callable[[Chain], Iterable[Hit | Finding]]
@@ -163,7 +167,7 @@ def check_chain(
             return ChainResult(ref, *cached, cache_key=key, from_cache=True)
     result = _check_contents(ref, settings, root, members, contents, extra_checks)
     if key is not None and cache is not None:
-        result = replace(result, cache_key=key)
+        result = result._replace(cache_key=key)
         cache.put(key, result.findings, result.notes, result.sources)
     return result
 
@@ -267,7 +271,7 @@ def _check_contents(
     if secrets:
         # Schema messages quote values and keys, excerpts show lines: neither may show a secret.
         hide = _masker(secrets)
-        kept = [replace(f, message=hide(f.message), pointer=hide(f.pointer)) for f in kept]
+        kept = [f.replace(message=hide(f.message), pointer=hide(f.pointer)) for f in kept]
         sources = {path: tuple(hide(line) for line in lines) for path, lines in sources.items()}
         notes = [hide(note) for note in notes]
     return ChainResult(ref, tuple(kept), tuple(notes), sources)
@@ -351,7 +355,7 @@ def known_codes() -> list[str]:
 
 
 def _in_chain(finding: Finding, chain_id: str) -> Finding:
-    return replace(finding, chain=chain_id, rule=finding.rule or _rule_name(finding.code))
+    return finding.replace(chain=chain_id, rule=finding.rule or _rule_name(finding.code))
 
 
 def _rule_name(code: str) -> str:
@@ -364,7 +368,7 @@ def _with_configured_severity(finding: Finding, settings: Settings) -> Finding:
     if rule is None:
         return finding
     severity = settings.severity_of(rule)
-    return finding if severity == finding.severity else replace(finding, severity=severity)
+    return finding if severity == finding.severity else finding.replace(severity=severity)
 
 
 USER_RULE = Rule(

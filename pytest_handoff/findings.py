@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Severity(enum.IntEnum):
@@ -28,28 +27,64 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Finding:
+class _FindingFields(NamedTuple):
+    path: str
+    line: int
+    column: int
+    code: str
+    severity: Severity
+    message: str
+    pointer: str = ""
+    end_line: int = 0
+    end_column: int = 0
+    rule: str = ""
+    chain: str = ""
+    # Further locations, e.g. the first of two duplicate keys: (path, line, column, label).
+    related: tuple[tuple[str, int, int, str], ...] = ()
+
+
+class Finding(_FindingFields):
     """One broken contract at one place of one file.
 
     ``line`` and ``column`` are 1-based, columns counted in characters; 0 means
     the finding is about the file as a whole.  ``end_line``/``end_column``
     close the offending span (inclusive of its last character).
+
+    Immutable. Two findings are equal, and sort, by where they are and what rule they
+    break: path, line, column, code, pointer, end (not severity, message or labels).
+    A named tuple rather than a dataclass: importing dataclasses costs every run of the
+    pre-commit hook several milliseconds.
     """
 
-    path: str
-    line: int
-    column: int
-    code: str
-    severity: Severity = field(compare=False)
-    message: str = field(compare=False)
-    pointer: str = ""
-    end_line: int = 0
-    end_column: int = 0
-    rule: str = field(default="", compare=False)
-    chain: str = field(default="", compare=False)
-    # Further locations, e.g. the first of two duplicate keys: (path, line, column, label).
-    related: tuple[tuple[str, int, int, str], ...] = field(default=(), compare=False)
+    __slots__ = ()
+
+    def _place(self) -> tuple[str, int, int, str, str, int, int]:
+        return (self.path, self.line, self.column, self.code, self.pointer, self.end_line, self.end_column)
+
+    def __eq__(self, other: object) -> bool:
+        return self._place() == other._place() if isinstance(other, Finding) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        return self._place() != other._place() if isinstance(other, Finding) else NotImplemented
+
+    def __lt__(self, other: object) -> bool:
+        return self._place() < other._place() if isinstance(other, Finding) else NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        return self._place() <= other._place() if isinstance(other, Finding) else NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return self._place() > other._place() if isinstance(other, Finding) else NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return self._place() >= other._place() if isinstance(other, Finding) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._place())
+
+    def replace(self, **changes: Any) -> Finding:
+        """A copy with ``changes`` applied."""
+        return self._replace(**changes)
 
     @property
     def location(self) -> str:

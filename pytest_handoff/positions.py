@@ -18,7 +18,7 @@ import json
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "DuplicateKey",
@@ -33,24 +33,21 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """A half-open range of character offsets ``[start, end)`` into the text."""
 
     start: int
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class NodeSpans:
+class NodeSpans(NamedTuple):
     """Where one JSON value sits in the text, and its key if it is an object member."""
 
     value: Span
     key: Span | None
 
 
-@dataclass(frozen=True, slots=True)
-class DuplicateKey:
+class DuplicateKey(NamedTuple):
     """A key that occurs more than once in the same object."""
 
     pointer: str

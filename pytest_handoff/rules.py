@@ -8,7 +8,6 @@ values; the engine turns hits into positioned :class:`~pytest_handoff.findings.F
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 from pytest_handoff.findings import Severity
@@ -36,8 +35,7 @@ DocumentCheck = Callable[["Document", "Settings"], Iterable[Hit]]
 ChainCheck = Callable[["Chain", "Settings"], Iterable[Hit]]
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     """A registered rule: ``code`` is stable, ``name`` is kebab-case, ``doc`` explains it."""
 
     code: str

@@ -214,3 +214,33 @@ def test_many_chains_give_the_same_findings_on_several_processes(
     assert main(["--format", "json", "--jobs", "2"]) == 1
     assert capsys.readouterr().out == serial
     assert json.loads(serial)["summary"]["chains"] == 6
+
+
+# Imports that cost the pre-commit hook milliseconds each and that checking one clean file
+# does not need: reporters' rich, jsonschema (only for schema errors), the process pool,
+# entry-point metadata, and what dataclasses, argparse's help width and strptime pull in.
+HEAVY_MODULES = (
+    "rich", "jsonschema", "multiprocessing", "concurrent.futures", "importlib.metadata",
+    "dataclasses", "inspect", "shutil", "_strptime", "pytest",
+)  # fmt: skip
+
+
+def test_checking_one_clean_file_imports_nothing_heavy(in_repo: ChainFolder) -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import io, sys\n"
+        "from pytest_handoff.cli import main\n"
+        "out, sys.stdout = sys.stdout, io.StringIO()\n"
+        "code = main(sys.argv[1:])\n"
+        "sys.stdout = out\n"
+        f"print(code, sorted(m for m in {HEAVY_MODULES!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(in_repo.path("02-dev-agent.json"))],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split(maxsplit=1) == ["0", "[]\n"]

@@ -381,9 +381,7 @@ def test_sarif_keeps_the_worst_results_when_there_are_too_many(context: ReportCo
 
 
 def _fields(finding: Finding) -> dict[str, Any]:
-    from dataclasses import fields
-
-    return {f.name: getattr(finding, f.name) for f in fields(finding)}
+    return finding._asdict()
 
 
 # --- GitHub Actions --------------------------------------------------------------------------

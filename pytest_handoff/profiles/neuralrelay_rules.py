@@ -6,7 +6,6 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -677,15 +676,17 @@ EXPLICIT_REFERENCE = re.compile(
 )
 
 
-@dataclass(frozen=True)
 class Classification:
     """One entry of ``property_verification`` and the property it was matched to."""
 
-    category: str
-    index: int
-    text: str
-    property_index: int | None
-    method: str
+    __slots__ = ("category", "index", "method", "property_index", "text")
+
+    def __init__(self, category: str, index: int, text: str, property_index: int | None, method: str) -> None:
+        self.category = category
+        self.index = index
+        self.text = text
+        self.property_index = property_index
+        self.method = method
 
     @property
     def pointer(self) -> str:

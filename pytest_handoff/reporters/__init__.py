@@ -11,17 +11,15 @@ import importlib
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 if TYPE_CHECKING:
     from pytest_handoff.engine import ChainResult
     from pytest_handoff.findings import Finding
 
 
-@dataclass(frozen=True)
-class ReportContext:
+class ReportContext(NamedTuple):
     """What every reporter may need besides the findings."""
 
     root: Path  # finding paths are relative to this folder (the working directory)
@@ -33,16 +31,16 @@ class ReportContext:
     summary_hint: str = ""
 
 
-@dataclass
 class Summary:
     """Counts over a whole run, filled in as results are handled."""
 
-    files: int = 0
-    chains: int = 0
-    errors: int = 0
-    warnings: int = 0
-    infos: int = 0
-    findings: list[Finding] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.files = 0
+        self.chains = 0
+        self.errors = 0
+        self.warnings = 0
+        self.infos = 0
+        self.findings: list[Finding] = []
 
     def add(self, result: ChainResult) -> None:
         from pytest_handoff.findings import Severity
