@@ -85,6 +85,11 @@ class ResultCache:
                 self._read_packs.append(pack)
             # Packs made with other settings or versions stay for the runs that use them.
 
+    @property
+    def empty(self) -> bool:
+        """True when no result can be found here (nothing was stored yet under these settings)."""
+        return not self._known and not self._kept
+
     def key(self, members: Sequence[tuple[str, bytes]]) -> str:
         """The key of a chain given each member's display path and bytes."""
         digest = hashlib.sha256(self.salt)
