@@ -56,13 +56,16 @@ def _plugins_digest() -> str:
 class ResultCache:
     """Chain results stored under ``directory``; call :meth:`flush` once at the end of a run."""
 
-    def __init__(self, directory: Path, settings_fingerprint: str) -> None:
+    def __init__(self, directory: Path, settings_fingerprint: str, *, keep_notes: bool = True) -> None:
+        """``keep_notes=False`` stores results without their trace notes (the CLI never shows them)."""
         from pytest_handoff import __version__
 
         self.directory = directory
+        self.keep_notes = keep_notes
         self.salt = (
-            f"{__version__}\0{_schemas_digest()}\0{_plugins_digest()}\0{settings_fingerprint}\0".encode()
-        )
+            f"{__version__}\0{_schemas_digest()}\0{_plugins_digest()}\0{settings_fingerprint}\0"
+            f"{'notes' if keep_notes else 'no notes'}\0"
+        ).encode()
         self._read_packs: list[Path] = []
         self._known: dict[str, Entry] = {}
         self._kept: dict[str, Entry] = {}
@@ -120,7 +123,7 @@ class ResultCache:
     ) -> None:
         self._kept[key] = {
             "findings": [f.to_wire() for f in findings],
-            "notes": list(notes),
+            "notes": list(notes) if self.keep_notes else [],
             "sources": dict(sources),
         }
         self._added += 1

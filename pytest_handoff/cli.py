@@ -145,7 +145,7 @@ def lint(argv: list[str]) -> int:
     if options.cache_dir is not None:
         from pytest_handoff.cache import ResultCache
 
-        cache = ResultCache(options.cache_dir, settings.fingerprint())
+        cache = ResultCache(options.cache_dir, settings.fingerprint(), keep_notes=False)
 
     outputs = _parse_outputs(options.output)
     from pytest_handoff.engine import check_paths

@@ -19,7 +19,7 @@ from pytest_handoff.config import Settings
 from pytest_handoff.documents import Document, display_path_for, read_file_bytes
 from pytest_handoff.findings import Finding, Severity
 from pytest_handoff.profiles import Profile, all_profiles, builtin_profiles
-from pytest_handoff.rules import RULES, Hit, Rule, rules_for
+from pytest_handoff.rules import RULES, Hit, Rule, rules_for, table_version
 
 if TYPE_CHECKING:
     from pytest_handoff.cache import ResultCache
@@ -237,7 +237,9 @@ def _check_contents(
         document.schema_valid = not schema_findings
 
     chain = Chain(ref, documents)
-    document_rules, chain_rules = _enabled_rules(profile.name, settings.select, settings.ignore, len(RULES))
+    document_rules, chain_rules = _enabled_rules(
+        profile.name, settings.select, settings.ignore, table_version()
+    )
     valid = chain.valid()
     for rule, check in document_rules:
         for document in valid:
@@ -282,11 +284,11 @@ RuleChecks = tuple[tuple[Rule, Callable[[Any, Settings], Iterable[Hit]]], ...]
 
 @cache
 def _enabled_rules(
-    profile: str, select: tuple[str, ...], ignore: tuple[str, ...], registered: int
+    profile: str, select: tuple[str, ...], ignore: tuple[str, ...], version: int
 ) -> tuple[RuleChecks, RuleChecks]:
     """The document and chain rules that run for ``profile`` under select/ignore, with their checks.
 
-    ``registered`` (the size of the rule table) makes rules registered later count.
+    ``version`` (:func:`~pytest_handoff.rules.table_version`) makes rules registered later count.
     """
     settings = Settings(select=select, ignore=ignore)
     document_rules, chain_rules = (

@@ -54,6 +54,13 @@ class Rule(NamedTuple):
 
 
 RULES: dict[str, Rule] = {}
+# How many times the table changed: what the engine's per-settings rule lists are keyed by.
+_changes = [0]
+
+
+def table_version() -> int:
+    """A number that changes whenever a rule is registered (or registered again)."""
+    return _changes[0]
 
 
 def cleandoc(text: str) -> str:
@@ -78,6 +85,7 @@ def register(rule_: Rule) -> Rule:
     if existing is not None and (existing.name, _origin(existing)) != (rule_.name, _origin(rule_)):
         raise ValueError(f"rule code {rule_.code} is already registered as {existing.name!r}")
     RULES[rule_.code] = rule_
+    _changes[0] += 1
     return rule_
 
 

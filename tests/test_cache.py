@@ -71,3 +71,24 @@ def test_pytest_reuses_results_between_runs(sample_chain: ChainFolder, pytester:
     result = pytester.runpytest("--handoffs")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*NR307 token-total*"])
+
+
+def test_a_cache_without_trace_notes_is_not_read_by_one_that_keeps_them(
+    sample_chain: ChainFolder, pytester: pytest.Pytester
+) -> None:
+    directory = pytester.path / "cache"
+    lean = ResultCache(directory, Settings().fingerprint(), keep_notes=False)
+    _, results = check_paths([], pytester.path, Settings(), cache=lean)
+    lean.flush()
+    assert results[0].notes  # this run's own results keep their notes
+    _, again = check_paths(
+        [],
+        pytester.path,
+        Settings(),
+        cache=ResultCache(directory, Settings().fingerprint(), keep_notes=False),
+    )
+    assert again[0].from_cache
+    assert again[0].notes == ()
+    _, traced = check_paths([], pytester.path, Settings(), cache=reopen(lean))
+    assert not traced[0].from_cache
+    assert traced[0].notes == results[0].notes
