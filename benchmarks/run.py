@@ -289,6 +289,10 @@ def shorten(argv: list[str], keep: int = 12) -> list[str]:
     return [*argv[:keep], f"... ({len(argv) - keep} more arguments)"]
 
 
+#: Rounds for sizes below 4 files (at least; --repeat when larger).
+SMALL_REPEAT = 15
+
+
 def run_jobs(jobs: list[Job], repeat: int) -> None:
     """One warm-up run of each job, then ``repeat`` rounds, interleaving jobs within each round."""
     for job in jobs:
@@ -982,7 +986,9 @@ def main(argv: list[str] | None = None) -> int:
         clean = ensure_tree(workdir, "clean", chains, args.seed)
         broken = ensure_tree(workdir, "broken", chains, args.seed)
         jobs = main_jobs(tools, size, clean, broken, with_cj=cj is not None, empty=empty_project(workdir))
-        run_jobs(jobs, args.repeat)
+        # Runs of one file take a few tens of milliseconds, where a shared machine's noise is
+        # largest: more rounds cost little and steady the medians.
+        run_jobs(jobs, args.repeat if size >= 4 else max(args.repeat, SMALL_REPEAT))
         for job in jobs:
             slot = results["timings"].setdefault(job.name, {})
             if job.size == "-" and "-" in slot:  # size-independent: pool the runs of every size
