@@ -631,6 +631,7 @@ def check_chains(
         for index in todo:
             results[index] = check_chain(refs[index], settings, root, (), cache)
         return [result for result in results if result is not None]
+    import gc
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
@@ -638,6 +639,9 @@ def check_chains(
     # Forked workers inherit the chains: tasks are indices, results come back without their ref
     # (unpickling paths costs more than checking some rules).
     _FORKED_REFS = refs
+    # Objects the workers inherit stay out of their garbage collections, which would otherwise
+    # walk (and so copy) every inherited page (the gc.freeze() docs recommend it before fork).
+    gc.freeze()
     try:
         check = partial(_check_forked, settings=settings, root=root, cache=cache)
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -649,6 +653,7 @@ def check_chains(
                     cache.put(key, findings, notes, sources)
     finally:
         _FORKED_REFS = ()
+        gc.unfreeze()
     return [result for result in results if result is not None]
 
 
