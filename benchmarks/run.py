@@ -689,6 +689,11 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
             }
         )
 
+    def info(name: str, value: float | None, unit: str = "x") -> None:
+        """A figure shown next to the targets, judged by none."""
+        add(name, value, "-", lambda v: True, unit=unit)
+        verdicts[-1]["result"] = "info"
+
     def ratio(a: float | None, b: float | None) -> float | None:
         return a / b if a is not None and b else None
 
@@ -713,45 +718,33 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
             ">= 4x",
             lambda v: v >= 4,
         )
-        add(
+        info(
             f"check-jsonschema {k} / handoff-lint --select HF,HS {k} (the same checks as check-jsonschema)",
             ratio(median(cj, big), median("handoff-lint clean, schema only (--select HF,HS)", big)),
-            "-",
-            lambda v: True,
         )
-        verdicts[-1]["result"] = "info"
-        add(
+        info(
             f"check-jsonschema {k} / pytest with one no-op item per chain {k} (best any plugin can do)",
             ratio(median(cj, big), median("floor: pytest, one no-op item per chain", big)),
-            "-",
-            lambda v: True,
         )
-        verdicts[-1]["result"] = "info"
         add(
             f"pytest --handoffs {k}: all broken / clean",
             ratio(median("pytest --handoffs all broken", big), median("pytest --handoffs clean", big)),
             "<= 3x",
             lambda v: v <= 3,
         )
-        add(
+        info(
             f"handoff-lint {k}: all broken / clean",
             ratio(median("handoff-lint all broken", big), median("handoff-lint clean", big)),
-            "-",
-            lambda v: True,
         )
-        verdicts[-1]["result"] = "info"
         cache = results.get("cache", {}).get(str(big), {})
         pytest_cache = cache.get("pytest --handoffs -p cacheprovider")
         if pytest_cache is not None:
-            add(
+            info(
                 f"pytest with one no-op item per chain {k} / pytest --handoffs cold {k} (best warm / cold possible)",
                 ratio(
                     median("floor: pytest, one no-op item per chain", big), pytest_cache["cold"]["median_ms"]
                 ),
-                "-",
-                lambda v: True,
             )
-            verdicts[-1]["result"] = "info"
         # The target applies to whichever tool keeps a result cache; one without is shown only.
         for name, c in cache.items():
             add(f"{name} {k}: warm / cold", c["warm_over_cold"], "<= 0.2x (1/5)", lambda v: v <= 0.2)
@@ -785,14 +778,11 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
         growth = (
             memory["50000"]["handoff_lint"]["max_rss_mb"] - memory["10000"]["handoff_lint"]["max_rss_mb"]
         ) / 4
-        add(
+        info(
             "handoff-lint peak RSS growth, 10k -> 50k files (per 10k files)",
             growth,
-            "-",
-            lambda v: True,
             unit=" MB",
         )
-        verdicts[-1]["result"] = "info"
     if "10000" in memory:
         add(
             "handoff-lint peak RSS at 10k files",

@@ -194,13 +194,20 @@ def test_settings_are_read_from_tool_handoff_in_pyproject(
     run_handoffs().assert_outcomes(failed=1)
 
 
+@pytest.mark.parametrize(
+    ("ini_line", "message"),
+    [
+        ("handoff_severity = NR106=fatal", "*pytest-handoff*severity*unknown severity 'fatal'*"),
+        ("handoff_jobs = many", "*pytest-handoff: handoff_jobs must be a whole number, got 'many'*"),
+    ],
+)
 def test_a_bad_setting_is_a_usage_error_not_a_traceback(
-    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, ini_line: str, message: str
 ) -> None:
-    pytester.makeini("[pytest]\nhandoff_severity = NR106=fatal\n")
+    pytester.makeini(f"[pytest]\n{ini_line}\n")
     result = run_handoffs()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*pytest-handoff*severity*unknown severity 'fatal'*"])
+    result.stderr.fnmatch_lines([message])
 
 
 def test_the_shipped_examples_show_a_clean_and_a_broken_chain(pytester: pytest.Pytester) -> None:
@@ -274,12 +281,3 @@ def test_collect_only_checks_no_chain(
     monkeypatch.setattr(engine, "check_chain", fail)
     result = run_handoffs("--collect-only", "-q")
     result.stdout.fnmatch_lines(["1 test collected*"])
-
-
-def test_a_bad_number_of_jobs_is_a_usage_error(
-    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
-) -> None:
-    pytester.makeini("[pytest]\nhandoff_jobs = many\n")
-    result = run_handoffs()
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*handoff_jobs must be a whole number, got 'many'*"])
