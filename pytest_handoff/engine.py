@@ -6,6 +6,7 @@ they differ only in how they report the result.
 
 from __future__ import annotations
 
+import _thread
 import json
 import os
 import re
@@ -471,7 +472,7 @@ def iter_handoff_files(
 
     Walks like ``os.walk`` (top-down, sorted, symbolic links to folders not entered). When
     ``listings`` is given it receives every folder's regular ``.json`` files (keyed by the
-    folder's path as text), so that chains need not list their folders again.
+    folder's path as text, ``os.path.normcase``), so that chains need not list their folders again.
     """
     pending = [directory]
     while pending:
@@ -496,7 +497,7 @@ def iter_handoff_files(
                 if matches_globs(prefix + entry.name, settings.globs):
                     yield path
         if listings is not None:
-            listings[str(current)] = regular
+            listings[os.path.normcase(current)] = regular
         pending.extend(reversed(folders))
 
 
@@ -554,7 +555,8 @@ def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery
         else:
             missing.append(str(given))
 
-    chains: dict[tuple[str, str], ChainRef] = {}  # keyed by text: hashing a Path costs more
+    # Keyed by the folder as text (normcase: one folder, however spelt): hashing a Path costs more.
+    chains: dict[tuple[str, str], ChainRef] = {}
     for path in files:
         relative = display_path_for(path, root) if focus else None
         if relative is not None and relative in focus:
@@ -562,10 +564,12 @@ def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery
         else:  # found by the walk, so the globs matched it
             profile = next((p for p in builtin_profiles() if p.claims(path)), builtin_profiles()[0])
         located = profile.chain_of(path)
-        if (profile.name, str(located[0] if located else path)) in chains:
+        folder = os.path.normcase(located[0] if located else path)
+        if (profile.name, folder) in chains:
             continue  # its chain was listed with an earlier member
-        ref = chain_ref_for(profile, path, settings, root, listings.get(os.path.dirname(path)))
-        chains[(profile.name, str(ref.directory or path))] = ref
+        chains[(profile.name, folder)] = chain_ref_for(
+            profile, path, settings, root, listings.get(folder) if located else None
+        )
     ordered = tuple(sorted(chains.values(), key=lambda ref: str(ref.directory or ref.paths[0])))
     return Discovery(ordered, frozenset(focus) if focus else None, tuple(missing))
 
@@ -635,29 +639,44 @@ def check_chains(
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
-    global _FORKED_REFS
-    # Forked workers inherit the chains: tasks are indices, results come back without their ref
-    # (unpickling paths costs more than checking some rules).
-    _FORKED_REFS = refs
-    # Objects the workers inherit stay out of their garbage collections, which would otherwise
-    # walk (and so copy) every inherited page (the gc.freeze() docs recommend it before fork).
-    gc.freeze()
-    try:
-        check = partial(_check_forked, settings=settings, root=root, cache=cache)
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            computed = pool.map(check, todo, chunksize=max(1, len(todo) // (workers * 8)))
-            for index, (findings, notes, sources, key) in zip(todo, computed, strict=True):
-                results[index] = ChainResult(refs[index], findings, notes, sources, cache_key=key)
-                # The workers' copies of the cache are gone: record what they computed here.
-                if cache is not None and key is not None:
-                    cache.put(key, findings, notes, sources)
-    finally:
-        _FORKED_REFS = ()
-        gc.unfreeze()
+    check = partial(_check_forked, settings=settings, root=root, cache=cache)
+    # The workers are forked when the tasks are submitted, and inherit the chains through the
+    # initializer's arguments (never pickled with fork): tasks are indices, and results come
+    # back without their ref (unpickling paths costs more than checking some rules).
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_receive_refs,
+        initargs=(refs,),
+    )
+    with pool:
+        with _FORK_LOCK:  # gc.freeze is process-wide: one forking caller at a time
+            # Objects the workers inherit stay out of their garbage collections, which would
+            # otherwise walk (and so copy) every inherited page. A host's own freeze is left as is.
+            freeze = gc.get_freeze_count() == 0
+            if freeze:
+                gc.freeze()
+            try:
+                computed = pool.map(check, todo, chunksize=max(1, len(todo) // (workers * 8)))
+            finally:
+                if freeze:
+                    gc.unfreeze()
+        for index, (findings, notes, sources, key) in zip(todo, computed, strict=True):
+            results[index] = ChainResult(refs[index], findings, notes, sources, cache_key=key)
+            # The workers' copies of the cache are gone: record what they computed here.
+            if cache is not None and key is not None:
+                cache.put(key, findings, notes, sources)
     return [result for result in results if result is not None]
 
 
+_FORK_LOCK = _thread.allocate_lock()
+# In a worker: the chains of the check_chains call that forked it.
 _FORKED_REFS: Sequence[ChainRef] = ()
+
+
+def _receive_refs(refs: Sequence[ChainRef]) -> None:
+    global _FORKED_REFS
+    _FORKED_REFS = refs
 
 
 def _check_forked(

@@ -154,37 +154,40 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
-def _handoff_files(
-    directory: Path, settings: Settings, session: pytest.Session
-) -> Iterator[tuple[Path, Any]]:
-    """Regular handoff files directly in ``directory`` with their profile."""
-    from pytest_handoff.documents import display_path_for
-    from pytest_handoff.engine import profile_for
-
+def _json_files(directory: Path) -> list[Path]:
+    """The regular ``.json`` files directly in ``directory``, sorted by name."""
     try:
         with os.scandir(directory) as scan:
             entries = sorted((entry for entry in scan if entry.name.endswith(".json")), key=lambda e: e.name)
     except OSError:
-        return
-    for entry in entries:
-        if entry.is_file():
-            path = Path(entry.path)
-            relative = display_path_for(path, session.config.rootpath)
-            profile = profile_for(path, settings, relative, explicit=session.isinitpath(path))
-            if profile is not None:
-                yield path, profile
+        return []
+    return [directory / entry.name for entry in entries if entry.is_file()]
+
+
+def _handoff_files(
+    json_files: list[Path], settings: Settings, session: pytest.Session
+) -> Iterator[tuple[Path, Any]]:
+    """The files of ``json_files`` that are handoffs (by the globs, or named), with their profile."""
+    from pytest_handoff.documents import display_path_for
+    from pytest_handoff.engine import profile_for
+
+    for path in json_files:
+        relative = display_path_for(path, session.config.rootpath)
+        profile = profile_for(path, settings, relative, explicit=session.isinitpath(path))
+        if profile is not None:
+            yield path, profile
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     settings = _settings(parent.config)
     if settings is None:
         return None
-    files = list(_handoff_files(path, settings, parent.session))
-    for file_path, profile in files:
+    json_files = _json_files(path)
+    for file_path, profile in _handoff_files(json_files, settings, parent.session):
         located = profile.chain_of(file_path)
         if located is not None and located[0] == path:
             directory: ChainDirectory = ChainDirectory.from_parent(parent, path=path)
-            directory.handoff_files = files
+            directory.json_files = json_files
             return directory
     return None
 
@@ -214,21 +217,21 @@ class ChainDirectory(pytest.Directory):
     (the whole chain is still read, as cross-handoff rules need it).
     """
 
-    # The handoff files pytest_collect_directory found here (listed once, not again).
-    handoff_files: list[tuple[Path, Any]] | None = None
+    # Every regular .json file here, as pytest_collect_directory listed it (not listed again):
+    # a chain has all its member files, also those its globs do not name.
+    json_files: list[Path] | None = None
 
     def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
         from pytest_handoff.engine import chain_ref_for
 
         settings = _settings(self.config)
         assert settings is not None
-        files = self.handoff_files
-        if files is None:
-            files = list(_handoff_files(self.path, settings, self.session))
+        json_files = self.json_files if self.json_files is not None else _json_files(self.path)
+        files = list(_handoff_files(json_files, settings, self.session))
         if not files:
             return []
         path, profile = files[0]
-        ref = chain_ref_for(profile, path, settings, self.config.rootpath, [p for p, _ in files])
+        ref = chain_ref_for(profile, path, settings, self.config.rootpath, json_files)
         keywords = profile.keywords(ref.paths, settings)
         named = [p for p in ref.paths if self.session.isinitpath(p)]
         whole = not named or any(self.session.isinitpath(d) for d in (self.path, *self.path.parents))
@@ -263,16 +266,34 @@ class HandoffFile(pytest.File):
 
 # --- run -----------------------------------------------------------------------
 
-PREFETCHED_KEY = pytest.StashKey[dict[tuple[Path, ...], "ChainResult"]]()
+# Chain results checked at collection end, with the files' stamps when they were read.
+PREFETCHED_KEY = pytest.StashKey[dict[tuple[Path, ...], tuple["Stamps", "ChainResult"]]]()
+Stamps = tuple[tuple[int, int] | None, ...]
+
+
+def _stamps(paths: tuple[Path, ...]) -> Stamps:
+    """Modification time and size of each file (None when it cannot be read)."""
+    stamps: list[tuple[int, int] | None] = []
+    for path in paths:
+        try:
+            info = path.stat()
+        except OSError:
+            stamps.append(None)
+        else:
+            stamps.append((info.st_mtime_ns, info.st_size))
+    return tuple(stamps)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Check every collected chain at once, before the run: on several processes when there are many.
 
-    Items then only report their chain's result. Left to the items themselves: collect-only
-    runs, xdist workers (each runs its share), and projects with their own
-    ``pytest_handoff_check_chain`` hooks (they run in this process, with the item).
+    Items then only report their chain's result, unless a file changed since (a test wrote
+    it): then the item checks its chain again. Left to the items themselves: collect-only
+    runs, xdist workers (each runs its share), projects with their own
+    ``pytest_handoff_check_chain`` hooks (they run in this process, with the item), and
+    every chain when checking them together fails (a project rule that raises fails only
+    its own chain's item).
     """
     config = session.config
     settings = _settings(config)
@@ -288,10 +309,16 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     from pytest_handoff.engine import check_chains
 
-    results = check_chains(
-        list(refs.values()), settings, config.rootpath, cache=_result_cache(config), jobs=_jobs(config)
-    )
-    config.stash[PREFETCHED_KEY] = {result.ref.paths: result for result in results}
+    stamps = {paths: _stamps(paths) for paths in refs}  # before reading: a later change is seen
+    try:
+        results = check_chains(
+            list(refs.values()), settings, config.rootpath, cache=_result_cache(config), jobs=_jobs(config)
+        )
+    except Exception:  # each item checks its own chain again and reports the error
+        return
+    config.stash[PREFETCHED_KEY] = {
+        result.ref.paths: (stamps[result.ref.paths], result) for result in results
+    }
 
 
 def _jobs(config: pytest.Config) -> int | None:
@@ -347,7 +374,8 @@ class ChainItem(pytest.Item):
         settings = _settings(self.config)
         assert settings is not None
         root = self.config.rootpath
-        result = self.config.stash.get(PREFETCHED_KEY, {}).get(self.ref.paths)
+        prefetched = self.config.stash.get(PREFETCHED_KEY, {}).get(self.ref.paths)
+        result = prefetched[1] if prefetched and prefetched[0] == _stamps(self.ref.paths) else None
         if result is None:
             extra = [self._user_checks] if self.ihook.pytest_handoff_check_chain.get_hookimpls() else []
             result = check_chain(self.ref, settings, root, extra, cache=_result_cache(self.config))

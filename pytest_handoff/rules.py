@@ -89,6 +89,12 @@ def register(rule_: Rule) -> Rule:
     return rule_
 
 
+def unregister(code: str) -> None:
+    """Remove rule ``code`` from the table (for a project that unloads its rules, and tests)."""
+    if RULES.pop(code, None) is not None:
+        _changes[0] += 1
+
+
 def _origin(rule_: Rule) -> str:
     check = rule_.check
     return f"{check.__module__}.{check.__qualname__}" if check is not None else ""

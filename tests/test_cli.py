@@ -244,3 +244,36 @@ def test_checking_one_clean_file_imports_nothing_heavy(in_repo: ChainFolder) -> 
         check=True,
     )
     assert done.stdout.split(maxsplit=1) == ["0", "[]\n"]
+
+
+def test_chains_checked_from_two_threads_at_once_keep_their_own_results(
+    in_repo: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    import pytest_handoff.engine as engine
+    from pytest_handoff.config import Settings
+
+    in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))  # every chain has a finding
+    handoffs = in_repo.directory.parent
+    for n in range(1, 8):
+        shutil.copytree(in_repo.directory, handoffs / f"20260323-10000{n}")
+    monkeypatch.setattr(engine, "PARALLEL_THRESHOLD", 2)
+    folders = sorted(handoffs.iterdir())
+    batches = [folders[:4], folders[4:]]
+
+    def check(batch: list[Path]) -> list[engine.ChainResult]:
+        return engine.check_paths(batch, pytester.path, Settings(), jobs=2)[1]
+
+    for _ in range(3):
+        with ThreadPoolExecutor(2) as threads:
+            for results in threads.map(check, batches):
+                for result in results:
+                    assert result.findings
+                    assert {f.chain for f in result.findings} == {result.ref.chain_id}
+                    assert all(
+                        f.path.startswith(f".neuralrelay/handoffs/{result.ref.chain_id}/")
+                        for f in result.findings
+                    )

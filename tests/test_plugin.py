@@ -281,3 +281,75 @@ def test_collect_only_checks_no_chain(
     monkeypatch.setattr(engine, "check_chain", fail)
     result = run_handoffs("--collect-only", "-q")
     result.stdout.fnmatch_lines(["1 test collected*"])
+
+
+def test_naming_one_file_of_a_chain_outside_the_globs_still_reads_the_whole_chain(
+    pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    from tests.conftest import SAMPLE_CHAIN, needs_corpus
+
+    needs_corpus()
+    chain = copy_chain(SAMPLE_CHAIN, pytester.path / "examples" / "sample-handoffs")
+    result = run_handoffs(str(chain / TEST))
+    result.assert_outcomes(passed=1)  # no NR103/NR106 for "missing" siblings
+
+
+def test_a_handoff_written_by_an_earlier_test_is_checked_as_it_is_then(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    pytester.makepyfile(
+        test_pipeline=f"""
+        import json, pathlib
+
+        def test_the_pipeline_writes_a_handoff():
+            path = pathlib.Path({str(sample_chain.path(REVIEW))!r})
+            data = json.loads(path.read_text())
+            data["total_tokens"] = 10
+            path.write_text(json.dumps(data, indent=2))
+        """
+    )
+    result = run_handoffs("test_pipeline.py", ".neuralrelay")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*04-review-agent.json:*: NR307 token-total*"])
+
+
+def test_a_project_rule_that_raises_fails_only_its_own_chain(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, request: pytest.FixtureRequest
+) -> None:
+    from pytest_handoff.rules import unregister
+
+    request.addfinalizer(lambda: unregister("XX901"))  # the conftest registers it in this process
+    copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-170000")
+    pytester.makeconftest(
+        """
+        from pytest_handoff.rules import rule
+
+        @rule("XX901", "project-rule", scope="chain")
+        def check(chain, settings):
+            if chain.chain_id == "20260322-170000":
+                raise ValueError("bug in a project rule")
+            return ()
+        """
+    )
+    result = run_handoffs()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*ValueError: bug in a project rule*"])
+    assert "INTERNALERROR" not in result.stdout.str()
+
+
+def test_items_report_the_results_checked_at_collection_end(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_handoff import engine
+
+    copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000")
+    checked: list[str] = []
+    check_contents = engine._check_contents
+
+    def counting(ref: Any, *args: Any) -> Any:
+        checked.append(ref.chain_id)
+        return check_contents(ref, *args)
+
+    monkeypatch.setattr(engine, "_check_contents", counting)
+    run_handoffs().assert_outcomes(passed=2)
+    assert sorted(checked) == ["20260322-143052", "20260322-160000"]  # once each, not again per item

@@ -247,13 +247,21 @@ def test_a_quick_mode_chain_with_inline_requirements_is_complete(
     expect_no(result, "NR103")
 
 
+@pytest.mark.parametrize(
+    "folder",
+    [
+        "oauth-login",
+        "20261322-143052",  # month 13
+        "\uff12\uff10\uff12\uff16\uff10\uff13\uff12\uff12-\uff11\uff14\uff13\uff10\uff15\uff12",  # full-width digits
+    ],
+)
 def test_a_chain_folder_not_named_by_its_start_time_is_reported(
-    pytester: pytest.Pytester, run_handoffs: Run
+    pytester: pytest.Pytester, run_handoffs: Run, folder: str
 ) -> None:
     from tests.conftest import SAMPLE_CHAIN, needs_corpus
 
     needs_corpus()
-    copy_chain(SAMPLE_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "oauth-login")
+    copy_chain(SAMPLE_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / folder)
     result = run_handoffs()
     result.stdout.fnmatch_lines(["*01-ba-agent.json:1:1: NR107 chain-id*"])
 

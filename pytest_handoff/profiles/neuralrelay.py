@@ -31,7 +31,7 @@ AGENTS = {
 
 NUMBERED_FILE = re.compile(r"(?P<seq>\d{2,})-(?P<agent>[a-z0-9][a-z0-9-]*)\.json")
 REWORK_FILE = re.compile(r"rework-(?P<cycle>\d+)\.json")
-CHAIN_ID = re.compile(r"(?P<date>\d{8})-(?P<time>\d{6})(?:-(?P<n>\d+))?")
+CHAIN_ID = re.compile(r"(?P<date>[0-9]{8})-(?P<time>[0-9]{6})(?:-(?P<n>[0-9]+))?")
 
 
 def agents(settings: Settings) -> dict[str, str]:
