@@ -59,6 +59,10 @@ _SPACE = (
 _AFTER_KEY_WORD = re.compile(
     rb"[A-Za-z_\-]*[\"']?" + _SPACE + rb"[:=]" + _SPACE + rb"[\"']?[A-Za-z0-9+/=_\-.~]{16}"
 )
+# A key-like JSON key holding a string or a list of strings: find_secrets() judges those values
+# whatever characters they hold (NeuralRelay's own such keys, tokens_used and total_tokens, hold
+# numbers).
+_KEY_WITH_TEXT = re.compile(rb'[^"\\\n]*"[ \t\r\n]*:[ \t\r\n]*[\["]')
 # Characters that case-insensitive matching reads as k, s or i, where bytes.lower() does not.
 _ASCII_FOLDS = (("\u212a", "k"), ("\u017f", "s"), ("\u0130", "i"), ("\u0131", "i"))
 
@@ -80,7 +84,8 @@ def may_hold_secrets(text: str) -> bool:
     for word in _KEY_WORDS:
         start = lower.find(word)
         while start >= 0:
-            if _AFTER_KEY_WORD.match(raw, start + len(word)):
+            end = start + len(word)
+            if _AFTER_KEY_WORD.match(raw, end) or _KEY_WITH_TEXT.match(lower, end):
                 return True
             start = lower.find(word, start + 1)
     return False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -54,6 +55,40 @@ SECRET_PIECES = [
 @given(st.lists(st.sampled_from(SECRET_PIECES), max_size=10).map("".join))
 def test_the_fast_pre_check_never_hides_a_secret(text: str) -> None:
     if any(find_secrets(text)):
+        assert may_hold_secrets(text)
+
+
+JSON_KEYS = [
+    "password",
+    "api_key",
+    "Client_Secret",
+    "token",
+    "PWD_2",
+    "my-credentials",
+    "tokens_used",
+    "notes",
+]
+JSON_VALUES = st.lists(
+    st.sampled_from([*SECRET_PIECES, "Xk9!mQ2$vL7#pR4&", "!@#$%^&*()", "p4ss", "\\", '"']), max_size=6
+).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(JSON_KEYS),
+        st.one_of(JSON_VALUES, st.lists(JSON_VALUES, max_size=3), st.integers()),
+        max_size=3,
+    ),
+    st.booleans(),
+)
+def test_the_fast_pre_check_never_hides_a_secret_in_a_json_document(
+    data: dict[str, Any], indent: bool
+) -> None:
+    from pytest_handoff.secrets import _texts
+
+    text = json.dumps(data, indent=2 if indent else None, ensure_ascii=not indent)
+    if any(any(find_secrets(value, key)) for _, key, value, _ in _texts(data)):
         assert may_hold_secrets(text)
 
 
