@@ -183,11 +183,12 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
     if settings is None:
         return None
     json_files = _json_files(path)
-    for file_path, profile in _handoff_files(json_files, settings, parent.session):
+    handoffs = list(_handoff_files(json_files, settings, parent.session))
+    for file_path, profile in handoffs:
         located = profile.chain_of(file_path)
         if located is not None and located[0] == path:
             directory: ChainDirectory = ChainDirectory.from_parent(parent, path=path)
-            directory.json_files = json_files
+            directory.listed = (json_files, handoffs)
             return directory
     return None
 
@@ -217,17 +218,19 @@ class ChainDirectory(pytest.Directory):
     (the whole chain is still read, as cross-handoff rules need it).
     """
 
-    # Every regular .json file here, as pytest_collect_directory listed it (not listed again):
-    # a chain has all its member files, also those its globs do not name.
-    json_files: list[Path] | None = None
+    # What pytest_collect_directory found here, not looked for again: every regular .json file
+    # (a chain has all its member files, also those its globs do not name) and the handoffs.
+    listed: tuple[list[Path], list[tuple[Path, Any]]] | None = None
 
     def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
         from pytest_handoff.engine import chain_ref_for
 
         settings = _settings(self.config)
         assert settings is not None
-        json_files = self.json_files if self.json_files is not None else _json_files(self.path)
-        files = list(_handoff_files(json_files, settings, self.session))
+        if self.listed is None:
+            json_files = _json_files(self.path)
+            self.listed = (json_files, list(_handoff_files(json_files, settings, self.session)))
+        json_files, files = self.listed
         if not files:
             return []
         path, profile = files[0]

@@ -20,6 +20,8 @@ from array import array
 from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
+from pytest_handoff.pointers import escape_pointer_token, pointer_join, unescape_pointer_token
+
 __all__ = [
     "DuplicateKey",
     "LineIndex",
@@ -53,24 +55,6 @@ class DuplicateKey(NamedTuple):
     pointer: str
     first: Span
     second: Span
-
-
-def escape_pointer_token(token: str) -> str:
-    """Escape one reference token for a JSON pointer (RFC 6901)."""
-    # "~" must go first, otherwise the "~" of a freshly written "~1" would be escaped again.
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def _unescape_pointer_token(token: str) -> str:
-    # The reverse order of escape_pointer_token: "~01" means the key "~1", not "/".
-    return token.replace("~1", "/").replace("~0", "~")
-
-
-def pointer_join(parent: str, token: str | int) -> str:
-    """Append one token (a raw object key or an array index) to a JSON pointer."""
-    if isinstance(token, int):
-        return f"{parent}/{token}"
-    return f"{parent}/{escape_pointer_token(token)}"
 
 
 # Only these four characters are whitespace for json.loads (no form feed, no NBSP).
@@ -214,7 +198,7 @@ class PositionMap:
         opener = self._text[start]
         if opener == "{":
             members = self._object(start)
-            index = members.last.get(_unescape_pointer_token(token))
+            index = members.last.get(unescape_pointer_token(token))
             if index is None:
                 return None
             key_start, key_end, value_start, value_end = members.spans[4 * index : 4 * index + 4]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.findings import Finding
+from pytest_handoff.pointers import pointer_join
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -147,7 +148,11 @@ def validate_document(document: Document, validator: Validator, code: str = "HS0
 
 
 def pointer_of(parts: Any) -> str:
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+    """The JSON pointer of a path of keys and indexes (as jsonschema gives them)."""
+    pointer = ""
+    for part in parts:
+        pointer = pointer_join(pointer, part)
+    return pointer
 
 
 def _explain(error: ValidationError) -> Iterator[tuple[str, Anchor, str]]:
@@ -176,7 +181,7 @@ def _explain(error: ValidationError) -> Iterator[tuple[str, Anchor, str]]:
         patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
         extras = [k for k in instance if k not in allowed and not any(p.search(k) for p in patterns)]
         for name in extras:
-            token = pointer + "/" + name.replace("~", "~0").replace("/", "~1")
+            token = pointer_join(pointer, name)
             known = ", ".join(sorted(allowed)) or "none"
             yield token, "key", f"unexpected property {name!r} (allowed here: {known})"
         return

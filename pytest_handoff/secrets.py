@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from pytest_handoff.pointers import pointer_join
 from pytest_handoff.rules import Hit, rule
 
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ def _texts(root: Any) -> Iterator[tuple[str, str, str, bool]]:
             yield pointer, key, value, False
         elif isinstance(value, dict):
             for name, child in reversed(value.items()):
-                member = pointer + "/" + name.replace("~", "~0").replace("/", "~1")
+                member = pointer_join(pointer, name)
                 yield member, "", name, True  # a secret can sit in a key (domain_glossary)
                 stack.append((member, name, child))
         elif isinstance(value, list):

@@ -11,6 +11,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.findings import Severity
+from pytest_handoff.pointers import pointer_join
 from pytest_handoff.profiles.neuralrelay import (
     CHAIN_ID,
     NAME,
@@ -1055,13 +1056,10 @@ class _Strings(NamedTuple):
         while parent >= 0:
             keys.append(key)
             parent, key = self.containers[parent]
-        return "".join(f"/{_escape(key)}" for key in reversed(keys))
-
-
-def _escape(key: str | int) -> str:
-    if isinstance(key, int):
-        return str(key)
-    return key.replace("~", "~0").replace("/", "~1") if "~" in key or "/" in key else key
+        pointer = ""
+        for key in reversed(keys):
+            pointer = pointer_join(pointer, key)
+        return pointer
 
 
 def _strings(root: Any) -> _Strings:
