@@ -57,9 +57,15 @@ _SPACE = (
     rb"(?:[\t-\r\x1c-\x20]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
     rb"|\xe2\x81\x9f|\xe3\x80\x80)*"
 )
+# The file is JSON, so a quote may be escaped (\") and a value character written as an escape
+# (\/, \u0041): the value class takes backslashes, which only lengthens what it must span.
 _AFTER_KEY_WORD = re.compile(
-    rb"[A-Za-z_\-]*[\"']?" + _SPACE + rb"[:=]" + _SPACE + rb"[\"']?[A-Za-z0-9+/=_\-.~]{16}"
+    rb"[A-Za-z_\-]*(?:\\?[\"'])?" + _SPACE + rb"[:=]" + _SPACE + rb"(?:\\?[\"'])?[A-Za-z0-9+/=_\-.~\\]{16}"
 )
+# Escapes a JSON writer never needs but that could spell part of a secret's shape: printable
+# ASCII (but &, < and >, which some writers always escape), and the characters case-insensitive
+# matching reads as k, s or i (see _ASCII_FOLDS).
+_ESCAPED_SHAPE = re.compile(rb"\\u(?:00(?:2[0-57-9a-f]|3[0-9abdf]|[4-7][0-9a-f])|0130|0131|017f|212a)")
 # A key-like JSON key holding a string or a list of strings: find_secrets() judges those values
 # whatever characters they hold (NeuralRelay's own such keys, tokens_used and total_tokens, hold
 # numbers).
@@ -81,7 +87,11 @@ def may_hold_secrets(text: str) -> bool:
         return True
     if b"://" in raw and _URL_PASSWORD.search(raw):
         return True
+    if b":\\/\\/" in raw:  # a URL with its slashes escaped: rare, so let the full check look
+        return True
     lower = raw.lower()
+    if b"\\u" in lower and _ESCAPED_SHAPE.search(lower):
+        return True
     for word in _KEY_WORDS:
         start = lower.find(word)
         while start >= 0:

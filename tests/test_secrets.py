@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pytest_handoff.cli import main
@@ -82,6 +82,8 @@ JSON_VALUES = st.lists(
     ),
     st.booleans(),
 )
+# Found by this test: an escaped quote before the separator and an escaped dotted capital I.
+@example(data={"notes": '"api_key" : =tokenCREDENT\u0130AL'}, indent=False)
 def test_the_fast_pre_check_never_hides_a_secret_in_a_json_document(
     data: dict[str, Any], indent: bool
 ) -> None:
