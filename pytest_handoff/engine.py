@@ -272,9 +272,17 @@ def _check_contents(
     sources = _sources(kept, documents, ref, root, secrets)
     notes = chain.notes
     if secrets:
-        # Schema messages quote values and keys, excerpts show lines: neither may show a secret.
+        # Whatever rules ran: messages quote values (in part), excerpts show lines, notes quote
+        # matched text, and none of them may show a secret.
         hide = _masker(secrets)
-        kept = [f.replace(message=hide(f.message), pointer=hide(f.pointer)) for f in kept]
+        kept = [
+            f.replace(
+                message=hide(f.message),
+                pointer=hide(f.pointer),
+                related=tuple((path, line, column, hide(label)) for path, line, column, label in f.related),
+            )
+            for f in kept
+        ]
         sources = {path: tuple(hide(line) for line in lines) for path, lines in sources.items()}
         notes = [hide(note) for note in notes]
     return ChainResult(ref, tuple(kept), tuple(notes), sources)
@@ -304,7 +312,11 @@ def _enabled_rules(
 
 
 def _masker(secrets: Sequence[str]) -> Callable[[str], str]:
-    """A function that replaces every secret (also JSON-escaped) in a text by its masked form."""
+    """A function that hides every secret (also JSON-escaped, also in part) in a text.
+
+    A message may quote a string cut short, so any run of :data:`SHOWN_RUN` or more of a
+    secret's characters is hidden too, not only the whole secret.
+    """
     from pytest_handoff.secrets import mask
 
     spellings = sorted(
@@ -315,10 +327,42 @@ def _masker(secrets: Sequence[str]) -> Callable[[str], str]:
 
     def hide(text: str) -> str:
         for spelling, masked in spellings:
-            text = text.replace(spelling, masked)
+            if spelling in text:
+                text = text.replace(spelling, masked)
+        for spelling, masked in spellings:
+            text = _hide_runs(text, spelling, masked)
         return text
 
     return hide
+
+
+#: The longest run of a secret's characters an output may show (a mask shows its first four).
+SHOWN_RUN = 7
+
+
+def _hide_runs(text: str, secret: str, masked: str) -> str:
+    """``text`` with every run of more than :data:`SHOWN_RUN` characters of ``secret`` replaced."""
+    width = SHOWN_RUN + 1
+    if len(secret) < width:
+        return text
+    grams = {secret[i : i + width] for i in range(len(secret) - width + 1)}
+    if not any(gram in text for gram in grams):
+        return text  # the common case
+    hidden = [False] * len(text)
+    for start in range(len(text) - width + 1):
+        if text[start : start + width] in grams:
+            hidden[start : start + width] = [True] * width
+    out: list[str] = []
+    index = 0
+    while index < len(text):
+        if not hidden[index]:
+            out.append(text[index])
+            index += 1
+            continue
+        out.append(masked)
+        while index < len(text) and hidden[index]:
+            index += 1
+    return "".join(out)
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

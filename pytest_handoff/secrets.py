@@ -12,13 +12,14 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.pointers import pointer_join
 from pytest_handoff.rules import Hit, rule
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
+    from pytest_handoff.documents import Document
     from pytest_handoff.engine import Chain
 
 # The patterns below are compiled on first use (re keeps them): most runs never need them, as
@@ -26,7 +27,12 @@ if TYPE_CHECKING:
 
 #: Token formats with a recognisable shape: (kind, pattern); group 1 is the secret when present.
 KNOWN_FORMATS: tuple[tuple[str, str], ...] = (
-    ("private key block", r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----"),
+    # The whole block where it is there (a key's body is the secret, not its header line).
+    (
+        "private key block",
+        r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----"
+        r"(?:[A-Za-z0-9+/=:,\s\\-]*?-----END (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)",
+    ),
     ("AWS access key ID", r"\b((?:AKIA|ASIA)[0-9A-Z]{16})\b"),
     ("GitHub token", r"\b(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b"),
     ("GitLab token", r"\b(glpat-[A-Za-z0-9_\-]{20,})"),
@@ -156,10 +162,38 @@ def _texts(root: Any) -> Iterator[tuple[str, str, str, bool]]:
             stack.extend((f"{pointer}/{i}", key, value[i]) for i in range(len(value) - 1, -1, -1))
 
 
+class SecretPlace(NamedTuple):
+    """Where a string holding secrets sits, and what they are (the first names the finding)."""
+
+    document: Document
+    pointer: str
+    is_key: bool
+    found: tuple[tuple[str, str], ...]  # (kind, secret)
+
+
+def secret_places(chain: Chain) -> list[SecretPlace]:
+    """Every string (and key) of the chain's parsed documents that holds a secret.
+
+    The engine asks this of every chain, whatever rules are selected, to mask what it
+    prints; HX001 reports the same places. Computed once per chain.
+    """
+    places: list[SecretPlace] | None = chain.memo.get("secret_places")
+    if places is not None:
+        return places
+    places = chain.memo["secret_places"] = []
+    for document in chain.documents:  # every parsed document, valid or not
+        if not may_hold_secrets(document.text):
+            continue  # the common case: nothing shaped like a secret anywhere in the file
+        for pointer, key, text, is_key in _texts(document.data):
+            found = tuple(find_secrets(text, key))
+            if found:
+                places.append(SecretPlace(document, pointer, is_key, found))
+    return places
+
+
 def secrets_to_mask(chain: Chain) -> list[str]:
-    """Secrets found in the chain (recorded by HX001), to mask in source excerpts."""
-    found: list[str] = chain.memo.get("secrets", [])
-    return found
+    """Every secret of the chain's parsed documents, to mask in messages, pointers and excerpts."""
+    return [secret for place in secret_places(chain) for _, secret in place.found]
 
 
 @rule("HX001", "unredacted-secret", scope="chain")
@@ -177,21 +211,15 @@ def check_no_secrets(chain: Chain, settings: Settings) -> Iterator[Hit]:
     **Example**: `"known_risks": ["staging uses GITHUB_TOKEN=ghp_…"]` with the token's 36 characters.
 
     **Use instead**: name the secret, never its value: `"staging uses the GITHUB_TOKEN secret"`.
+
+    Whether or not this rule is selected, every output masks the secrets it finds.
     """
-    masked: list[str] = chain.memo.setdefault("secrets", [])
-    for document in chain.documents:  # every parsed document, valid or not
-        if not may_hold_secrets(document.text):
-            continue  # the common case: nothing shaped like a secret anywhere in the file
-        for pointer, key, text, is_key in _texts(document.data):
-            found = list(find_secrets(text, key))
-            if not found:
-                continue
-            masked.extend(secret for _, secret in found)  # all of them, for the excerpts
-            kind, secret = found[0]
-            more = f" and {len(found) - 1} more" if len(found) > 1 else ""
-            yield Hit(  # one finding per string is enough to act on
-                document,
-                pointer,
-                f"possible {kind}: {mask(secret)}{more}; remove it or replace it with a reference to where it is kept",
-                anchor="key" if is_key else "value",
-            )
+    for place in secret_places(chain):
+        kind, secret = place.found[0]
+        more = f" and {len(place.found) - 1} more" if len(place.found) > 1 else ""
+        yield Hit(  # one finding per string is enough to act on
+            place.document,
+            place.pointer,
+            f"possible {kind}: {mask(secret)}{more}; remove it or replace it with a reference to where it is kept",
+            anchor="key" if place.is_key else "value",
+        )

@@ -1,0 +1,118 @@
+"""Secrets are masked by the engine in every output, whatever rules are selected (HX001 or not)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pytest_handoff.cli import main
+
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+CLEAN_CHAIN = Path(__file__).resolve().parents[1] / "examples" / "clean" / ".neuralrelay"
+DEV = "02-dev-agent.json"
+# Rule selections under which HX001 does not run.
+WITHOUT_HX001 = (["--ignore", "HX001"], ["--select", "NR2"], ["--select", "NR201,HS"])
+
+
+@pytest.fixture
+def leaky_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The clean example chain with one token in two duplicate coverage gaps (NR201) and a criterion."""
+    shutil.copytree(CLEAN_CHAIN, tmp_path / ".neuralrelay")
+    (chain,) = (tmp_path / ".neuralrelay" / "handoffs").iterdir()
+    dev = json.loads((chain / DEV).read_text(encoding="utf-8"))
+    gap = f"The staging deploy still reads GITHUB_TOKEN={TOKEN} from the job environment"
+    dev["coverage_gaps"][:2] = [gap, gap]
+    dev["files_changed"][0]["summary"] += f"; token_cache_key {TOKEN}"
+    (chain / DEV).write_text(json.dumps(dev, indent=2, ensure_ascii=False), encoding="utf-8")
+    ba = json.loads((chain / "01-ba-agent.json").read_text(encoding="utf-8"))
+    ba["acceptance_criteria"][0] += f" (token_cache_key {TOKEN})"
+    (chain / "01-ba-agent.json").write_text(json.dumps(ba, indent=2), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
+        monkeypatch.delenv(variable, raising=False)
+    return tmp_path
+
+
+@pytest.mark.parametrize("selection", WITHOUT_HX001, ids=" ".join)
+@pytest.mark.parametrize("output", ["text", "json", "sarif", "github", "markdown"])
+def test_nr201_message_and_excerpt_mask_a_token_when_hx001_does_not_run(
+    leaky_repo: Path, capsys: pytest.CaptureFixture[str], output: str, selection: list[str]
+) -> None:
+    assert main(["--format", output, *selection]) == 1
+    out = capsys.readouterr().out
+    assert "NR201" in out
+    assert "HX001" not in out
+    assert TOKEN not in out
+    assert "(40 characters)" in out  # the masked form, however the format escapes its ellipsis
+
+
+def test_every_report_file_masks_a_token_when_hx001_is_ignored(
+    leaky_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outputs = {fmt: leaky_repo / f"report.{fmt}" for fmt in ("text", "json", "sarif", "github", "markdown")}
+    arguments = [item for fmt, path in outputs.items() for item in ("--output", f"{fmt}={path}")]
+    assert main(["--ignore", "HX001", *arguments]) == 1
+    assert TOKEN not in capsys.readouterr().out
+    for fmt, path in outputs.items():
+        text = path.read_text(encoding="utf-8")
+        assert "NR201" in text, fmt
+        assert TOKEN not in text, fmt
+
+
+def test_the_github_step_summary_masks_a_token_when_hx001_is_ignored(
+    leaky_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    summary = leaky_repo / "summary.md"
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    assert main(["--ignore", "HX001"]) == 1
+    captured = capsys.readouterr()
+    assert "NR201" in summary.read_text(encoding="utf-8")
+    for where in (captured.out, captured.err, summary.read_text(encoding="utf-8")):
+        assert TOKEN not in where
+
+
+def test_pytest_failure_junitxml_and_trace_mask_a_token_when_hx001_is_ignored(
+    leaky_repo: Path, pytester: pytest.Pytester
+) -> None:
+    shutil.copytree(leaky_repo / ".neuralrelay", pytester.path / ".neuralrelay")
+    junit = pytester.path / "junit.xml"
+    result = pytester.runpytest(
+        "--handoffs", "-p", "no:cacheprovider", "--handoff-ignore", "HX001", "-rA", f"--junitxml={junit}"
+    )
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "NR201" in out
+    assert "handoff trace" in out
+    assert TOKEN not in out
+    assert TOKEN not in junit.read_text(encoding="utf-8")
+    assert "NR201" in junit.read_text(encoding="utf-8")
+
+
+def test_the_same_run_with_hx001_selected_reports_the_token_masked(
+    leaky_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([]) == 1
+    out = capsys.readouterr().out
+    assert "HX001 unredacted-secret" in out
+    assert TOKEN not in out
+
+
+def test_a_quote_cut_short_hides_what_it_shows_of_a_token() -> None:
+    from pytest_handoff.engine import _masker
+
+    hide = _masker([TOKEN])
+    shown = hide(f'gap repeats entry 0: "reads GITHUB_TOKEN={TOKEN[:30]}…"')
+    assert TOKEN[:8] not in shown
+    assert shown.startswith('gap repeats entry 0: "reads GITHUB_TOKEN=ghp_…(40 characters)…"')
+    assert hide("no secret here, ghp_ alone") == "no secret here, ghp_ alone"
+
+
+def test_hx001_takes_the_body_of_a_private_key_as_the_secret() -> None:
+    from pytest_handoff.secrets import find_secrets
+
+    key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAq83xWmV\nZ0b1c2d3==\n-----END RSA PRIVATE KEY-----"
+    assert list(find_secrets(f"deploy key: {key} (rotated)")) == [("private key block", key)]
