@@ -1,7 +1,8 @@
 """A content-addressed cache of chain results, so unchanged chains are not checked again.
 
 The key hashes everything a result depends on: the bytes and names of every
-file of the chain, the settings, the shipped schemas and the tool version, so
+file of the chain, the settings, the shipped schemas, the tool version and its code
+(an edited or reinstalled rule module must not replay old results), so
 a cached result is exactly what checking again would give. Checks the cache
 cannot see (a project's own hooks) switch it off.
 
@@ -42,6 +43,18 @@ def _schemas_digest() -> str:
 
 
 @cache
+def _code_digest(package: Path = Path(__file__).parent) -> str:
+    """The name, size and modification time of every module of ``package`` (stat only, no reads)."""
+    digest = hashlib.sha256()
+    for folder, _, names in sorted(os.walk(package)):
+        for name in sorted(names):
+            if name.endswith(".py"):
+                stat = os.stat(os.path.join(folder, name))
+                digest.update(f"{folder}/{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
+
+
+@cache
 def _plugins_digest() -> str:
     """Names and versions of third-party profiles: upgrading one must not reuse old results."""
     from importlib.metadata import entry_points
@@ -63,7 +76,7 @@ class ResultCache:
         self.directory = directory
         self.keep_notes = keep_notes
         self.salt = (
-            f"{__version__}\0{_schemas_digest()}\0{_plugins_digest()}\0{settings_fingerprint}\0"
+            f"{__version__}\0{_code_digest()}\0{_schemas_digest()}\0{_plugins_digest()}\0{settings_fingerprint}\0"
             f"{'notes' if keep_notes else 'no notes'}\0"
         ).encode()
         self._read_packs: list[Path] = []

@@ -92,3 +92,14 @@ def test_a_cache_without_trace_notes_is_not_read_by_one_that_keeps_them(
     _, traced = check_paths([], pytester.path, Settings(), cache=reopen(lean))
     assert not traced[0].from_cache
     assert traced[0].notes == results[0].notes
+
+
+def test_an_edited_module_of_the_tool_changes_the_code_digest_in_the_cache_salt(tmp_path: Path) -> None:
+    from pytest_handoff.cache import _code_digest
+
+    module = tmp_path / "rules.py"
+    module.write_text("A = 1\n")
+    before = _code_digest(tmp_path)
+    module.write_text("A = 22\n")
+    assert _code_digest.__wrapped__(tmp_path) != before
+    assert _code_digest() in ResultCache(tmp_path, "settings").salt.decode()
