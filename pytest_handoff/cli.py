@@ -77,6 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="report every finding of a named file's chain, not only the named file's",
     )
     parser.add_argument(
+        "--staged-deletions",
+        action="store_true",
+        help="also check the chains that git's staged deletions take a file from (with pre-commit's "
+        "--from-ref/--to-ref: the range's deletions); the hook's mode, where named files are only "
+        "those added or changed. Without paths, nothing else is checked",
+    )
+    parser.add_argument(
         "--cache-dir",
         type=Path,
         help="keep results of unchanged chains here and skip re-checking them (default: no cache)",
@@ -130,6 +137,9 @@ def lint(argv: list[str]) -> int:
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
     root = Path.cwd()
+    deleted = _staged_deletions() if options.staged_deletions else []
+    if options.staged_deletions and not options.paths and not deleted:
+        return 0  # the commit adds, changes and removes no handoff
     overrides = {key: getattr(options, key) for key in ("select", "ignore") if getattr(options, key)}
     if options.severity:
         overrides["threshold"] = options.severity
@@ -151,7 +161,13 @@ def lint(argv: list[str]) -> int:
     from pytest_handoff.engine import check_paths
 
     discovery, results = check_paths(
-        options.paths, root, settings, whole_chain=options.whole_chain, cache=cache, jobs=options.jobs
+        options.paths,
+        root,
+        settings,
+        whole_chain=options.whole_chain,
+        cache=cache,
+        jobs=options.jobs,
+        deleted=deleted,
     )
     if cache is not None:
         cache.flush()
@@ -176,6 +192,27 @@ def lint(argv: list[str]) -> int:
 
         write_reports(results, streams, root)
     return 1 if any(result.failed for result in results) else 0
+
+
+def _staged_deletions() -> list[Path]:
+    """The ``.json`` files the commit being made deletes, relative to the current folder.
+
+    pre-commit passes a hook only the files a commit adds or changes: a deleted handoff would
+    otherwise leave its chain broken unchecked. Renames count as a deletion and an addition.
+    """
+    import subprocess
+
+    start, end = os.environ.get("PRE_COMMIT_FROM_REF"), os.environ.get("PRE_COMMIT_TO_REF")
+    compared = [f"{start}...{end}"] if start and end else ["--cached"]
+    command = ["git", "diff", *compared, "--name-only", "--no-renames", "--diff-filter=D", "-z"]
+    try:
+        done = subprocess.run([*command, "--relative", "--", "*.json"], capture_output=True, check=False)
+    except OSError as error:
+        raise UsageError(f"--staged-deletions runs git: {error.strerror or error}") from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise UsageError(f"--staged-deletions: git diff failed: {message[0] if message else done.returncode}")
+    return [Path(os.fsdecode(name)) for name in done.stdout.split(b"\0") if name]
 
 
 def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:
