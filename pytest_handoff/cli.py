@@ -203,10 +203,16 @@ def _staged_deletions() -> list[Path]:
     import subprocess
 
     start, end = os.environ.get("PRE_COMMIT_FROM_REF"), os.environ.get("PRE_COMMIT_TO_REF")
-    compared = [f"{start}...{end}"] if start and end else ["--cached"]
-    command = ["git", "diff", *compared, "--name-only", "--no-renames", "--diff-filter=D", "-z"]
+    # As pre-commit compares a range: from the merge base, or the two ends when there is none.
+    ranges = [[f"{start}...{end}"], [f"{start}..{end}"]] if start and end else [["--cached"]]
+    command = ["git", "diff", "--name-only", "--no-ext-diff", "--no-renames", "--diff-filter=D", "-z"]
     try:
-        done = subprocess.run([*command, "--relative", "--", "*.json"], capture_output=True, check=False)
+        for compared in ranges:
+            done = subprocess.run(
+                [*command, *compared, "--relative", "--", "*.json"], capture_output=True, check=False
+            )
+            if done.returncode == 0:
+                break
     except OSError as error:
         raise UsageError(f"--staged-deletions runs git: {error.strerror or error}") from None
     if done.returncode != 0:

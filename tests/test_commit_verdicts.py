@@ -249,6 +249,36 @@ def test_pre_commit_fails_a_commit_that_deletes_a_handoff_for_nr103(
     assert "NR106 incomplete-chain" in result.stdout
 
 
+def test_pre_commit_on_a_range_fails_for_a_handoff_the_range_deletes(
+    project: ChainFolder, hook_source: tuple[Path, str, Path]
+) -> None:
+    root = project.directory.parents[2]
+    git(project.directory, "rm", "-q", TEST)
+    git(root, "commit", "-qm", "delete", "--no-verify")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "run",
+            "--color",
+            "never",
+            "--from-ref",
+            "HEAD~1",
+            "--to-ref",
+            "HEAD",
+        ],
+        cwd=root,
+        env=clean_env(PRE_COMMIT_HOME=str(hook_source[2])),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "NR103 sequence-numbers" in result.stdout
+
+
 def test_pre_commit_fails_a_commit_that_untracks_a_handoff_left_on_disk(
     project: ChainFolder, hook_source: tuple[Path, str, Path]
 ) -> None:
