@@ -600,10 +600,10 @@ def discover(
     for given in deleted:
         path = given if given.is_absolute() else (root / given)
         relative = display_path_for(path, root)
-        owner = profile_for(path, settings, relative, explicit=True)
+        owner = profile_for(path, settings, relative)  # where the globs look: pre-commit filters no deletion
         located = owner.chain_of(path) if owner is not None else None
         if owner is None or located is None or not located[0].is_dir():
-            continue  # a file on its own, or its whole chain went with it
+            continue  # not a handoff, a file on its own, or its whole chain went with it
         focus.add(relative)
         folder = os.path.normcase(located[0])
         if (owner.name, folder) in chains:

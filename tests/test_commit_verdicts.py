@@ -124,6 +124,17 @@ def test_a_deleted_file_still_on_disk_is_left_out_of_its_chain(chain: ChainFolde
     assert codes_named(chain, DEV, deleted=(TEST,)) == [("NR103", REVIEW), ("NR106", REVIEW)]
 
 
+def test_a_deleted_file_outside_the_handoff_globs_names_no_chain(tmp_path: Path) -> None:
+    fixtures = copy_chain(CLEAN_CHAIN, tmp_path / "tests" / "fixtures")
+    (fixtures / TEST).unlink()
+    _, results = check_paths([], tmp_path, Settings(), deleted=[Path("tests", "fixtures", TEST)])
+    assert results == []
+    copy_chain(CLEAN_CHAIN, tmp_path / CHAIN)
+    (tmp_path / CHAIN / TEST).unlink()
+    _, results = check_paths([], tmp_path, Settings(), deleted=[Path(CHAIN, TEST)])
+    assert [f.code for result in results for f in result.findings] == ["NR103", "NR106"]
+
+
 def test_pytest_handoffs_on_the_test_handoff_fails_for_nr301(pytester: pytest.Pytester) -> None:
     copied = ChainFolder(copy_chain(CLEAN_CHAIN, pytester.path / CHAIN))
     drop_a_classification(copied)
