@@ -144,6 +144,30 @@ def test_pytest_handoffs_on_the_test_handoff_fails_for_nr301(pytester: pytest.Py
     pytester.runpytest("--handoffs", "-p", "no:cacheprovider", f"{CHAIN}/{BA}").assert_outcomes(passed=1)
 
 
+def test_staged_deletions_with_nothing_staged_checks_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    chain = new_repo(tmp_path / "project")
+    drop_a_classification(chain)
+    monkeypatch.chdir(tmp_path / "project")
+    assert main(["--staged-deletions"]) == 0  # the commit touches no handoff
+    assert main([]) == 1
+
+
+def test_staged_deletions_outside_git_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    assert main(["--staged-deletions"]) == 2
+    assert "not in a git repository" in capsys.readouterr().err
+    monkeypatch.setenv("PATH", str(tmp_path))  # no git at all
+    assert main(["--staged-deletions"]) == 2
+    assert "--staged-deletions runs git" in capsys.readouterr().err
+
+
 # --- naming many files is linear ----------------------------------------------------------------
 
 
