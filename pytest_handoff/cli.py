@@ -137,7 +137,14 @@ def lint(argv: list[str]) -> int:
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
     root = Path.cwd()
-    deleted = _staged_deletions() if options.staged_deletions else []
+    deleted: list[Path] = []
+    if options.staged_deletions:
+        from pytest_handoff.staged import GitError, deleted_files
+
+        try:
+            deleted = deleted_files()
+        except GitError as error:
+            raise UsageError(f"--staged-deletions: {error}") from None
     if options.staged_deletions and not options.paths and not deleted:
         return 0  # the commit adds, changes and removes no handoff
     overrides = {key: getattr(options, key) for key in ("select", "ignore") if getattr(options, key)}
@@ -192,67 +199,6 @@ def lint(argv: list[str]) -> int:
 
         write_reports(results, streams, root)
     return 1 if any(result.failed for result in results) else 0
-
-
-def _staged_deletions() -> list[Path]:
-    """The ``.json`` files the commit being made deletes, relative to the current folder.
-
-    pre-commit passes a hook only the files a commit adds or changes: a deleted handoff would
-    otherwise leave its chain broken unchecked. Renames count as a deletion and an addition.
-    """
-    start, end = os.environ.get("PRE_COMMIT_FROM_REF"), os.environ.get("PRE_COMMIT_TO_REF")
-    # As pre-commit compares a range: from the merge base, or the two ends when there is none.
-    ranges = [[f"{start}...{end}"], [f"{start}..{end}"]] if start and end else [["--cached"]]
-    command = ["git", "diff", "--name-only", "--no-ext-diff", "--no-renames", "--diff-filter=D", "-z"]
-    for compared in ranges:
-        code, out = _run_git([*command, *compared, "--relative", "--", "*.json"])
-        if code == 0:
-            return [Path(os.fsdecode(name)) for name in out.split(b"\0") if name]
-    raise UsageError(f"--staged-deletions: git diff failed: {_git_error([*command, *ranges[-1]])}")
-
-
-def _run_git(argv: list[str]) -> tuple[int, bytes]:
-    """git's exit code and output. Spawned without subprocess where the OS allows: importing it
-    costs the hook, which runs on every commit, milliseconds each time."""
-    if not hasattr(os, "posix_spawnp"):
-        import subprocess
-
-        try:
-            done = subprocess.run(argv, capture_output=True, check=False)
-        except OSError as error:
-            raise UsageError(f"--staged-deletions runs git: {error.strerror or error}") from None
-        return done.returncode, done.stdout
-    read, write = os.pipe()
-    try:
-        pid = os.posix_spawnp(
-            argv[0],
-            argv,
-            os.environ,
-            file_actions=[
-                (os.POSIX_SPAWN_DUP2, write, 1),
-                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),  # see _git_error
-                (os.POSIX_SPAWN_CLOSE, read),
-            ],
-        )
-    except OSError as error:
-        os.close(read)
-        raise UsageError(f"--staged-deletions runs git: {error.strerror or error}") from None
-    finally:
-        os.close(write)
-    with open(read, "rb") as output:
-        out = output.read()
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), out
-
-
-def _git_error(argv: list[str]) -> str:
-    """The first line git prints on stderr for ``argv`` (run again: failing is the rare case)."""
-    import subprocess
-
-    if subprocess.run(["git", "rev-parse", "--git-dir"], capture_output=True, check=False).returncode:
-        return "not in a git repository"  # git diff would then compare files, and fail on --cached
-    done = subprocess.run(argv, capture_output=True, check=False)
-    lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-    return lines[0] if lines else f"exit code {done.returncode}"
 
 
 def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:

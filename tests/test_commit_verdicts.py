@@ -165,7 +165,7 @@ def test_staged_deletions_outside_git_is_a_usage_error(
     assert "not in a git repository" in capsys.readouterr().err
     monkeypatch.setenv("PATH", str(tmp_path))  # no git at all
     assert main(["--staged-deletions"]) == 2
-    assert "--staged-deletions runs git" in capsys.readouterr().err
+    assert "--staged-deletions: cannot run git" in capsys.readouterr().err
 
 
 # --- naming many files is linear ----------------------------------------------------------------
