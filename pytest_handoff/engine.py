@@ -596,6 +596,8 @@ def discover(
         ref = chain_ref_for(profile, path, settings, root, listings.get(folder) if located else None)
         if gone:
             ref = ref._replace(paths=tuple(p for p in ref.paths if os.path.normcase(p) not in gone))
+            if not ref.paths:  # named and deleted: the commit holds nothing of the chain
+                continue
         chains[(profile.name, folder)] = ref
     for given in deleted:
         path = given if given.is_absolute() else (root / given)
