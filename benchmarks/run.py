@@ -574,9 +574,25 @@ def main_jobs(tools: Tools, size: int, clean: Tree, broken: Tree, with_cj: bool,
             cleared(broken),
         ),
     ]
+    if size >= 4:
+        # Every file named, as `pre-commit run --all-files` passes them (split like xargs):
+        # the same work as naming the folder, so it should cost about the same.
+        named = [str(path.relative_to(clean.root)) for path in clean.files()]
+        jobs.append(
+            Job(
+                NAMED_ALL,
+                label,
+                [Command(argv, clean.root) for argv in chunked([tools.handoff_lint], named, arg_budget(ENV))],
+                cleared(clean),
+            )
+        )
     if with_cj:
         jobs.append(Job("check-jsonschema (4 schemas, summed)", label, cj_commands(tools, clean, size)))
     return jobs
+
+
+#: The row of handoff-lint with every file of the tree named.
+NAMED_ALL = "handoff-lint clean, every file named (pre-commit --all-files)"
 
 
 def cache_runs(tools: Tools, size: int, tree: Tree, repeat: int) -> dict[str, Any]:
@@ -731,6 +747,12 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
             ratio(median("pytest --handoffs all broken", big), median("pytest --handoffs clean", big)),
             "<= 3x",
             lambda v: v <= 3,
+        )
+        add(
+            f"handoff-lint {k}: every file named / the folder named",
+            ratio(median(NAMED_ALL, big), median("handoff-lint clean", big)),
+            "<= 1.5x",
+            lambda v: v <= 1.5,
         )
         info(
             f"handoff-lint {k}: all broken / clean",

@@ -77,6 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="report every finding of a named file's chain, not only the named file's",
     )
     parser.add_argument(
+        "--staged-deletions",
+        action="store_true",
+        help="also check the chains that git's staged deletions take a file from (with pre-commit's "
+        "--from-ref/--to-ref: the range's deletions); the hook's mode, where named files are only "
+        "those added or changed. Without paths, nothing else is checked",
+    )
+    parser.add_argument(
         "--cache-dir",
         type=Path,
         help="keep results of unchanged chains here and skip re-checking them (default: no cache)",
@@ -130,6 +137,16 @@ def lint(argv: list[str]) -> int:
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
     root = Path.cwd()
+    deleted: list[Path] = []
+    if options.staged_deletions:
+        from pytest_handoff.staged import GitError, deleted_files
+
+        try:
+            deleted = deleted_files()
+        except GitError as error:
+            raise UsageError(f"--staged-deletions: {error}") from None
+    if options.staged_deletions and not options.paths and not deleted:
+        return 0  # the commit adds, changes and removes no handoff
     overrides = {key: getattr(options, key) for key in ("select", "ignore") if getattr(options, key)}
     if options.severity:
         overrides["threshold"] = options.severity
@@ -151,7 +168,13 @@ def lint(argv: list[str]) -> int:
     from pytest_handoff.engine import check_paths
 
     discovery, results = check_paths(
-        options.paths, root, settings, whole_chain=options.whole_chain, cache=cache, jobs=options.jobs
+        options.paths,
+        root,
+        settings,
+        whole_chain=options.whole_chain,
+        cache=cache,
+        jobs=options.jobs,
+        deleted=deleted,
     )
     if cache is not None:
         cache.flush()

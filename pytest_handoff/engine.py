@@ -126,8 +126,22 @@ class ChainResult(NamedTuple):
         return any(f.severity >= Severity.ERROR for f in self.findings)
 
     def narrowed_to(self, display_paths: Iterable[str]) -> ChainResult:
+        """Only the findings that belong to ``display_paths``, named files of this chain.
+
+        A finding belongs to a file when its place or one of its related places is in it
+        (a property the test handoff left out is reported on the dev handoff, and points at
+        the test handoff's classifications); a finding about the chain as a whole (a missing
+        stage, a gap in the numbering) belongs to every file of the chain.
+        """
         wanted = set(display_paths)
-        kept = tuple(f for f in self.findings if f.path in wanted)
+        if not wanted:
+            return self._replace(findings=())
+        chain_wide = self.ref.profile.chain_wide_codes
+        kept = tuple(
+            f
+            for f in self.findings
+            if f.path in wanted or f.code in chain_wide or any(place[0] in wanted for place in f.related)
+        )
         return self._replace(findings=kept)
 
 
@@ -574,30 +588,42 @@ class Discovery(NamedTuple):
     chains: tuple[ChainRef, ...]
     focus: frozenset[str] | None
     missing: tuple[str, ...] = ()
+    # The named folders (``os.path.normcase`` text): a chain inside one is reported whole.
+    folders: frozenset[str] = frozenset()
 
 
-def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery:
+def discover(
+    paths: Sequence[Path], root: Path, settings: Settings, deleted: Sequence[Path] = ()
+) -> Discovery:
     """Group handoff files into chains.
 
-    With no paths, handoffs under ``root`` matching the globs; a named folder is
-    searched whatever its location; a named file brings its whole chain along
+    With no paths (and nothing deleted), handoffs under ``root`` matching the globs; a named
+    folder is searched whatever its location; a named file brings its whole chain along
     (cross-handoff rules need it) but narrows reporting to itself.
+
+    ``deleted`` are files a commit removes: they are left out of their chains even when still
+    on disk, and a chain that loses one is checked (what is left of it) as if the deleted file
+    were named, so that the gap or missing stage it leaves is reported. A chain with no file
+    left is not checked.
     """
     files: list[Path] = []
     focus: set[str] = set()
     missing: list[str] = []
+    folders: set[str] = set()
     listings: dict[str, list[Path]] = {}
-    if not paths:
+    if not paths and not deleted:
         files.extend(iter_handoff_files(root, root, settings, listings))
     for given in paths:
         path = given if given.is_absolute() else (root / given)
         if path.is_dir():
+            folders.add(os.path.normcase(path))
             files.extend(iter_handoff_files(path, root, settings, listings))
         elif path.is_file():
             files.append(path)
             focus.add(display_path_for(path, root))
         else:
             missing.append(str(given))
+    gone = {os.path.normcase(given if given.is_absolute() else root / given) for given in deleted}
 
     # Keyed by the folder as text (normcase: one folder, however spelt): hashing a Path costs more.
     chains: dict[tuple[str, str], ChainRef] = {}
@@ -611,11 +637,29 @@ def discover(paths: Sequence[Path], root: Path, settings: Settings) -> Discovery
         folder = os.path.normcase(located[0] if located else path)
         if (profile.name, folder) in chains:
             continue  # its chain was listed with an earlier member
-        chains[(profile.name, folder)] = chain_ref_for(
-            profile, path, settings, root, listings.get(folder) if located else None
-        )
+        ref = chain_ref_for(profile, path, settings, root, listings.get(folder) if located else None)
+        if gone:
+            ref = ref._replace(paths=tuple(p for p in ref.paths if os.path.normcase(p) not in gone))
+            if not ref.paths:  # named and deleted: the commit holds nothing of the chain
+                continue
+        chains[(profile.name, folder)] = ref
+    for given in deleted:
+        path = given if given.is_absolute() else (root / given)
+        relative = display_path_for(path, root)
+        owner = profile_for(path, settings, relative)  # where the globs look: pre-commit filters no deletion
+        located = owner.chain_of(path) if owner is not None else None
+        if owner is None or located is None or not located[0].is_dir():
+            continue  # not a handoff, a file on its own, or its whole chain went with it
+        focus.add(relative)
+        folder = os.path.normcase(located[0])
+        if (owner.name, folder) in chains:
+            continue
+        ref = chain_ref_for(owner, path, settings, root)
+        left = tuple(p for p in ref.paths if os.path.normcase(p) not in gone)
+        if left:
+            chains[(owner.name, folder)] = ref._replace(paths=left)
     ordered = tuple(sorted(chains.values(), key=lambda ref: str(ref.directory or ref.paths[0])))
-    return Discovery(ordered, frozenset(focus) if focus else None, tuple(missing))
+    return Discovery(ordered, frozenset(focus) if focus else None, tuple(missing), frozenset(folders))
 
 
 def check_paths(
@@ -627,19 +671,42 @@ def check_paths(
     whole_chain: bool = False,
     cache: ResultCache | None = None,
     jobs: int | None = None,
+    deleted: Sequence[Path] = (),
 ) -> tuple[Discovery, list[ChainResult]]:
-    """Discover and check; results narrowed to named files when files were named (unless ``whole_chain``)."""
-    discovery = discover(paths, root, settings)
+    """Discover and check; results narrowed to named files when files were named (unless ``whole_chain``).
+
+    ``deleted``: files the commit being checked removes (see :func:`discover`).
+    """
+    discovery = discover(paths, root, settings, deleted)
+    focus = discovery.focus
+    gone: dict[str, list[str]] = {}  # deleted files by their folder
+    for given in deleted:
+        shown = display_path_for(given if given.is_absolute() else root / given, root)
+        gone.setdefault(shown.rpartition("/")[0], []).append(shown)
     results = []
     for ref, result in zip(
         discovery.chains,
         check_chains(discovery.chains, settings, root, extra_checks, cache, jobs),
         strict=True,
     ):
-        if discovery.focus is not None and not whole_chain and not _any_dir_named(paths, ref, root):
-            result = result.narrowed_to(discovery.focus)
+        if focus is not None and not whole_chain and not _in_named_folder(ref, discovery.folders):
+            named = [display_path_for(path, root) for path in ref.paths]
+            if ref.directory is not None and gone:  # a deleted file of the chain is named too
+                named += gone.get(display_path_for(ref.directory, root), [])
+            result = result.narrowed_to(shown for shown in named if shown in focus)
         results.append(result)
     return discovery, results
+
+
+def _in_named_folder(ref: ChainRef, folders: frozenset[str]) -> bool:
+    """True when a named folder contains this chain (then it is reported whole).
+
+    Looks the chain's folder and its parents up in the named folders: linear in the number
+    of chains, where comparing every chain with every named path was quadratic.
+    """
+    if ref.directory is None or not folders:
+        return False
+    return any(os.path.normcase(folder) in folders for folder in (ref.directory, *ref.directory.parents))
 
 
 #: Below this many chains a process pool costs more than it saves.
@@ -728,14 +795,3 @@ def _check_forked(
 ) -> tuple[tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]], str | None]:
     result = check_chain(_FORKED_REFS[index], settings, root, (), cache)
     return result.findings, result.notes, dict(result.sources), result.cache_key
-
-
-def _any_dir_named(paths: Sequence[Path], ref: ChainRef, root: Path) -> bool:
-    """True when a named folder contains this chain (then it is reported whole)."""
-    if ref.directory is None:
-        return False
-    for given in paths:
-        path = given if given.is_absolute() else root / given
-        if path.is_dir() and (ref.directory == path or path in ref.directory.parents):
-            return True
-    return False

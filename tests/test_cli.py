@@ -91,9 +91,10 @@ def test_a_named_file_is_checked_with_its_chain_but_reported_alone(
     in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]
 ) -> None:
     in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))
-    assert main([str(in_repo.path(DEV))]) == 0
+    # NR307 lands on the review and points at the dev and test handoffs: not at the requirements.
+    assert main([str(in_repo.path("01-ba-agent.json"))]) == 0
     assert main([str(in_repo.path(REVIEW))]) == 1
-    assert main([str(in_repo.path(DEV)), "--whole-chain"]) == 1
+    assert main([str(in_repo.path("01-ba-agent.json")), "--whole-chain"]) == 1
 
 
 def test_in_github_actions_it_annotates_and_writes_the_step_summary(

@@ -48,13 +48,14 @@ def test_naming_one_file_narrows_the_report_to_that_file(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
     sample_chain.edit(DEV, lambda d: d["unit_tests_written"].update(passing=99))
-    break_review(sample_chain)
+    # A break of the review alone: nothing in it points at the dev handoff.
+    sample_chain.edit(REVIEW, lambda d: d.update(verdict="maybe"))
     result = run_handoffs(str(sample_chain.path(DEV)))
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         ["*02-dev-agent.json:*: NR209 *", "*::20260322-143052[[]02-dev-agent.json[]]*"]
     )
-    result.stdout.no_fnmatch_line("*NR307*")
+    result.stdout.no_fnmatch_line("*04-review-agent.json*")
 
 
 def test_cross_handoff_findings_are_located_in_the_named_file(

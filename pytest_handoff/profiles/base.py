@@ -23,6 +23,10 @@ class Profile(ABC):
 
     name: str
     default_globs: tuple[str, ...]
+    #: Codes whose findings are about the chain as a whole (a missing stage, a gap in the
+    #: numbering), not about the file they are placed in: when files of a chain are named,
+    #: every one of them owns these findings.
+    chain_wide_codes: frozenset[str] = frozenset()
 
     @abstractmethod
     def claims(self, path: Path) -> bool:

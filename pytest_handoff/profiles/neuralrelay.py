@@ -52,6 +52,8 @@ class NeuralRelayProfile(Profile):
 
     name = NAME
     default_globs = (".neuralrelay/handoffs/**/*.json",)
+    # Numbering (gaps, duplicates), missing stages, the folder's name.
+    chain_wide_codes = frozenset({"NR103", "NR106", "NR107"})
 
     def claims(self, path: Path) -> bool:
         if path.suffix != ".json":
