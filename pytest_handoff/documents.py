@@ -262,6 +262,10 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
             ),
         )
     except json.JSONDecodeError as error:
+        comma = _trailing_comma(error, text)
+        if comma is not None:
+            line, column = _line_index(text).position(comma)
+            return LoadResult(None, (finding("HF002", _trailing_comma_message(text, comma), line, column),))
         line, column = _line_index(text).position(error.pos)
         return LoadResult(None, (finding("HF002", _syntax_message(error, text), line, column),))
     except RecursionError:
@@ -362,6 +366,29 @@ def _file_finding(display_path: str) -> Callable[..., Finding]:
         )
 
     return make
+
+
+_JSON_WHITESPACE = " \t\r\n"
+
+
+def _trailing_comma(error: json.JSONDecodeError, text: str) -> int | None:
+    """Offset of the comma when ``error`` is a comma before a closing bracket, else None.
+
+    json reports it at the bracket (Python < 3.13), often a line below the comma, or at the comma
+    with a message of its own (3.13+); either way the comma is what to delete.
+    """
+    if error.msg.startswith("Illegal trailing comma"):
+        return error.pos if text[error.pos : error.pos + 1] == "," else None
+    if error.pos >= len(text) or text[error.pos] not in "}]":
+        return None
+    before = len(text[: error.pos].rstrip(_JSON_WHITESPACE)) - 1
+    return before if before >= 0 and text[before] == "," else None
+
+
+def _trailing_comma_message(text: str, comma: int) -> str:
+    closing = text[comma + 1 :].lstrip(_JSON_WHITESPACE)[:1]
+    last = "member" if closing == "}" else "element"
+    return f"invalid JSON: trailing comma before {closing!r} (JSON allows no comma after the last {last})"
 
 
 def _syntax_message(error: json.JSONDecodeError, text: str) -> str:
