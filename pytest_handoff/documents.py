@@ -94,14 +94,27 @@ class Document:
 
         A pointer that does not exist falls back to its nearest ancestor.
         """
+        return self.locate(pointer, anchor)[0]
+
+    def locate(self, pointer: str, anchor: Anchor = "value") -> tuple[Region, str]:
+        """:meth:`region` and the pointer found there: ``pointer`` or its nearest existing ancestor."""
         found, spans = self.positions.nearest(pointer)
         if anchor == "key" and spans.key is not None and found == pointer:
-            return self.region_of_offsets(spans.key.start, spans.key.end)
+            return self.region_of_offsets(spans.key.start, spans.key.end), found
         start, end = spans.value.start, spans.value.end
         if self.text[start] in "{[":
             # Marking a whole object would bury the message; its bracket points at it as well.
             end = start + 1
-        return self.region_of_offsets(start, end)
+        return self.region_of_offsets(start, end), found
+
+    def missing_pointer_note(self, pointer: str, found: str) -> str:
+        """Why a finding about ``pointer`` is shown at ``found`` (its nearest existing ancestor)."""
+        shown = f"shown at {found}" if found else "shown at the document root"
+        if pointer.startswith("/"):
+            return f"pointer {pointer} does not exist: {shown}"
+        guess = "/" + pointer
+        hint = f" did you mean {guess!r}?" if self.positions.spans(guess) is not None else ""
+        return f"{pointer!r} is not a JSON pointer, which starts with '/':{hint} {shown}"
 
     def region_of_offsets(self, start: int, end: int) -> Region:
         line, column = self.lines.position(start)
