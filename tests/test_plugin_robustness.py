@@ -220,6 +220,18 @@ def test_nr108_under_pytest_is_one_warning_of_the_chain(with_metadata: Path, run
     result.stdout.no_fnmatch_line("*HS002*")
 
 
+def test_nr108_stray_file_is_still_searched_for_secrets(
+    with_metadata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+    with_metadata.write_text(json.dumps({"run": 7, "token": token}, indent=2), encoding="utf-8")
+    assert main([]) == 1
+    out = capsys.readouterr().out
+    assert "metadata.json: NR108 stray-file [warning]" in out
+    assert "metadata.json:3:12: HX001 unredacted-secret [error] at /token" in out
+    assert token not in out
+
+
 def test_nr108_can_be_ignored_like_any_rule(with_metadata: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--format", "json", "--ignore", "NR108"]) == 0
     assert json.loads(capsys.readouterr().out)["findings"] == []
