@@ -10,7 +10,7 @@ import pytest
 
 from pytest_handoff.cli import main
 from pytest_handoff.config import Settings
-from pytest_handoff.engine import Chain, check_chain, discover
+from pytest_handoff.engine import Chain, ExtraCheckError, check_chain, discover
 from pytest_handoff.findings import Finding
 from pytest_handoff.rules import Hit
 from tests.conftest import EXAMPLES, ChainFolder, copy_chain
@@ -136,6 +136,26 @@ def test_user_hook_returning_something_else_fails_saying_what_is_wrong(
     for internal in ("Traceback", "AttributeError"):
         assert internal not in failure
     assert len(failure.splitlines()) < 8, failure
+
+
+@pytest.mark.parametrize(
+    ("pointer", "message", "said"),
+    [
+        (5, "bar", "a Hit whose pointer is an int (5), not a str"),
+        ("/quality_score", None, "a Hit whose message is a NoneType, not a str"),
+    ],
+)
+def test_a_project_check_s_malformed_hit_is_an_extra_check_error(
+    pointer: object, message: object, said: str
+) -> None:
+    (ref,) = discover([CLEAN], EXAMPLES.parent, Settings()).chains
+
+    def project_rule(chain: Chain) -> Iterator[Hit]:
+        yield Hit(chain.documents[0], pointer, message)  # type: ignore[arg-type]
+
+    with pytest.raises(ExtraCheckError) as raised:
+        check_chain(ref, Settings(), EXAMPLES.parent, [project_rule])
+    assert str(raised.value) == said
 
 
 def clean_findings(*hits: tuple[str, str]) -> tuple[Finding, ...]:
