@@ -94,14 +94,27 @@ class Document:
 
         A pointer that does not exist falls back to its nearest ancestor.
         """
+        return self.locate(pointer, anchor)[0]
+
+    def locate(self, pointer: str, anchor: Anchor = "value") -> tuple[Region, str]:
+        """:meth:`region` and the pointer found there: ``pointer`` or its nearest existing ancestor."""
         found, spans = self.positions.nearest(pointer)
         if anchor == "key" and spans.key is not None and found == pointer:
-            return self.region_of_offsets(spans.key.start, spans.key.end)
+            return self.region_of_offsets(spans.key.start, spans.key.end), found
         start, end = spans.value.start, spans.value.end
         if self.text[start] in "{[":
             # Marking a whole object would bury the message; its bracket points at it as well.
             end = start + 1
-        return self.region_of_offsets(start, end)
+        return self.region_of_offsets(start, end), found
+
+    def missing_pointer_note(self, pointer: str, found: str) -> str:
+        """Why a finding about ``pointer`` is shown at ``found`` (its nearest existing ancestor)."""
+        shown = f"shown at {found}" if found else "shown at the document root"
+        if pointer.startswith("/"):
+            return f"pointer {pointer} does not exist: {shown}"
+        guess = "/" + pointer
+        hint = f" did you mean {guess!r}?" if self.positions.spans(guess) is not None else ""
+        return f"{pointer!r} is not a JSON pointer, which starts with '/':{hint} {shown}"
 
     def region_of_offsets(self, start: int, end: int) -> Region:
         line, column = self.lines.position(start)
@@ -262,6 +275,10 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
             ),
         )
     except json.JSONDecodeError as error:
+        comma = _trailing_comma(error, text)
+        if comma is not None:
+            line, column = _line_index(text).position(comma)
+            return LoadResult(None, (finding("HF002", _trailing_comma_message(text, comma), line, column),))
         line, column = _line_index(text).position(error.pos)
         return LoadResult(None, (finding("HF002", _syntax_message(error, text), line, column),))
     except RecursionError:
@@ -362,6 +379,29 @@ def _file_finding(display_path: str) -> Callable[..., Finding]:
         )
 
     return make
+
+
+_JSON_WHITESPACE = " \t\r\n"
+
+
+def _trailing_comma(error: json.JSONDecodeError, text: str) -> int | None:
+    """Offset of the comma when ``error`` is a comma before a closing bracket, else None.
+
+    json reports it at the bracket (Python < 3.13), often a line below the comma, or at the comma
+    with a message of its own (3.13+); either way the comma is what to delete.
+    """
+    if error.msg.startswith("Illegal trailing comma"):
+        return error.pos if text[error.pos : error.pos + 1] == "," else None
+    if error.pos >= len(text) or text[error.pos] not in "}]":
+        return None
+    before = len(text[: error.pos].rstrip(_JSON_WHITESPACE)) - 1
+    return before if before >= 0 and text[before] == "," else None
+
+
+def _trailing_comma_message(text: str, comma: int) -> str:
+    closing = text[comma + 1 :].lstrip(_JSON_WHITESPACE)[:1]
+    last = "member" if closing == "}" else "element"
+    return f"invalid JSON: trailing comma before {closing!r} (JSON allows no comma after the last {last})"
 
 
 def _syntax_message(error: json.JSONDecodeError, text: str) -> str:

@@ -267,11 +267,7 @@ def _check_contents(
     findings = [_with_configured_severity(f, settings) for f in findings]
     findings.extend(finding_of(rule, hit, settings, chain.chain_id) for rule, hit in hits)
     for extra in extra_checks:
-        for produced in extra(chain):
-            if isinstance(produced, Hit):
-                findings.append(finding_of(USER_RULE, produced, settings, chain.chain_id))
-            else:
-                findings.append(produced)
+        findings.extend(_extra_finding(produced, settings, chain) for produced in extra(chain))
 
     kept = sorted(
         (
@@ -444,9 +440,49 @@ USER_RULE = Rule(
 )
 
 
+class ExtraCheckError(TypeError):
+    """A project's own check produced something other than a usable hit or finding.
+
+    Its message says what was produced, e.g. ``a str ('our bar is 8')``.
+    """
+
+
+def describe_value(value: object) -> str:
+    """``a str ('our bar is 8')``: a value's type, and the value itself when it is short text or a number."""
+    kind = type(value).__name__
+    article = "an" if kind[:1].lower() in "aeiou" else "a"
+    if isinstance(value, (str, bytes, int, float)):
+        from pytest_handoff.excerpt import inert
+
+        shown = repr(value)
+        return f"{article} {kind} ({inert(shown if len(shown) <= 60 else shown[:57] + '...')})"
+    return f"{article} {kind}"
+
+
+def _extra_finding(produced: object, settings: Settings, chain: Chain) -> Finding:
+    """A finding from what a project's check produced: a Finding as it is, a Hit positioned as USER."""
+    if isinstance(produced, Finding):
+        return produced
+    if not isinstance(produced, Hit):
+        raise ExtraCheckError(describe_value(produced))
+    if not isinstance(produced.document, Document):
+        raise ExtraCheckError(f"a Hit whose document is {describe_value(produced.document)}, not a Document")
+    for field in ("pointer", "message"):
+        value = getattr(produced, field)
+        if not isinstance(value, str):
+            raise ExtraCheckError(f"a Hit whose {field} is {describe_value(value)}, not a str")
+    return finding_of(USER_RULE, produced, settings, chain.chain_id)
+
+
 def finding_of(rule: Rule, hit: Hit, settings: Settings, chain_id: str) -> Finding:
-    """Position a rule's hit in its document's source."""
-    region = hit.document.region(hit.pointer, hit.anchor)
+    """Position a rule's hit in its document's source.
+
+    A pointer that does not exist is shown at its nearest existing ancestor, and the message says so.
+    """
+    region, found = hit.document.locate(hit.pointer, hit.anchor)
+    message = hit.message
+    if found != hit.pointer:
+        message = f"{message} ({hit.document.missing_pointer_note(hit.pointer, found)})"
     related = tuple(
         (doc.display_path, *_line_col(doc, pointer), label) for doc, pointer, label in hit.related
     )
@@ -458,7 +494,7 @@ def finding_of(rule: Rule, hit: Hit, settings: Settings, chain_id: str) -> Findi
         end_column=region.end_column,
         code=rule.code,
         severity=settings.severity_of(rule),
-        message=hit.message,
+        message=message,
         pointer=hit.pointer,
         rule=rule.name,
         chain=chain_id,

@@ -18,9 +18,10 @@ if TYPE_CHECKING:
 def pytest_handoff_check_chain(chain: Chain, settings: Settings) -> Iterable[Hit | Finding] | None:
     """Check one chain with a project's own invariants.
 
-    Return hits made with ``chain.hit(document, pointer, message)``; they are
-    reported as code ``USER`` with the exact position of ``pointer``, alongside
-    the built-in rules. ``chain.valid("review_final")`` gives schema-valid
+    Return hits made with ``chain.hit(document, pointer, message)`` (a list, one
+    hit, or None); they are reported as code ``USER`` with the exact position of
+    ``pointer``, alongside the built-in rules. A pointer that does not exist is
+    shown at its nearest existing parent, with a note in the message. ``chain.valid("review_final")`` gives schema-valid
     documents of a type, ``document.data`` their content. Example::
 
         def pytest_handoff_check_chain(chain):

@@ -389,22 +389,18 @@ class ChainItem(pytest.Item):
             self.user_properties.append(("handoff_finding", _one_line(finding)))
         if result.notes:
             self.add_report_section("call", "handoff trace", "\n".join(result.notes))
-        for finding in result.findings:
-            if finding.severity == Severity.WARNING:
-                warnings.warn_explicit(
-                    HandoffContractWarning(_one_line(finding)),
-                    category=HandoffContractWarning,
-                    filename=str(root / finding.path),
-                    lineno=max(finding.line, 1),
-                )
-        if result.failed:
-            raise HandoffContractError(render_failure(result))
+        escalated = [
+            finding
+            for finding in result.findings
+            if finding.severity == Severity.WARNING and not _warn(finding, root)
+        ]
+        if result.failed or escalated:
+            raise HandoffContractError(render_failure(result, warnings_are_errors=bool(escalated)))
 
     def _user_checks(self, chain: Chain) -> Iterator[Hit | Finding]:
         settings = _settings(self.config)
         for produced in self.ihook.pytest_handoff_check_chain(chain=chain, settings=settings):
-            if produced:
-                yield from produced
+            yield from _hook_output(produced)
 
     def repr_failure(
         self,
@@ -414,10 +410,68 @@ class ChainItem(pytest.Item):
         # Our own text: pytest's default repr would parse every frame's source (~77 ms each).
         if isinstance(excinfo.value, HandoffContractError):
             return excinfo.value.report
+        from pytest_handoff.engine import ExtraCheckError
+
+        if isinstance(excinfo.value, ExtraCheckError):
+            # The project's hook is at fault, not this plugin: say what it returned, and where it is.
+            where = ", ".join(self._hook_files()) or "a plugin"
+            return (
+                f"pytest_handoff_check_chain returned {excinfo.value}.\n"
+                "  A hook returns chain.hit(document, pointer, message), or a list of them, or None.\n"
+                f"  Implemented in: {where}"
+            )
         return super().repr_failure(excinfo, style=style)
+
+    def _hook_files(self) -> list[str]:
+        """Where the ``pytest_handoff_check_chain`` implementations of this item live."""
+        from pytest_handoff.documents import display_path_for
+
+        files = []
+        for impl in self.ihook.pytest_handoff_check_chain.get_hookimpls():
+            source = getattr(impl.plugin, "__file__", None)
+            files.append(display_path_for(Path(source), self.config.rootpath) if source else impl.plugin_name)
+        return files
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"handoff chain {self.ref.chain_id}"
+
+
+def _warn(finding: Finding, root: Path) -> bool:
+    """Issue a warning finding as a pytest warning; False when the warning filters made it an error.
+
+    Under ``-W error::...HandoffContractWarning`` or ``filterwarnings = error`` the first warning
+    would otherwise end the item with pytest's own traceback and hide every later one.
+    """
+    try:
+        warnings.warn_explicit(
+            HandoffContractWarning(_one_line(finding)),
+            category=HandoffContractWarning,
+            filename=str(root / finding.path),
+            lineno=max(finding.line, 1),
+        )
+    except HandoffContractWarning:
+        return False
+    return True
+
+
+def _hook_output(produced: object) -> Iterator[Hit | Finding]:
+    """One hook implementation's result as hits and findings: None, one of them, or a list of them."""
+    from pytest_handoff.engine import ExtraCheckError, describe_value
+    from pytest_handoff.findings import Finding
+    from pytest_handoff.rules import Hit
+
+    if produced is None:
+        return
+    if isinstance(produced, (Hit, Finding)):  # before Iterable: a Hit is a tuple
+        yield produced
+        return
+    if isinstance(produced, (str, bytes, dict)) or not isinstance(produced, Iterable):
+        raise ExtraCheckError(describe_value(produced))
+    for item in produced:
+        if not isinstance(item, (Hit, Finding)):
+            container = describe_value(produced)
+            raise ExtraCheckError(f"{container} holding {describe_value(item)}")
+        yield item
 
 
 def _one_line(finding: Finding) -> str:
@@ -427,8 +481,11 @@ def _one_line(finding: Finding) -> str:
     return inert(f"{finding.location}: {finding.code} {finding.rule}{pointer}: {finding.message}")
 
 
-def render_failure(result: ChainResult) -> str:
-    """The failure text of a chain: a headline, then every finding grouped by file."""
+def render_failure(result: ChainResult, *, warnings_are_errors: bool = False) -> str:
+    """The failure text of a chain: a headline, then every finding grouped by file.
+
+    ``warnings_are_errors``: the warning filters turned some warning findings into errors.
+    """
     from pytest_handoff.excerpt import format_findings, summary_counts
 
     files = len({f.path for f in result.findings})
@@ -436,6 +493,11 @@ def render_failure(result: ChainResult) -> str:
         f"handoff chain {result.ref.chain_id}: {summary_counts(result.findings)} "
         f"in {files} file{'s' if files != 1 else ''}"
     )
+    if warnings_are_errors:
+        headline += (
+            ", failing: warnings are errors in this run (a -W or filterwarnings 'error' filter "
+            "matches HandoffContractWarning)"
+        )
     return "\n".join([headline, "", *format_findings(result.findings, dict(result.sources))]).rstrip()
 
 

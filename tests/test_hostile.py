@@ -211,8 +211,8 @@ _LINE_5 = (
 )
 
 SYNTAX_CASES: list[tuple[str, bytes, str, int, int]] = [
-    ("trailing-comma-object", b'{\n  "a": 1,\n}', "HF002", 3, 1),
-    ("trailing-comma-array", b'{"a": [1,\n  2,\n]}', "HF002", 3, 1),
+    ("trailing-comma-object", b'{\n  "a": 1,\n}', "HF002", 2, 9),
+    ("trailing-comma-array", b'{"a": [1,\n  2,\n]}', "HF002", 2, 4),
     ("line-comment", b'{\n  // a note\n  "a": 1\n}', "HF002", 2, 3),
     ("block-comment", b'{"a": 1 /* note */}', "HF002", 1, 9),
     ("hash-comment", b'# note\n{"a": 1}', "HF002", 1, 1),
@@ -757,7 +757,7 @@ def test_odd_file_names_give_valid_annotations_and_sarif_uris(repo: Repo, name: 
         .replace("%25", "%")
     )
     assert decoded == display
-    assert (properties["line"], properties["col"]) == ("3", "1")
+    assert (properties["line"], properties["col"]) == ("2", "9")  # the trailing comma
 
     sarif = json.loads(repo.lint("--format", "sarif").out)
     uris = [

@@ -27,7 +27,7 @@ def test_a_clean_object_loads_without_findings() -> None:
         (b'{\n  "a": "caf\xc3\xa9 \xff"\n}', "HF001", 2, 14),
         (b"", "HF002", 1, 1),
         (b"   \n  ", "HF002", 1, 1),
-        (b'{"a": 1,}', "HF002", 1, 9),
+        (b'{"a": 1,}', "HF002", 1, 8),
         (b'{"a": 1}\n{"b": 2}', "HF002", 2, 1),
         (b'{"a": 1} // done', "HF002", 1, 10),
         (b"{'a': 1}", "HF002", 1, 2),

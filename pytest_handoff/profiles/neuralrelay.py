@@ -8,9 +8,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.documents import Document
+from pytest_handoff.documents import Document, LoadResult, parse_json_bytes
+from pytest_handoff.findings import Finding, Severity
 from pytest_handoff.profiles.base import Profile
-from pytest_handoff.rules import Hit
+from pytest_handoff.rules import Hit, describe
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -64,12 +65,23 @@ class NeuralRelayProfile(Profile):
 
     def chain_of(self, path: Path) -> tuple[Path, str] | None:
         name = path.name  # pathlib computes it on every access
-        if not (NUMBERED_FILE.fullmatch(name) or REWORK_FILE.fullmatch(name)):
-            return None
         parent = path.parent
         chain_id = parent.name
+        if not (NUMBERED_FILE.fullmatch(name) or REWORK_FILE.fullmatch(name)):
+            # Any other JSON file in a chain folder (handoffs/{chain-id}/) belongs to that chain as a
+            # stray file (NR108), reported once with it, not as a chain of its own.
+            return (parent, chain_id) if _is_stray(path) else None
         # Files directly in handoffs/ (or anywhere without a chain folder) stand alone.
         return None if chain_id == "handoffs" else (parent, chain_id)
+
+    def parse(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> LoadResult:
+        if not _is_stray(path):
+            return parse_json_bytes(raw, path, display_path)
+        # Not a handoff, so no schema or contract applies; only secrets are looked for, as the
+        # file is committed beside the handoffs.
+        return LoadResult(
+            None, (_stray_finding(display_path), *_secrets_in(raw, path, display_path, settings))
+        )
 
     def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
         if REWORK_FILE.fullmatch(document.name):
@@ -124,6 +136,70 @@ class NeuralRelayProfile(Profile):
                 words.add("rework")
         words.discard("")
         return sorted(words)
+
+
+def _is_stray(path: Path) -> bool:
+    """A ``.json`` file in a chain folder (``handoffs/{chain-id}/``) named like no handoff."""
+    name = path.name
+    if not name.endswith(".json") or NUMBERED_FILE.fullmatch(name) or REWORK_FILE.fullmatch(name):
+        return False
+    parent = path.parent
+    return parent.name != "handoffs" and parent.parent.name == "handoffs"
+
+
+STRAY_FILE = "NR108"
+
+describe(
+    STRAY_FILE,
+    "stray-file",
+    """A chain folder holds only handoffs: `{NN}-{agent}.json` and `rework-{N}.json`.
+
+    **What it does**: reports, once, a JSON file in a chain folder (`handoffs/{chain-id}/`) whose
+    name is neither `{NN}-{agent}.json` nor `rework-{N}.json`. The file is not read as a handoff:
+    no schema or contract rule applies to it (only HX001 looks at it). It belongs to the chain of its
+    folder, so it is never checked as a chain of its own.
+
+    **Why is this bad?** NeuralRelay's agents find handoffs by name, so such a file is either a
+    handoff no agent will read (misnamed) or something else kept where handoffs are expected.
+
+    **Example**: `.neuralrelay/handoffs/20261103-091500/metadata.json`, `2-dev-agent.json`.
+
+    **Use instead**: rename a handoff to `{NN}-{agent}.json` (`02-dev-agent.json`); keep other files
+    outside the chain folder, or set `ignore = ["NR108"]` if they must stay.
+    """,
+    severity=Severity.WARNING,
+    profile=NAME,
+)
+
+
+def _stray_finding(display_path: str) -> Finding:
+    return Finding(
+        path=display_path,
+        line=0,
+        column=0,
+        code=STRAY_FILE,
+        severity=Severity.WARNING,
+        message="not a handoff: its name is neither {NN}-{agent}.json nor rework-{N}.json, so it is not "
+        "checked as one; rename it if it is a handoff, or keep it outside the chain folder",
+        rule="stray-file",
+    )
+
+
+def _secrets_in(raw: bytes, path: Path, display_path: str, settings: Settings) -> tuple[Finding, ...]:
+    """HX001 findings of a stray file (a parsed handoff gets them from the chain rule)."""
+    from pytest_handoff.secrets import may_hold_secrets
+
+    if not may_hold_secrets(raw.decode("utf-8", errors="replace")):
+        return ()
+    loaded = parse_json_bytes(raw, path, display_path)
+    if loaded.document is None:
+        return ()
+    from pytest_handoff.engine import Chain, ChainRef, finding_of
+    from pytest_handoff.rules import RULES
+    from pytest_handoff.secrets import check_no_secrets
+
+    alone = Chain(ChainRef(NeuralRelayProfile(), "", None, (path,)), [loaded.document])
+    return tuple(finding_of(RULES["HX001"], hit, settings, "") for hit in check_no_secrets(alone, settings))
 
 
 # Registers the profile's rules.
