@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Generator, Iterable, Iterator
-from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -484,7 +483,7 @@ class CiReporting:
         from pytest_handoff.engine import ChainRef, ChainResult
         from pytest_handoff.findings import Finding
         from pytest_handoff.profiles import builtin_profiles
-        from pytest_handoff.reporters import write_reports
+        from pytest_handoff.reporters import append_step_summary, write_reports
 
         profile = builtin_profiles()[0]
         results = [
@@ -496,11 +495,11 @@ class CiReporting:
             for chain_id, files, findings in self.chains
         ]
         annotations = io.StringIO()
-        streams: list[tuple[str, Any]] = [("github", annotations)]
-        summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
-        with ExitStack() as stack:
-            if summary_path:
-                streams.append(("markdown", stack.enter_context(open(summary_path, "a", encoding="utf-8"))))
-            write_reports(results, streams, self.config.rootpath)
+        write_reports(results, [("github", annotations)], self.config.rootpath)
+        append_step_summary(
+            results,
+            self.config.rootpath,
+            lambda message: terminalreporter.write_line(f"handoff: warning: {message}", yellow=True),
+        )
         for line in annotations.getvalue().splitlines():
             terminalreporter.write_line(line)
