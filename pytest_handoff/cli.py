@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check agent handoff files (NeuralRelay ...) against their contracts. "
         "'handoff-lint explain CODE' prints a rule's documentation; 'handoff-lint rules' lists them.",
     )
-    parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: discover under .)")
+    parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the whole project)")
     parser.add_argument(
         "--format", choices=FORMATS, default=None, help="output format on stdout (default text)"
     )
