@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_handoff.config import ConfigError, Settings, load_settings
+from pytest_handoff.config import ConfigError, Settings, config_path, load_settings
 
 if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr
@@ -102,10 +102,15 @@ def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("handoff_enabled"):
         return
     try:
-        settings = load_settings(config.rootpath).merged(_ini_overrides(config), "pytest ini options")
+        from_file = load_settings(config.rootpath)
+        overrides = _ini_overrides(config)
         from pytest_handoff.engine import known_codes
 
-        settings.check_codes(known_codes())
+        # Each source checked on its own, so that an unknown code's message names where it is.
+        codes = known_codes()
+        from_file.check_codes(codes, config_path(config.rootpath))
+        Settings().merged(overrides, "pytest ini options").check_codes(codes, "pytest ini options")
+        settings = from_file.merged(overrides, "pytest ini options")
     except ConfigError as error:
         raise pytest.UsageError(f"pytest-handoff: {error}") from None
     config.stash[SETTINGS_KEY] = settings

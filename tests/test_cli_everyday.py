@@ -165,6 +165,13 @@ def test_an_unknown_code_in_pyproject_names_the_file(
     assert f"{project / 'pyproject.toml'}: 'ignore'" in err
 
 
+def test_pytest_names_the_pyproject_with_an_unknown_code(pytester: pytest.Pytester) -> None:
+    pytester.makepyprojecttoml('[tool.handoff]\nignore = ["NR999"]\n')
+    result = pytester.runpytest("--handoffs", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*pytest-handoff: {pytester.path / 'pyproject.toml'}: 'ignore': 'NR999'*"])
+
+
 def test_an_unknown_code_on_the_command_line_says_so(
     project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
