@@ -2,7 +2,9 @@
 
 The CLI only parses arguments into settings; discovery, checks and reporters
 are the ones the pytest plugin uses.  Exit codes: 0 clean, 1 findings of error
-severity, 2 usage or internal error (one line on stderr, never a traceback).
+severity, 2 usage or internal error (one line on stderr, never a traceback),
+141 when the reader of stdout went away (``handoff-lint rules | head -1``), as a
+Unix tool killed by SIGPIPE, quietly.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check agent handoff files (NeuralRelay ...) against their contracts. "
         "'handoff-lint explain CODE' prints a rule's documentation; 'handoff-lint rules' lists them.",
     )
-    parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: discover under .)")
+    parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the whole project)")
     parser.add_argument(
         "--format", choices=FORMATS, default=None, help="output format on stdout (default text)"
     )
@@ -90,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=_positive_int,
         default=None,
         metavar="N",
         help="processes for large trees (default: one per core; 1 to stay in one process)",
@@ -104,6 +106,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _positive_int(text: str) -> int:
+    """``--jobs``: a whole number of at least 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
 def _version() -> str:
     from pytest_handoff import __version__
 
@@ -114,10 +127,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         if args[:1] == ["explain"]:
-            return explain(args[1:])
-        if args[:1] == ["rules"]:
-            return list_rules()
-        return lint(args)
+            status = explain(args[1:])
+        elif args[:1] == ["rules"]:
+            status = list_rules()
+        else:
+            status = lint(args)
+        sys.stdout.flush()  # here, so that a closed pipe is noticed inside the try
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        return SIGPIPE_STATUS
     except UsageError as error:
         print(f"handoff-lint: error: {error}", file=sys.stderr)
         return 2
@@ -128,21 +147,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+#: What a shell reports for a process killed by SIGPIPE (128 + 13).
+SIGPIPE_STATUS = 141
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that flushing it at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (e.g. captured)
+        pass
+
+
+def warn(message: str) -> None:
+    """A warning on stderr, in the form of our errors; the run goes on."""
+    print(f"handoff-lint: warning: {message}", file=sys.stderr)
+
+
 def lint(argv: list[str]) -> int:
-    from pytest_handoff.config import ConfigError, load_settings
+    from pytest_handoff.config import ConfigError, Settings, config_path, load_settings
 
     parser = build_parser()
     try:
         options = parser.parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
-    root = Path.cwd()
+    from pytest_handoff.engine import project_root
+
+    # Globs and chain folders are relative to the project, wherever in it we are run; named
+    # paths are relative to the working directory, as typed.
+    root = project_root(Path.cwd())
+    named = {Path(os.path.abspath(given)): str(given) for given in options.paths}
     deleted: list[Path] = []
     if options.staged_deletions:
         from pytest_handoff.staged import GitError, deleted_files
 
         try:
-            deleted = deleted_files()
+            # git names them relative to the working directory
+            deleted = [Path(os.path.abspath(path)) for path in deleted_files()]
         except GitError as error:
             raise UsageError(f"--staged-deletions: {error}") from None
     if options.staged_deletions and not options.paths and not deleted:
@@ -151,11 +194,15 @@ def lint(argv: list[str]) -> int:
     if options.severity:
         overrides["threshold"] = options.severity
     try:
-        settings = load_settings(root, options.config).merged(overrides, "command line")
-        if settings.select or settings.ignore or settings.severities:
+        settings = load_settings(root, options.config)
+        from_command_line = Settings().merged(overrides, "command line")
+        if settings.select or settings.ignore or settings.severities or overrides:
             from pytest_handoff.engine import known_codes
 
-            settings.check_codes(known_codes())
+            codes = known_codes()
+            settings.check_codes(codes, config_path(root, options.config))
+            from_command_line.check_codes(codes, "command line")
+        settings = settings.merged(overrides, "command line")
     except ConfigError as error:
         raise UsageError(str(error)) from None
     cache = None
@@ -168,7 +215,7 @@ def lint(argv: list[str]) -> int:
     from pytest_handoff.engine import check_paths
 
     discovery, results = check_paths(
-        options.paths,
+        list(named),
         root,
         settings,
         whole_chain=options.whole_chain,
@@ -179,26 +226,38 @@ def lint(argv: list[str]) -> int:
     if cache is not None:
         cache.flush()
     if discovery.missing:
-        raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
+        missing = [named.get(Path(path), path) for path in discovery.missing]
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    for path, given in named.items():
+        if path.is_dir() and not any(_holds(path, ref.paths) for ref in discovery.chains):
+            globs = ", ".join(settings.globs)
+            warn(f"no handoff files in {given} (handoff files match {globs} below {root})")
 
     in_actions = os.environ.get("GITHUB_ACTIONS") == "true" and not options.no_ci_output
     stdout_format = options.format or "text"
+    from pytest_handoff.reporters import append_step_summary, write_reports
+
     with ExitStack() as stack:
-        streams: list[tuple[str, TextIO]] = [(stdout_format, sys.stdout)]
+        streams: list[tuple[str, TextIO]] = []
         for name, target in outputs:
             try:
                 streams.append((name, stack.enter_context(target.open("w", encoding="utf-8"))))
             except OSError as error:
                 raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+        if in_actions:
+            append_step_summary(results, root, warn)
+        # stdout last: a reader that goes away early (| head) cannot cost the files above.
+        streams.append((stdout_format, sys.stdout))
         if in_actions and stdout_format != "github":
-            streams.append(("github", sys.stdout))
-        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
-        if in_actions and step_summary:
-            streams.append(("markdown", stack.enter_context(open(step_summary, "a", encoding="utf-8"))))
-        from pytest_handoff.reporters import write_reports
-
+            # The runner reads workflow commands on stderr too: JSON, SARIF and Markdown on
+            # stdout stay exactly that format.
+            streams.append(("github", sys.stdout if stdout_format == "text" else sys.stderr))
         write_reports(results, streams, root)
     return 1 if any(result.failed for result in results) else 0
+
+
+def _holds(folder: Path, paths: Sequence[Path]) -> bool:
+    return any(path == folder or folder in path.parents for path in paths)
 
 
 def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:

@@ -50,10 +50,14 @@ class Settings(NamedTuple):
              self.max_file_size)
         )  # fmt: skip
 
-    def check_codes(self, known: Iterable[str]) -> None:
-        """Refuse selections and severities naming no known rule (a typo would silently check nothing)."""
+    def check_codes(self, known: Iterable[str], source: str | Path = "") -> None:
+        """Refuse selections and severities naming no known rule (a typo would silently check nothing).
+
+        ``source`` (the file or "command line" the settings came from) starts the message.
+        """
         codes = list(known)
-        for source, patterns in (
+        where = f"{source}: " if source else ""
+        for field, patterns in (
             ("select", self.select),
             ("ignore", self.ignore),
             ("severity", self.severities),
@@ -61,7 +65,7 @@ class Settings(NamedTuple):
             for pattern in patterns:
                 if pattern != "ALL" and not any(code.startswith(pattern) for code in codes):
                     raise ConfigError(
-                        f"'{source}': {pattern!r} matches no rule code ('handoff-lint rules' lists them)"
+                        f"{where}'{field}': {pattern!r} matches no rule code ('handoff-lint rules' lists them)"
                     )
 
     def is_enabled(self, code: str) -> bool:
@@ -90,6 +94,11 @@ def _as_list(value: Any, key: str, source: str) -> tuple[str, ...]:
         raise ConfigError(f"{source}: '{key}' must be a list of strings")
     # "HS,NR3", "HS NR3" and ["HS", "NR3"] all mean the same.
     return tuple(part for item in value for part in str(item).replace(",", " ").split())
+
+
+def _as_codes(value: Any, key: str, source: str) -> tuple[str, ...]:
+    """Rule codes or prefixes, in upper case as rule codes are (``explain`` takes ``nr301`` too)."""
+    return tuple(code.upper() for code in _as_list(value, key, source))
 
 
 def _as_pairs(value: Any, key: str, source: str) -> dict[str, str]:
@@ -127,27 +136,47 @@ def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
                 raise ConfigError(f"{source}: '{key}' must be a list of globs")
             parsed[name] = tuple(str(line).strip() for line in lines if str(line).strip())
         elif name in ("select", "ignore"):
-            parsed[name] = _as_list(value, key, source)
+            parsed[name] = _as_codes(value, key, source)
         elif name in ("severity", "severities"):
-            try:
-                parsed["severities"] = {
-                    code.upper(): Severity.parse(level)
-                    for code, level in _as_pairs(value, key, source).items()
-                }
-            except ValueError as error:
-                raise ConfigError(f"{source}: '{key}': {error}") from None
+            parsed["severities"] = {
+                code.upper(): _severity(level, f"'{key}': {code}", source)
+                for code, level in _as_pairs(value, key, source).items()
+            }
         elif name == "threshold":
-            try:
-                parsed["threshold"] = Severity.parse(str(value))
-            except ValueError as error:
-                raise ConfigError(f"{source}: '{key}': {error}") from None
+            parsed["threshold"] = _severity(str(value), f"'{key}'", source)
         elif name in ("max_counterexample_length", "max_rework_cycles", "max_file_size"):
             parsed[name] = _as_positive_int(value, key, source)
         elif name == "agents":
             parsed["agents"] = _as_pairs(value, key, source)
         else:
-            raise ConfigError(f"{source}: unknown setting '{key}'")
+            raise ConfigError(f"{source}: unknown setting '{key}'{_did_you_mean(key)}")
     return parsed
+
+
+#: Every key ``[tool.handoff]`` knows, as the README spells them.
+KEYS = (
+    "globs", "select", "ignore", "severity", "threshold", "max-counterexample-length",
+    "max-rework-cycles", "agents", "max-file-size",
+)  # fmt: skip
+
+
+def _did_you_mean(key: str) -> str:
+    import difflib  # only on this error path
+
+    spelt = key.replace("_", "-")
+    close = difflib.get_close_matches(spelt.lower(), KEYS, n=1, cutoff=0.6)
+    if not close:
+        return f" (known settings: {', '.join(KEYS)})"
+    suggestion = close[0] if "_" not in key else close[0].replace("-", "_")
+    return f"; did you mean '{suggestion}'?"
+
+
+def _severity(text: str, what: str, source: str) -> Severity:
+    try:
+        return Severity.parse(text)
+    except ValueError:
+        names = ", ".join(level.label for level in Severity)
+        raise ConfigError(f"{source}: {what} = {text!r} is not a severity (use {names})") from None
 
 
 def read_pyproject(path: Path) -> dict[str, Any]:
@@ -171,9 +200,18 @@ def read_pyproject(path: Path) -> dict[str, Any]:
     return table
 
 
+def config_path(root: Path, config_file: Path | None = None) -> Path:
+    """The file settings are read from: ``config_file`` when given, else ``root/pyproject.toml``."""
+    return config_file or root / "pyproject.toml"
+
+
 def load_settings(root: Path, config_file: Path | None = None) -> Settings:
     """Settings from ``config_file`` or ``root/pyproject.toml``, defaults where silent."""
-    path = config_file or root / "pyproject.toml"
+    path = config_path(root, config_file)
+    if config_file is not None and config_file.is_dir():
+        raise ConfigError(
+            f"{config_file}: is a folder; --config takes a file, e.g. {config_file / 'pyproject.toml'}"
+        )
     if config_file is not None and not config_file.is_file():
         raise ConfigError(f"{config_file}: configuration file not found")
     return Settings().merged(read_pyproject(path), str(path))

@@ -618,6 +618,19 @@ def chain_ref_for(
     return ChainRef(profile, chain_id, directory, tuple(sorted(members, key=profile.sort_key)))
 
 
+def project_root(start: Path) -> Path:
+    """The project ``start`` is in: the nearest folder holding ``.neuralrelay``, else the git root.
+
+    Globs and chain folders are relative to the project, so any folder inside it finds the
+    same chains. The walk stops at a repository's root (``.git``), never leaving the project;
+    outside any project ``start`` itself is the root.
+    """
+    for folder in (start, *start.parents):
+        if (folder / ".neuralrelay").is_dir() or (folder / ".git").exists():
+            return folder
+    return start
+
+
 class Discovery(NamedTuple):
     """The chains to check and, when files were named, the files to report on."""
 

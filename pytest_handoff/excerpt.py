@@ -25,8 +25,19 @@ def inert(text: str) -> str:
     return _CONTROL.sub(show, text.replace("\t", " "))
 
 
+#: Characters of a source line shown under a finding: a window, so a long value stays readable.
+EXCERPT_WIDTH = 100
+#: Characters shown before the marked span when the window has to scroll.
+EXCERPT_LEAD = 20
+
+
 def source_excerpt(text_lines: Sequence[str], finding: Finding, indent: str = "    ") -> list[str]:
-    """The finding's source line with its span marked by carets, like a compiler error."""
+    """The finding's source line with its span marked by carets, like a compiler error.
+
+    A line longer than :data:`EXCERPT_WIDTH` is shown as a window around the span's start, with
+    ``…`` where it was cut; the carets never run past what is shown, so a 2,000-character value
+    gets a caret line as long as its excerpt, not as the value.
+    """
     if finding.line <= 0 or finding.line > len(text_lines):
         return []
     raw = text_lines[finding.line - 1]
@@ -37,14 +48,16 @@ def source_excerpt(text_lines: Sequence[str], finding: Finding, indent: str = " 
         end = len(inert(raw[: finding.end_column]))
     else:
         end = len(shown)
-    width = max(1, min(end, len(shown)) - start)
-    limit = 160
-    if len(shown) > limit:
-        # Keep the marked span in view on very long lines.
-        offset = max(0, min(start - 20, len(shown) - limit))
-        shown = ("…" if offset else "") + shown[offset : offset + limit] + "…"
-        start = start - offset + (1 if offset else 0)
-        width = min(width, limit - (start - 1))
+    end = max(start + 1, min(end, len(shown)))
+    if len(shown) > EXCERPT_WIDTH:
+        # Keep the marked span's start in view; cut marks take a column each.
+        offset = max(0, min(start - EXCERPT_LEAD, len(shown) - EXCERPT_WIDTH))
+        window = shown[offset : offset + EXCERPT_WIDTH]
+        lead = "…" if offset else ""
+        tail = "…" if offset + EXCERPT_WIDTH < len(shown) else ""
+        shown = lead + window + tail
+        start, end = start - offset + len(lead), min(end - offset, EXCERPT_WIDTH) + len(lead)
+    width = max(1, end - start)
     number = str(finding.line)
     gutter = " " * len(number)
     return [f"{indent}{number} | {shown}", f"{indent}{gutter} | {' ' * start}{'^' * width}"]

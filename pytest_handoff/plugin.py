@@ -8,13 +8,12 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Generator, Iterable, Iterator
-from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_handoff.config import ConfigError, Settings, load_settings
+from pytest_handoff.config import ConfigError, Settings, config_path, load_settings
 
 if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr
@@ -103,10 +102,15 @@ def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("handoff_enabled"):
         return
     try:
-        settings = load_settings(config.rootpath).merged(_ini_overrides(config), "pytest ini options")
+        from_file = load_settings(config.rootpath)
+        overrides = _ini_overrides(config)
         from pytest_handoff.engine import known_codes
 
-        settings.check_codes(known_codes())
+        # Each source checked on its own, so that an unknown code's message names where it is.
+        codes = known_codes()
+        from_file.check_codes(codes, config_path(config.rootpath))
+        Settings().merged(overrides, "pytest ini options").check_codes(codes, "pytest ini options")
+        settings = from_file.merged(overrides, "pytest ini options")
     except ConfigError as error:
         raise pytest.UsageError(f"pytest-handoff: {error}") from None
     config.stash[SETTINGS_KEY] = settings
@@ -546,7 +550,7 @@ class CiReporting:
         from pytest_handoff.engine import ChainRef, ChainResult
         from pytest_handoff.findings import Finding
         from pytest_handoff.profiles import builtin_profiles
-        from pytest_handoff.reporters import write_reports
+        from pytest_handoff.reporters import append_step_summary, write_reports
 
         profile = builtin_profiles()[0]
         results = [
@@ -558,11 +562,11 @@ class CiReporting:
             for chain_id, files, findings in self.chains
         ]
         annotations = io.StringIO()
-        streams: list[tuple[str, Any]] = [("github", annotations)]
-        summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
-        with ExitStack() as stack:
-            if summary_path:
-                streams.append(("markdown", stack.enter_context(open(summary_path, "a", encoding="utf-8"))))
-            write_reports(results, streams, self.config.rootpath)
+        write_reports(results, [("github", annotations)], self.config.rootpath)
+        append_step_summary(
+            results,
+            self.config.rootpath,
+            lambda message: terminalreporter.write_line(f"handoff: warning: {message}", yellow=True),
+        )
         for line in annotations.getvalue().splitlines():
             terminalreporter.write_line(line)

@@ -46,7 +46,7 @@ def test_a_bad_configuration_exits_2(
 ) -> None:
     pytester.makepyprojecttoml("[tool.handoff]\nseverity = { NR106 = 'loud' }\n")
     assert main([]) == 2
-    assert "unknown severity 'loud'" in capsys.readouterr().err
+    assert "NR106 = 'loud' is not a severity" in capsys.readouterr().err
 
 
 def test_json_output_follows_the_documented_layout(

@@ -198,7 +198,7 @@ def test_settings_are_read_from_tool_handoff_in_pyproject(
 @pytest.mark.parametrize(
     ("ini_line", "message"),
     [
-        ("handoff_severity = NR106=fatal", "*pytest-handoff*severity*unknown severity 'fatal'*"),
+        ("handoff_severity = NR106=fatal", "*pytest-handoff*severity*NR106 = 'fatal' is not a severity*"),
         ("handoff_jobs = many", "*pytest-handoff: handoff_jobs must be a whole number, got 'many'*"),
     ],
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
@@ -29,6 +29,8 @@ class ReportContext(NamedTuple):
     workspace: Path | None = None
     # Where the full report can be read (named in truncation notices).
     summary_hint: str = ""
+    # GitHub Actions: the start of a link to a file of the checked commit ("https://github.com/o/r/blob/SHA/").
+    blob_url: str = ""
 
 
 class Summary:
@@ -101,24 +103,76 @@ def write_reports(results: Sequence[ChainResult], streams: list[tuple[str, TextI
     from pytest_handoff import __version__
 
     workspace = os.environ.get("GITHUB_WORKSPACE")
+    in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
     summary = Summary()
     for result in results:
         summary.add(result)
     for name, stream in streams:
+        if name == "markdown":  # never the summary it is itself
+            hint = "the job log" if in_actions else "handoff-lint's text output"
+        else:
+            hint = "the job summary" if os.environ.get("GITHUB_STEP_SUMMARY") else "handoff-lint's output"
         context = ReportContext(
             root=root,
             tool_version=__version__,
             color=name == "text" and _wants_color(stream),
             workspace=Path(workspace) if workspace else None,
-            summary_hint="the job summary"
-            if os.environ.get("GITHUB_STEP_SUMMARY")
-            else "handoff-lint's output",
+            summary_hint=hint,
+            blob_url=_blob_url(),
         )
         reporter = reporter_class(name)(stream, context)
         reporter.start()
         for result in results:
             reporter.handle(result)
         reporter.finish(summary)
+
+
+def append_step_summary(results: Sequence[ChainResult], root: Path, warn: Callable[[str], None]) -> None:
+    """The Markdown summary appended to ``$GITHUB_STEP_SUMMARY``, when set.
+
+    A summary that cannot be written costs only the summary: ``warn`` says why and the run
+    (and its result) goes on. The CLI and the pytest plugin both come here.
+    """
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    try:
+        with open(target, "a", encoding="utf-8") as stream:
+            write_reports(results, [("markdown", stream)], root)
+    except OSError as error:
+        warn(f"cannot write the step summary {target}: {error.strerror or error}")
+
+
+def workspace_path(path: str, context: ReportContext) -> str:
+    """``path`` (relative to the root) relative to the workspace, as GitHub resolves it.
+
+    Absolute (POSIX slashes) when the file is outside the workspace.
+    """
+    workspace = context.workspace
+    if workspace is None:
+        return path
+    absolute = Path(os.path.normpath(context.root / path))
+    for base, target in (
+        (Path(os.path.normpath(workspace)), absolute),
+        (workspace.resolve(), absolute.resolve()),
+    ):
+        try:
+            return target.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return absolute.as_posix()
+
+
+def _blob_url() -> str:
+    """``$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$GITHUB_SHA/``, or "" unless all three are set."""
+    server, repository, sha = (
+        os.environ.get(name, "") for name in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA")
+    )
+    if not (server and repository and sha):
+        return ""
+    from urllib.parse import quote
+
+    return f"{server.rstrip('/')}/{quote(repository, safe='/')}/blob/{quote(sha, safe='')}/"
 
 
 def _wants_color(stream: TextIO) -> bool:

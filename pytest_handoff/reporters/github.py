@@ -14,13 +14,11 @@ how many were left out and where the full list is.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.excerpt import inert
 from pytest_handoff.findings import Severity
-from pytest_handoff.reporters import Reporter, Summary
+from pytest_handoff.reporters import Reporter, Summary, workspace_path
 
 if TYPE_CHECKING:
     from pytest_handoff.findings import Finding
@@ -121,16 +119,4 @@ class GithubReporter(Reporter):
 
     def annotation_path(self, path: str) -> str:
         """``path`` (relative to the root) relative to the workspace, as GitHub resolves it."""
-        workspace = self.context.workspace
-        if workspace is None:
-            return path
-        absolute = Path(os.path.normpath(self.context.root / path))
-        for base, target in (
-            (Path(os.path.normpath(workspace)), absolute),
-            (workspace.resolve(), absolute.resolve()),
-        ):
-            try:
-                return target.relative_to(base).as_posix()
-            except ValueError:
-                continue
-        return absolute.as_posix()
+        return workspace_path(path, self.context)

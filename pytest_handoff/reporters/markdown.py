@@ -1,7 +1,8 @@
 """A Markdown summary for ``$GITHUB_STEP_SUMMARY`` and pull request comments.
 
 A heading, the totals, then one table per chain with findings and a short list of the
-clean chains. Handoff text is untrusted: every piece of it goes through
+clean chains. Broken chains come first and, in each table, errors before warnings and
+notes, so that what a size limit cuts is the least important. Handoff text is untrusted: every piece of it goes through
 :func:`markdown_text`, which keeps it on one line and inside its table cell and turns
 HTML and Markdown syntax into literal characters. GitHub refuses a step summary over
 1 MiB, so rows stop before the limit and a last line says how many were left out.
@@ -10,12 +11,13 @@ HTML and Markdown syntax into literal characters. GitHub refuses a step summary 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote
 
 from pytest_handoff.excerpt import inert
 from pytest_handoff.findings import Severity
-from pytest_handoff.reporters import ReportContext, Reporter, Summary
+from pytest_handoff.reporters import ReportContext, Reporter, Summary, workspace_path
 
 if TYPE_CHECKING:
     from pytest_handoff.engine import ChainResult
@@ -92,7 +94,11 @@ class MarkdownReporter(Reporter):
 
     def render(self, summary: Summary) -> str:
         """The whole summary; rows and clean chains stop before ``max_bytes``."""
-        with_findings = [r for r in self._results if r.findings]
+        # Broken chains first (stable: otherwise in checking order).
+        with_findings = sorted(
+            (r for r in self._results if r.findings),
+            key=lambda r: not any(f.severity >= Severity.ERROR for f in r.findings),
+        )
         clean = [r for r in self._results if not r.findings]
         total_findings = sum(len(r.findings) for r in with_findings)
 
@@ -114,7 +120,8 @@ class MarkdownReporter(Reporter):
         shown = 0
         full = False
         for result in with_findings:
-            rows = [self._row(finding) for finding in result.findings]
+            ordered = sorted(result.findings, key=lambda f: -f.severity)  # stable: by position within
+            rows = [self._row(finding) for finding in ordered]
             if not add(f"### {markdown_text(result.ref.chain_id)}\n\n{self.TABLE_HEADER}{rows[0]}"):
                 full = True
                 break
@@ -159,6 +166,10 @@ class MarkdownReporter(Reporter):
 
     def _row(self, finding: Finding) -> str:
         link = quote(finding.path, safe="/")
+        if self.context.blob_url:  # the file of the checked commit on GitHub
+            in_workspace = workspace_path(finding.path, self.context)
+            if not Path(in_workspace).is_absolute():
+                link = self.context.blob_url + quote(in_workspace, safe="/")
         if finding.line > 0:
             location = f"[{markdown_text(finding.location)}]({link}#L{finding.line})"
         else:

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
+def _closed_pipe() -> None:
+    raise BrokenPipeError(32, "the reader of the output went away")
+
+
 class TextReporter(Reporter):
     """Human-readable output; colour only on a terminal, ``NO_COLOR`` honoured."""
 
@@ -41,6 +45,8 @@ class TextReporter(Reporter):
                 emoji=False,
                 soft_wrap=True,
             )
+            # Rich exits with status 1 on a closed pipe; the CLI's own handling decides instead.
+            self._console.on_broken_pipe = _closed_pipe  # type: ignore[method-assign]
         return self._console
 
     def handle(self, result: ChainResult) -> None:
