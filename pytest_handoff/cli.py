@@ -13,7 +13,11 @@ import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.engine import ChainResult
 
 FORMATS = ("text", "json", "sarif", "github", "markdown")
 
@@ -93,6 +97,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="in GitHub Actions, do not add annotations and the step summary (e.g. when writing SARIF)",
     )
+    parser.add_argument(
+        "--stdin-filename",
+        type=Path,
+        metavar="PATH",
+        help="check content read from stdin as if it stood at PATH, in its chain on disk (give '-' as the path)",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
 
@@ -110,6 +120,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return explain(args[1:])
         if args[:1] == ["rules"]:
             return list_rules()
+        if args[:1] == ["claude-hook"]:
+            from pytest_handoff.claude_hook import main as claude_hook
+
+            return claude_hook(args[1:])
+        if args[:1] == ["mcp"]:
+            from pytest_handoff.mcp_server import main as mcp_server
+
+            return mcp_server(args[1:])
         return lint(args)
     except UsageError as error:
         print(f"handoff-lint: error: {error}", file=sys.stderr)
@@ -148,15 +166,18 @@ def lint(argv: list[str]) -> int:
         cache = ResultCache(options.cache_dir, settings.fingerprint(), keep_notes=False)
 
     outputs = _parse_outputs(options.output)
-    from pytest_handoff.engine import check_paths
+    if options.stdin_filename is not None:
+        results = [_check_stdin(options.stdin_filename, options.paths, root, settings, options.whole_chain)]
+    else:
+        from pytest_handoff.engine import check_paths
 
-    discovery, results = check_paths(
-        options.paths, root, settings, whole_chain=options.whole_chain, cache=cache, jobs=options.jobs
-    )
+        discovery, results = check_paths(
+            options.paths, root, settings, whole_chain=options.whole_chain, cache=cache, jobs=options.jobs
+        )
+        if discovery.missing:
+            raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
     if cache is not None:
         cache.flush()
-    if discovery.missing:
-        raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
 
     in_actions = os.environ.get("GITHUB_ACTIONS") == "true" and not options.no_ci_output
     stdout_format = options.format or "text"
@@ -176,6 +197,17 @@ def lint(argv: list[str]) -> int:
 
         write_reports(results, streams, root)
     return 1 if any(result.failed for result in results) else 0
+
+
+def _check_stdin(
+    filename: Path, paths: list[Path], root: Path, settings: Settings, whole_chain: bool
+) -> ChainResult:
+    """Content on stdin checked as if it stood at ``filename`` (``-`` is the only path allowed)."""
+    if [str(path) for path in paths] not in ([], ["-"]):
+        raise UsageError("--stdin-filename checks stdin only: give '-' as the one path")
+    from pytest_handoff.api import check_file
+
+    return check_file(filename, sys.stdin.buffer.read(), root=root, settings=settings, whole_chain=whole_chain)
 
 
 def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:
