@@ -92,7 +92,9 @@ def check_file(
     return result._replace(findings=tuple(sorted(kept)))
 
 
-def check_folder(folder_or_id: StrPath, *, root: StrPath | None = None, settings: Settings | None = None) -> list[Finding]:
+def check_folder(
+    folder_or_id: StrPath, *, root: StrPath | None = None, settings: Settings | None = None
+) -> list[Finding]:
     """Every finding of the chains in a folder, or of the chain with this id below ``root``."""
     from pytest_handoff.engine import check_chains, check_paths, discover
 
@@ -115,7 +117,9 @@ def rules(profile: str | None = None) -> list[Rule]:
     from pytest_handoff.rules import RULES
 
     _register_all()
-    return [RULES[code] for code in sorted(RULES) if profile is None or RULES[code].profile in (None, profile)]
+    return [
+        RULES[code] for code in sorted(RULES) if profile is None or RULES[code].profile in (None, profile)
+    ]
 
 
 def explain(code: str) -> Rule:

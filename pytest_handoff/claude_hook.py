@@ -166,7 +166,8 @@ def _claimed(path: Path, root: Path, settings: Settings) -> bool:
 
     name = path.name
     if not any(
-        "**" in glob.rsplit("/", 1)[-1] or fnmatchcase(name, glob.rsplit("/", 1)[-1]) for glob in settings.globs
+        "**" in glob.rsplit("/", 1)[-1] or fnmatchcase(name, glob.rsplit("/", 1)[-1])
+        for glob in settings.globs
     ):
         return False
     from pytest_handoff.documents import display_path_for
