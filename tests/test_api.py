@@ -137,3 +137,30 @@ def test_finding_data_is_plain_json_with_the_fix_hint(project: Project) -> None:
     assert data["pointer"] == "/tokens_used"
     assert data["fix"] == "add the missing fields, fix types and values as the message says."
     assert {"rule", "message", "path", "line", "column", "end_line", "end_column", "chain"} <= set(data)
+
+
+def test_hs001_a_cached_result_is_not_replayed_for_content_that_replaces_the_file(
+    project: Project, tmp_path: Path
+) -> None:
+    from pytest_handoff.cache import ResultCache
+
+    settings = Settings()
+    cache = ResultCache(tmp_path / "cache", settings.fingerprint())
+    clean = api.check_file(project.relative(DEV), root=project.root, settings=settings, cache=cache)
+    assert (clean.findings, clean.from_cache) == ((), False)
+    again = api.check_file(project.relative(DEV), root=project.root, settings=settings, cache=cache)
+    assert again.from_cache
+    text = project.changed(DEV, bad_tokens)
+    broken = api.check_file(project.relative(DEV), text, root=project.root, settings=settings, cache=cache)
+    assert (broken.from_cache, [f.code for f in errors(list(broken.findings))]) == (False, ["HS001"])
+    replayed = api.check_file(project.relative(DEV), text, root=project.root, settings=settings, cache=cache)
+    assert replayed.from_cache
+    assert replayed.findings == broken.findings
+    assert project.path(DEV).read_text(encoding="utf-8") == project.text(DEV) != text
+
+
+def test_content_over_the_size_limit_is_a_finding_not_a_check(project: Project) -> None:
+    settings = Settings(max_file_size=100)
+    (finding,) = api.check(project.relative(DEV), project.text(DEV), root=project.root, settings=settings)
+    assert (finding.code, finding.line) == ("HF006", 0)
+    assert "over the 100-byte limit" in finding.message
