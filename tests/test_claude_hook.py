@@ -375,3 +375,15 @@ def test_the_hook_imports_nothing_heavy(
         timeout=60,
     )
     assert done.stdout.split(maxsplit=1) == ["0", "[]\n"]
+
+
+def test_the_readme_shows_the_reason_the_hook_really_gives(project: Project) -> None:
+    from tests.conftest import REPO
+
+    def break_it(data: Any) -> None:
+        data["bugs_found"][0]["counterexample"] = "see above"
+        data["property_verification"]["confirmed"].pop(1)
+
+    reason = denial(run_hook(write(project, TEST, project.changed(TEST, break_it)))[1])
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"```\n{reason}\n```\n" in readme
