@@ -112,3 +112,13 @@ def test_bytes_on_stdin_are_checked_as_they_are(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
     assert main(["--stdin-filename", project.relative(DEV), "-"]) == 1
     assert "HF001 invalid-encoding" in capsys.readouterr().out
+
+
+def test_the_excerpt_of_content_that_does_not_parse_is_of_stdin_not_of_the_file_on_disk(
+    project: Project, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    feed(monkeypatch, '{\n  "handoff_type": "dev_to_test",,\n}\n')
+    assert main(["--stdin-filename", project.relative(DEV), "-"]) == 1
+    out = capsys.readouterr().out
+    assert f"{project.relative(DEV)}:2:" in out
+    assert '2 |   "handoff_type": "dev_to_test",,' in out
