@@ -2,8 +2,9 @@
 
 Claude Code runs the hook with one JSON payload on stdin. The fields read here are the ones
 every tool event carries: ``hook_event_name`` (``PreToolUse`` or ``PostToolUse``),
-``tool_name`` (``Write``, ``Edit`` or ``MultiEdit``), ``cwd`` (the project folder: settings
-and display paths are relative to it) and ``tool_input``, whose fields depend on the tool:
+``tool_name`` (``Write``, ``Edit`` or ``MultiEdit``), ``cwd`` (the project folder unless
+``$CLAUDE_PROJECT_DIR`` names it: settings and display paths are relative to it) and
+``tool_input``, whose fields depend on the tool:
 
 - Write: ``file_path`` (absolute) and ``content``;
 - Edit: ``file_path``, ``old_string``, ``new_string`` and ``replace_all`` (default false);
@@ -88,7 +89,7 @@ def respond(payload: object) -> dict[str, Any] | None:
     file_path, cwd = tool_input.get("file_path"), payload.get("cwd")
     if not isinstance(file_path, str) or not file_path:
         return None
-    root = Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else Path.cwd()
+    root = project_root(cwd)
     path = Path(os.path.normpath(root / file_path))
     settings = _settings(root)
     if not _claimed(path, root, settings):
@@ -109,6 +110,17 @@ def respond(payload: object) -> dict[str, Any] | None:
         }
     reason = _reason(path, root, settings, None, tool, before=False)
     return None if reason is None else {"decision": "block", "reason": reason}
+
+
+def project_root(cwd: object) -> Path:
+    """The project folder: ``$CLAUDE_PROJECT_DIR`` (which Claude Code sets for its hooks), else the payload's ``cwd``.
+
+    The session's ``cwd`` follows the agent's ``cd``; the project's settings stay at its root.
+    """
+    for candidate in (os.environ.get("CLAUDE_PROJECT_DIR"), cwd):
+        if isinstance(candidate, str) and os.path.isabs(candidate):
+            return Path(candidate)
+    return Path.cwd()
 
 
 def new_content(tool: str, tool_input: Mapping[str, Any], path: Path) -> str | None:

@@ -23,7 +23,8 @@ from tests.agent_loop import BA, DEV, REVIEW, TEST, Project
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Project:
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Project:
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     return Project(tmp_path)
 
 
@@ -387,3 +388,13 @@ def test_the_readme_shows_the_reason_the_hook_really_gives(project: Project) -> 
     reason = denial(run_hook(write(project, TEST, project.changed(TEST, break_it)))[1])
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert f"```\n{reason}\n```\n" in readme
+
+
+def test_claude_project_dir_is_the_project_root_wherever_the_session_cd_to(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent = write(project, DEV, project.changed(DEV, bad_tokens))
+    sent["cwd"] = str(project.chain)  # the agent ran `cd` into the chain folder
+    assert run_hook(sent) == (0, "", "")  # from there, the globs see no handoff
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project.root))
+    assert "[HS001 schema-violation]" in denial(run_hook(sent)[1])
