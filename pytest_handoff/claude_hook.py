@@ -49,7 +49,7 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run the hook on one payload; exit 0 always, but 1 for a configuration Claude should not see."""
+    """Run the hook on one payload: 0, or 1 (shown to the user, not the agent) when the configuration is broken."""
     stdin = sys.stdin.buffer if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
@@ -59,7 +59,7 @@ def main(
         return 1
     try:
         payload = json.loads(stdin.read())
-    except (ValueError, OSError):
+    except (ValueError, RecursionError, OSError):
         return 0  # not a payload we can read: nothing the agent could act on
     try:
         answer = respond(payload)
@@ -90,7 +90,10 @@ def respond(payload: object) -> dict[str, Any] | None:
     if not isinstance(file_path, str) or not file_path:
         return None
     root = project_root(cwd)
-    path = Path(os.path.normpath(root / file_path))
+    # Claude Code sends absolute paths; a relative one is taken from the session's folder.
+    path = Path(
+        os.path.normpath(Path(cwd if isinstance(cwd, str) and os.path.isabs(cwd) else root) / file_path)
+    )
     settings = _settings(root)
     if not _claimed(path, root, settings):
         return None

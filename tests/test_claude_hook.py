@@ -263,6 +263,7 @@ def test_a_file_no_glob_claims_is_let_through(project: Project, name: str) -> No
         b"not json",
         b"\xff\xfe{",
         b"[1, 2]",
+        b"[" * 100_000,
         b'{"hook_event_name": "PreToolUse"}',
         b'{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": "x"}',
         b'{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {"file_path": 3}}',
@@ -397,4 +398,14 @@ def test_claude_project_dir_is_the_project_root_wherever_the_session_cd_to(
     sent["cwd"] = str(project.chain)  # the agent ran `cd` into the chain folder
     assert run_hook(sent) == (0, "", "")  # from there, the globs see no handoff
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project.root))
+    assert "[HS001 schema-violation]" in denial(run_hook(sent)[1])
+
+
+def test_a_relative_file_path_is_taken_from_the_sessions_folder(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project.root))
+    sent = write(project, DEV, project.changed(DEV, bad_tokens))
+    sent["cwd"] = str(project.root / ".neuralrelay")
+    sent["tool_input"]["file_path"] = f"handoffs/{project.chain.name}/{DEV}"
     assert "[HS001 schema-violation]" in denial(run_hook(sent)[1])
