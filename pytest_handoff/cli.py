@@ -15,7 +15,11 @@ import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.engine import ChainResult
 
 FORMATS = ("text", "json", "sarif", "github", "markdown")
 
@@ -102,6 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="in GitHub Actions, do not add annotations and the step summary (e.g. when writing SARIF)",
     )
+    parser.add_argument(
+        "--stdin-filename",
+        type=Path,
+        metavar="PATH",
+        help="check content read from stdin as if it stood at PATH, in its chain on disk (give '-' as the path)",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
 
@@ -130,6 +140,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = explain(args[1:])
         elif args[:1] == ["rules"]:
             status = list_rules()
+        elif args[:1] == ["claude-hook"]:
+            from pytest_handoff.claude_hook import main as claude_hook
+
+            status = claude_hook(args[1:])
+        elif args[:1] == ["mcp"]:
+            from pytest_handoff.mcp_server import main as mcp_server
+
+            status = mcp_server(args[1:])
         else:
             status = lint(args)
         sys.stdout.flush()  # here, so that a closed pipe is noticed inside the try
@@ -212,26 +230,29 @@ def lint(argv: list[str]) -> int:
         cache = ResultCache(options.cache_dir, settings.fingerprint(), keep_notes=False)
 
     outputs = _parse_outputs(options.output)
-    from pytest_handoff.engine import check_paths
+    if options.stdin_filename is not None:
+        results = [_check_stdin(options.stdin_filename, options.paths, root, settings, options.whole_chain)]
+    else:
+        from pytest_handoff.engine import check_paths
 
-    discovery, results = check_paths(
-        list(named),
-        root,
-        settings,
-        whole_chain=options.whole_chain,
-        cache=cache,
-        jobs=options.jobs,
-        deleted=deleted,
-    )
+        discovery, results = check_paths(
+            list(named),
+            root,
+            settings,
+            whole_chain=options.whole_chain,
+            cache=cache,
+            jobs=options.jobs,
+            deleted=deleted,
+        )
+        if discovery.missing:
+            missing = [named.get(Path(path), path) for path in discovery.missing]
+            raise UsageError(f"no such file or folder: {', '.join(missing)}")
+        for path, given in named.items():
+            if path.is_dir() and not any(_holds(path, ref.paths) for ref in discovery.chains):
+                globs = ", ".join(settings.globs)
+                warn(f"no handoff files in {given} (handoff files match {globs} below {root})")
     if cache is not None:
         cache.flush()
-    if discovery.missing:
-        missing = [named.get(Path(path), path) for path in discovery.missing]
-        raise UsageError(f"no such file or folder: {', '.join(missing)}")
-    for path, given in named.items():
-        if path.is_dir() and not any(_holds(path, ref.paths) for ref in discovery.chains):
-            globs = ", ".join(settings.globs)
-            warn(f"no handoff files in {given} (handoff files match {globs} below {root})")
 
     in_actions = os.environ.get("GITHUB_ACTIONS") == "true" and not options.no_ci_output
     stdout_format = options.format or "text"
@@ -258,6 +279,19 @@ def lint(argv: list[str]) -> int:
 
 def _holds(folder: Path, paths: Sequence[Path]) -> bool:
     return any(path == folder or folder in path.parents for path in paths)
+
+
+def _check_stdin(
+    filename: Path, paths: list[Path], root: Path, settings: Settings, whole_chain: bool
+) -> ChainResult:
+    """Content on stdin checked as if it stood at ``filename`` (``-`` is the only path allowed)."""
+    if [str(path) for path in paths] not in ([], ["-"]):
+        raise UsageError("--stdin-filename checks stdin only: give '-' as the one path")
+    from pytest_handoff.api import check_file
+
+    # Named relative to the working directory, like every path on the command line.
+    target = Path(os.path.abspath(filename))
+    return check_file(target, sys.stdin.buffer.read(), root=root, settings=settings, whole_chain=whole_chain)
 
 
 def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:

@@ -107,6 +107,8 @@ class Chain:
 
 #: The default of ``sources``: shared, and read-only through its ``Mapping`` type.
 _EMPTY: Mapping[str, tuple[str, ...]] = {}
+#: The default of ``overrides``: no member file read from anywhere but disk.
+_NO_OVERRIDES: Mapping[Path, bytes] = {}
 
 
 class ChainResult(NamedTuple):
@@ -148,12 +150,18 @@ class ChainResult(NamedTuple):
 ExtraCheck = Callable[[Chain], Iterable[Hit | Finding]]
 
 
-def read_member(path: Path, display_path: str, settings: Settings, root: Path) -> bytes | Finding:
+def read_member(
+    path: Path, display_path: str, settings: Settings, root: Path, overrides: Mapping[Path, bytes] = _NO_OVERRIDES
+) -> bytes | Finding:
     """A member file's bytes, or the finding that says why they cannot be had.
 
-    A symbolic link that leads out of ``root`` is not followed: a handoff must
-    not be a way to read (and print) files from elsewhere on the machine.
+    ``overrides`` holds contents to check instead of what is on disk (content on stdin, a
+    write an agent is about to make). A symbolic link that leads out of ``root`` is not
+    followed: a handoff must not be a way to read (and print) files from elsewhere on the machine.
     """
+    given = overrides.get(path)
+    if given is not None:
+        return given if len(given) <= settings.max_file_size else _file_too_large(display_path, len(given), settings)
     if os.path.islink(path) and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
         return Finding(
             path=display_path,
@@ -166,21 +174,38 @@ def read_member(path: Path, display_path: str, settings: Settings, root: Path) -
     return read_file_bytes(path, display_path, settings.max_file_size)
 
 
+def _file_too_large(display_path: str, size: int, settings: Settings) -> Finding:
+    limit = settings.max_file_size
+    return Finding(
+        path=display_path,
+        line=0,
+        column=0,
+        code="HF006",
+        severity=Severity.ERROR,
+        message=f"file is {size:,} bytes, over the {limit:,}-byte limit (max-file-size)",
+    )
+
+
 def check_chain(
     ref: ChainRef,
     settings: Settings,
     root: Path,
     extra_checks: Sequence[ExtraCheck] = (),
     cache: ResultCache | None = None,
+    overrides: Mapping[Path, bytes] = _NO_OVERRIDES,
 ) -> ChainResult:
-    """Read, validate and check every file of one chain (or take its result from ``cache``)."""
-    members, contents = _read_chain(ref, settings, root)
+    """Read, validate and check every file of one chain (or take its result from ``cache``).
+
+    Member files in ``overrides`` are checked with those contents instead of what is on disk
+    (the cache key is made of the contents checked, so it holds for them too).
+    """
+    members, contents = _read_chain(ref, settings, root, overrides)
     key = _cache_key(members, contents, cache, extra_checks)
     if key is not None and cache is not None:
         cached = cache.get(key)
         if cached is not None:
             return ChainResult(ref, *cached, cache_key=key, from_cache=True)
-    result = _check_contents(ref, settings, root, members, contents, extra_checks)
+    result = _check_contents(ref, settings, root, members, contents, extra_checks, overrides)
     if key is not None and cache is not None:
         result = result._replace(cache_key=key)
         cache.put(key, result.findings, result.notes, result.sources)
@@ -196,10 +221,12 @@ def cached_result(ref: ChainRef, settings: Settings, root: Path, cache: ResultCa
 
 
 def _read_chain(
-    ref: ChainRef, settings: Settings, root: Path
+    ref: ChainRef, settings: Settings, root: Path, overrides: Mapping[Path, bytes] = _NO_OVERRIDES
 ) -> tuple[list[tuple[Path, str]], list[tuple[str, bytes | Finding]]]:
     members = [(path, display_path_for(path, root)) for path in ref.paths]
-    return members, [(display, read_member(path, display, settings, root)) for path, display in members]
+    return members, [
+        (display, read_member(path, display, settings, root, overrides)) for path, display in members
+    ]
 
 
 def _cache_key(
@@ -223,6 +250,7 @@ def _check_contents(
     members: list[tuple[Path, str]],
     contents: list[tuple[str, bytes | Finding]],
     extra_checks: Sequence[ExtraCheck],
+    overrides: Mapping[Path, bytes] = _NO_OVERRIDES,
 ) -> ChainResult:
     from pytest_handoff.schemas import compiled_schema
 
@@ -279,7 +307,7 @@ def _check_contents(
     from pytest_handoff.secrets import secrets_to_mask
 
     secrets = secrets_to_mask(chain)
-    sources = _sources(kept, documents, ref, root, secrets)
+    sources = _sources(kept, documents, ref, root, secrets, overrides)
     notes = chain.notes
     if secrets:
         # Whatever rules ran: messages quote values (in part), excerpts show lines, notes quote
@@ -379,7 +407,12 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _sources(
-    findings: Sequence[Finding], documents: Sequence[Document], ref: ChainRef, root: Path, secrets: list[str]
+    findings: Sequence[Finding],
+    documents: Sequence[Document],
+    ref: ChainRef,
+    root: Path,
+    secrets: list[str],
+    overrides: Mapping[Path, bytes] = _NO_OVERRIDES,
 ) -> dict[str, tuple[str, ...]]:
     """Lines of each file that has a positioned finding (decoded leniently if it did not parse).
 
@@ -394,9 +427,10 @@ def _sources(
         display = display_path_for(path, root)
         if display in wanted and display not in sources:
             try:
-                text = path.read_bytes().decode("utf-8", errors="replace")
+                raw = overrides[path] if path in overrides else path.read_bytes()
             except OSError:
                 continue
+            text = raw.decode("utf-8", errors="replace")
             sources[display] = tuple(_LINE_BREAK.split(text))
             from pytest_handoff.secrets import find_secrets, may_hold_secrets
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# Imported before any pytester run: a module first imported inside one is dropped from
+# sys.modules when the run ends, and a later process pool would pickle classes of a second copy.
+import concurrent.futures.process  # noqa: F401
 import json
 import shutil
 from collections.abc import Callable

@@ -1,0 +1,189 @@
+"""pytest-handoff as a library: check a handoff, or content about to become one, in-process.
+
+An orchestrator that validates before it writes calls :func:`check` with the content it is
+about to write; the CLI (``--stdin-filename``), the Claude Code hook and the MCP server are
+clients of the same functions. Nothing here writes to disk. For example::
+
+    from pytest_handoff import check
+
+    errors = [f for f in check(path, content=text) if f.severity >= Severity.ERROR]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_handoff.config import Settings, load_settings
+from pytest_handoff.findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from pytest_handoff.cache import ResultCache
+    from pytest_handoff.engine import ChainResult
+    from pytest_handoff.rules import Rule
+
+__all__ = [
+    "Finding",
+    "Severity",
+    "check",
+    "check_file",
+    "check_folder",
+    "explain",
+    "finding_data",
+    "rules",
+    "use_instead",
+]
+
+StrPath = str | os.PathLike[str]
+
+
+def check(
+    path: StrPath,
+    content: str | bytes | None = None,
+    *,
+    root: StrPath | None = None,
+    settings: Settings | None = None,
+) -> list[Finding]:
+    """The findings of the handoff at ``path``, read from disk or given as ``content``.
+
+    The file is checked in its chain as it stands on disk (its siblings are read, never
+    written), like ``handoff-lint PATH``. With ``content``, the findings are those of that
+    content at ``path`` (which need not exist yet), together with findings it brings about in
+    other files of the chain (a handoff that leaves a property of the one before unclassified).
+    ``root`` is the project folder (default: the working directory), whose ``pyproject.toml``
+    gives the settings unless ``settings`` are passed. Findings come sorted by place.
+    """
+    return list(check_file(path, content, root=_root(root), settings=settings).findings)
+
+
+def check_file(
+    path: StrPath,
+    content: str | bytes | None = None,
+    *,
+    root: Path,
+    settings: Settings | None = None,
+    whole_chain: bool = False,
+    cache: ResultCache | None = None,
+) -> ChainResult:
+    """:func:`check`, as the chain result the reporters take (findings, notes, source lines)."""
+    from pytest_handoff.engine import chain_ref_for, check_chain, profile_for
+    from pytest_handoff.profiles import builtin_profiles
+
+    root = _root(root)
+    settings = load_settings(root) if settings is None else settings
+    target = _absolute(Path(path), root)
+    display = _display(target, root)
+    profile = profile_for(target, settings, display, explicit=True) or builtin_profiles()[0]
+    ref = chain_ref_for(profile, target, settings, root)
+    overrides: Mapping[Path, bytes] = {}
+    if content is not None:
+        overrides = {target: content.encode("utf-8") if isinstance(content, str) else content}
+    result = check_chain(ref, settings, root, cache=cache, overrides=overrides)
+    if whole_chain:
+        return result
+    if content is None:  # the file as it is: what naming it on the command line reports
+        return result.narrowed_to([display])
+    kept = [f for f in result.findings if f.path == display]
+    elsewhere = [f for f in result.findings if f.path != display]
+    if elsewhere and content is not None:
+        # Only what the new content brings about: the chain's other files as they are checked now.
+        before = set(check_chain(ref, settings, root).findings)
+        kept.extend(f for f in elsewhere if f not in before)
+    return result._replace(findings=tuple(sorted(kept)))
+
+
+def check_folder(
+    folder_or_id: StrPath, *, root: StrPath | None = None, settings: Settings | None = None
+) -> list[Finding]:
+    """Every finding of the chains in a folder, or of the chain with this id below ``root``."""
+    from pytest_handoff.engine import check_chains, check_paths, discover
+
+    base = _root(root)
+    settings = load_settings(base) if settings is None else settings
+    folder = _absolute(Path(folder_or_id), base)
+    if folder.is_dir():
+        results = check_paths([folder], base, settings, jobs=1)[1]
+    else:
+        wanted = str(folder_or_id)
+        refs = [ref for ref in discover([], base, settings).chains if ref.chain_id == wanted]
+        if not refs:
+            raise LookupError(f"no chain folder or chain id {wanted!r} under {base}")
+        results = check_chains(refs, settings, base, jobs=1)
+    return sorted(f for result in results for f in result.findings)
+
+
+def rules(profile: str | None = None) -> list[Rule]:
+    """Every rule (of ``profile`` and the profile-independent ones, when given), by code."""
+    from pytest_handoff.rules import RULES
+
+    _register_all()
+    return [
+        RULES[code] for code in sorted(RULES) if profile is None or RULES[code].profile in (None, profile)
+    ]
+
+
+def explain(code: str) -> Rule:
+    """The rule with ``code`` (``KeyError`` naming it when there is none)."""
+    from pytest_handoff.rules import RULES
+
+    _register_all()
+    rule = RULES.get(code.strip().upper())
+    if rule is None:
+        raise KeyError(f"unknown rule {code!r}")
+    return rule
+
+
+def use_instead(code: str) -> str:
+    """What to write instead, from the rule's docs ("Use instead" part); empty when not known."""
+    from pytest_handoff.rules import RULES
+
+    rule = RULES.get(code)
+    if rule is None:
+        return ""
+    marker = "**Use instead**:"
+    _, found, rest = rule.doc.partition(marker)
+    if not found:
+        return ""
+    return " ".join(rest.split("\n\n", 1)[0].split())
+
+
+def finding_data(finding: Finding) -> dict[str, object]:
+    """A finding as plain JSON data for machines (the MCP server), with the rule's fix hint."""
+    return {
+        "code": finding.code,
+        "rule": finding.rule,
+        "severity": finding.severity.label,
+        "message": finding.message,
+        "path": finding.path,
+        "pointer": finding.pointer,
+        "line": finding.line,
+        "column": finding.column,
+        "end_line": finding.end_line,
+        "end_column": finding.end_column,
+        "chain": finding.chain,
+        "fix": use_instead(finding.code),
+    }
+
+
+def _register_all() -> None:
+    import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
+    from pytest_handoff.profiles import all_profiles
+
+    all_profiles()  # profiles register their rules when imported
+
+
+def _root(root: StrPath | None) -> Path:
+    return Path.cwd() if root is None else Path(os.path.abspath(root))
+
+
+def _absolute(path: Path, root: Path) -> Path:
+    """``path`` made absolute against ``root``, normalised but with symbolic links kept."""
+    return Path(os.path.normpath(path if path.is_absolute() else root / path))
+
+
+def _display(path: Path, root: Path) -> str:
+    from pytest_handoff.documents import display_path_for
+
+    return display_path_for(path, root)

@@ -1,0 +1,137 @@
+"""``handoff-lint mcp``: the checks as an MCP server over stdio, for agents that speak MCP.
+
+Built on the official ``mcp`` SDK (``pip install 'pytest-handoff[mcp]'``). Tools:
+``check_handoff`` (a file, or content as if it stood at that path), ``check_chain`` (a chain
+folder or chain id), ``explain_rule`` and ``list_rules``. Findings are the engine's, as JSON.
+Nothing is written, and paths outside the server's working directory are refused.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+    from pytest_handoff.findings import Finding
+    from pytest_handoff.rules import Rule
+
+INSTALL_HINT = "handoff-lint mcp needs the MCP SDK (mcp 2 or later): pip install 'pytest-handoff[mcp]'"
+
+INSTRUCTIONS = (
+    "Checks the JSON handoffs AI agents write for each other (NeuralRelay chains under "
+    ".neuralrelay/handoffs/) against their contracts. Call check_handoff with the path and the "
+    "content you are about to write before writing a handoff, and fix every finding of severity "
+    "error; each finding has its place (line, column, JSON pointer) and a fix hint."
+)
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    """Serve on stdin/stdout until the client closes them."""
+    if argv:
+        print(f"handoff-lint mcp: takes no arguments (got {' '.join(argv)})", file=sys.stderr)
+        return 2
+    try:
+        server = build_server(Path.cwd())
+    except ImportError:
+        print(INSTALL_HINT, file=sys.stderr)
+        return 2
+    server.run("stdio")
+    return 0
+
+
+def build_server(root: Path) -> MCPServer[Any]:
+    """The MCP server for the project at ``root`` (``ImportError`` when the SDK is missing)."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import Field
+
+    from pytest_handoff import __version__
+
+    server: MCPServer[Any] = MCPServer(
+        "handoff-lint", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
+
+    @server.tool()
+    def check_handoff(
+        path: str,
+        # Typed plain `str` (default None): the SDK would parse a `str | None` argument that holds
+        # JSON text into an object, and handoffs are JSON text.
+        content: str = Field(default=None, description="the content to check instead of the file on disk"),  # type: ignore[assignment]
+    ) -> dict[str, Any]:
+        """Check one handoff file in its chain, as it is on disk or, with `content`, as if `content` stood at `path` (nothing is written).
+
+        Returns the findings (code, rule, severity, message, path, pointer, line, column, fix hint);
+        with `content`, also findings it brings about in the chain's other files.
+        """
+        from pytest_handoff.api import check
+
+        return report(check(inside(root, path, ToolError), content, root=root))
+
+    @server.tool()
+    def check_chain(chain: str) -> dict[str, Any]:
+        """Check a whole handoff chain: its folder (relative to the working directory) or its chain id."""
+        from pytest_handoff.api import check_folder
+
+        given = Path(chain)
+        if given.is_absolute() or len(given.parts) > 1 or (root / given).is_dir():
+            return report(check_folder(inside(root, chain, ToolError), root=root))
+        try:
+            return report(check_folder(chain, root=root))
+        except LookupError as error:
+            raise ToolError(str(error)) from None
+
+    @server.tool()
+    def explain_rule(code: str) -> dict[str, Any]:
+        """The documentation of a rule: what it does, why it matters, an example and what to write instead."""
+        from pytest_handoff.api import explain
+
+        try:
+            rule = explain(code)
+        except KeyError:
+            raise ToolError(f"unknown rule {code!r}; list_rules lists them") from None
+        return {**rule_data(rule), "doc": rule.doc}
+
+    @server.tool()
+    def list_rules(profile: str | None = None) -> dict[str, Any]:
+        """Every rule code with its name, default severity and summary (of one profile, when given)."""
+        from pytest_handoff.api import rules
+
+        return {"rules": [rule_data(rule) for rule in rules(profile)]}
+
+    return server
+
+
+def inside(root: Path, path: str, refusal: type[Exception] = ValueError) -> Path:
+    """``path`` (relative to ``root``) when it is inside ``root``; ``refusal`` is raised otherwise."""
+    given = Path(path)
+    target = given if given.is_absolute() else root / given
+    real, base = os.path.realpath(target), os.path.realpath(root)
+    if not Path(real).is_relative_to(base):
+        raise refusal(f"{path}: outside the working directory {root}; only files below it are checked")
+    return Path(os.path.normpath(target))
+
+
+def report(findings: Sequence[Finding]) -> dict[str, Any]:
+    from pytest_handoff.api import finding_data
+    from pytest_handoff.findings import Severity
+
+    return {
+        "errors": sum(f.severity >= Severity.ERROR for f in findings),
+        "warnings": sum(f.severity == Severity.WARNING for f in findings),
+        "findings": [finding_data(f) for f in findings],
+    }
+
+
+def rule_data(rule: Rule) -> dict[str, Any]:
+    return {
+        "code": rule.code,
+        "name": rule.name,
+        "severity": rule.severity.label,
+        "profile": rule.profile,
+        "summary": rule.summary,
+    }

@@ -1,0 +1,200 @@
+"""``handoff-lint mcp``: the MCP server, driven by the SDK's own stdio client."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_handoff import mcp_server
+from pytest_handoff.cli import main
+from tests.agent_loop import CHAIN_ID, DEV, TEST, Project
+
+
+def test_without_the_sdk_one_line_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in [m for m in sys.modules if m == "mcp" or m.startswith("mcp.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "mcp", None)  # what `import mcp` sees when it is not installed
+    assert main(["mcp"]) == 2
+    assert (
+        capsys.readouterr().err
+        == "handoff-lint mcp needs the MCP SDK (mcp 2 or later): pip install 'pytest-handoff[mcp]'\n"
+    )
+
+
+def test_the_server_takes_no_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mcp", "--port", "8000"]) == 2
+    assert "takes no arguments" in capsys.readouterr().err
+
+
+def test_paths_outside_the_working_directory_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "inside").mkdir()
+    (tmp_path / "inside" / "link").symlink_to(tmp_path)
+    root = tmp_path / "inside"
+    assert mcp_server.inside(root, "a/b.json") == root / "a" / "b.json"
+    for outside in ("../x.json", str(tmp_path / "x.json"), "link/x.json"):
+        with pytest.raises(ValueError, match="outside the working directory"):
+            mcp_server.inside(root, outside)
+
+
+# --- over stdio, with the SDK's client ------------------------------------------------
+
+Session = Any
+
+
+def serve(project: Project, body: Callable[[Session], Awaitable[None]]) -> None:
+    """Start ``handoff-lint mcp`` in ``project`` and run ``body`` with a connected client session."""
+    mcp = pytest.importorskip(
+        "mcp", reason="the MCP SDK is not installed (pip install 'pytest-handoff[mcp]')"
+    )
+    import anyio
+
+    async def run() -> None:
+        params = mcp.StdioServerParameters(
+            command=sys.executable, args=["-m", "pytest_handoff.cli", "mcp"], cwd=str(project.root)
+        )
+        async with mcp.stdio_client(params) as (read, write), mcp.ClientSession(read, write) as session:
+            await session.initialize()
+            with anyio.fail_after(60):
+                await body(session)
+
+    anyio.run(run)
+
+
+async def call(session: Session, tool: str, **arguments: Any) -> dict[str, Any]:
+    """A tool's structured result (fails the test when the call is an error)."""
+    result = await session.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    assert json.loads(result.content[0].text) == result.structured_content
+    data: dict[str, Any] = result.structured_content
+    return data
+
+
+async def refusal(session: Session, tool: str, **arguments: Any) -> str:
+    result = await session.call_tool(tool, arguments)
+    assert result.is_error
+    text: str = result.content[0].text
+    return text
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    return Project(tmp_path)
+
+
+def bad_tokens(data: Any) -> None:
+    data["tokens_used"] = "lots"
+
+
+def test_the_server_lists_its_four_tools(project: Project) -> None:
+    async def body(session: Session) -> None:
+        listed = (await session.list_tools()).tools
+        assert sorted(tool.name for tool in listed) == [
+            "check_chain",
+            "check_handoff",
+            "explain_rule",
+            "list_rules",
+        ]
+        schema = next(tool for tool in listed if tool.name == "check_handoff").input_schema
+        assert schema["required"] == ["path"]
+        assert schema["properties"]["content"]["type"] == "string"
+
+    serve(project, body)
+    assert project.unchanged()
+
+
+def test_hs001_check_handoff_gives_structured_findings_for_content_and_for_the_file(project: Project) -> None:
+    async def body(session: Session) -> None:
+        broken = await call(
+            session, "check_handoff", path=project.relative(DEV), content=project.changed(DEV, bad_tokens)
+        )
+        assert broken["errors"] == 1
+        (finding,) = [f for f in broken["findings"] if f["severity"] == "error"]
+        line = project.changed(DEV, bad_tokens).splitlines().index('  "tokens_used": "lots",') + 1
+        assert finding == {
+            "code": "HS001",
+            "rule": "schema-violation",
+            "severity": "error",
+            "message": 'expected integer, got string "lots"',
+            "path": project.relative(DEV),
+            "pointer": "/tokens_used",
+            "line": line,
+            "column": 18,
+            "end_line": line,
+            "end_column": 23,
+            "chain": CHAIN_ID,
+            "fix": "add the missing fields, fix types and values as the message says.",
+        }
+        on_disk = await call(session, "check_handoff", path=str(project.path(DEV)))
+        assert on_disk == {"errors": 0, "warnings": 0, "findings": []}
+        # Content that is JSON text stays text: the SDK must not parse it into an object.
+        empty = await call(session, "check_handoff", path=project.relative(DEV), content="{}")
+        assert empty["errors"] > 0
+
+    serve(project, body)
+    assert project.unchanged()
+
+
+def test_nr301_check_handoff_reports_what_content_breaks_in_the_chain(project: Project) -> None:
+    async def body(session: Session) -> None:
+        dropped = project.changed(TEST, lambda d: d["property_verification"]["confirmed"].pop(0))
+        result = await call(session, "check_handoff", path=project.relative(TEST), content=dropped)
+        assert [(f["code"], f["path"]) for f in result["findings"]] == [("NR301", project.relative(DEV))]
+
+    serve(project, body)
+    assert project.unchanged()
+
+
+def test_check_chain_takes_a_folder_or_an_id(project: Project) -> None:
+    project.replace(DEV, project.changed(DEV, bad_tokens))
+
+    async def body(session: Session) -> None:
+        by_folder = await call(session, "check_chain", chain=f".neuralrelay/handoffs/{CHAIN_ID}")
+        by_id = await call(session, "check_chain", chain=CHAIN_ID)
+        assert by_folder == by_id
+        assert [f["code"] for f in by_id["findings"]] == ["NR306", "HS001"]
+        assert (by_id["errors"], by_id["warnings"]) == (1, 1)
+        assert "no chain folder or chain id '19990101-000000'" in await refusal(
+            session, "check_chain", chain="19990101-000000"
+        )
+
+    serve(project, body)
+    assert project.unchanged()
+
+
+def test_paths_outside_the_working_directory_are_refused_over_the_wire(
+    project: Project, tmp_path: Path
+) -> None:
+    async def body(session: Session) -> None:
+        for path in ("/etc/passwd", "../outside.json"):
+            assert "outside the working directory" in await refusal(session, "check_handoff", path=path)
+        assert "outside the working directory" in await refusal(session, "check_chain", chain="/etc")
+
+    serve(project, body)
+
+
+def test_explain_rule_and_list_rules(project: Project) -> None:
+    async def body(session: Session) -> None:
+        explained = await call(session, "explain_rule", code="nr202")
+        assert (explained["code"], explained["name"], explained["severity"]) == (
+            "NR202",
+            "vague-coverage-gap",
+            "error",
+        )
+        assert "**Use instead**" in explained["doc"]
+        assert "unknown rule 'XX1'" in await refusal(session, "explain_rule", code="XX1")
+        every = (await call(session, "list_rules"))["rules"]
+        assert {"HS001", "NR202", "NR307"} <= {rule["code"] for rule in every}
+        own = (await call(session, "list_rules", profile="neuralrelay"))["rules"]
+        assert all(rule["profile"] in (None, "neuralrelay") for rule in own)
+        assert [
+            rule for rule in (await call(session, "list_rules", profile="other"))["rules"] if rule["profile"]
+        ] == []
+
+    serve(project, body)
