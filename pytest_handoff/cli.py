@@ -110,6 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return explain(args[1:])
         if args[:1] == ["rules"]:
             return list_rules()
+        if args[:1] and args[0] in ("chain", "report", "show", "schema"):
+            from pytest_handoff.views import run_command
+
+            return run_command(args[0], args[1:])
         return lint(args)
     except UsageError as error:
         print(f"handoff-lint: error: {error}", file=sys.stderr)
