@@ -154,8 +154,19 @@ def lint(argv: list[str]) -> int:
     outputs = _parse_outputs(options.output)
     from pytest_handoff.engine import check_paths
 
+    progress = None
+    if sys.stderr.isatty():  # hooks, CI and pipes pay nothing for the bar
+        from pytest_handoff.views.progress import progress_bar
+
+        progress = progress_bar(options.format or "text")
     discovery, results = check_paths(
-        options.paths, root, settings, whole_chain=options.whole_chain, cache=cache, jobs=options.jobs
+        options.paths,
+        root,
+        settings,
+        whole_chain=options.whole_chain,
+        cache=cache,
+        jobs=options.jobs,
+        progress=progress,
     )
     if cache is not None:
         cache.flush()

@@ -1112,7 +1112,7 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
         chain.notes.append(f"{trace.label} untraced: looked for {trace.what}")
         yield Hit(
             trace.requirements,
-            f"/acceptance_criteria/{trace.index}",
+            f"/acceptance_criteria/{trace.at}",
             f"{trace.label} is not traced: no later handoff mentions {trace.what}",
         )
 
@@ -1121,7 +1121,7 @@ class CriterionTrace(NamedTuple):
     """Where an acceptance criterion was traced (``document`` None: nowhere) and by what."""
 
     requirements: Document
-    index: int
+    at: int  # the criterion's index in acceptance_criteria
     criterion: str
     #: The later handoff and the string in it that traces the criterion.
     document: Document | None
@@ -1131,7 +1131,7 @@ class CriterionTrace(NamedTuple):
 
     @property
     def label(self) -> str:
-        return f"AC{self.index + 1}"
+        return f"AC{self.at + 1}"
 
 
 def criterion_traces(chain: Chain) -> list[CriterionTrace]:

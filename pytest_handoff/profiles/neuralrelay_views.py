@@ -37,7 +37,7 @@ def summarise(chain: Chain) -> ChainView:
         ]
         task = next((text for text in stated if isinstance(text, str)), "")
 
-    traced = {trace.index: trace for trace in criterion_traces(chain)}
+    traced = {trace.at: trace for trace in criterion_traces(chain)}
     criteria = []
     if requirements is not None:
         for index, text in enumerate(requirements.data["acceptance_criteria"]):

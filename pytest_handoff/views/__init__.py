@@ -56,9 +56,7 @@ def load_views(
         summaries[id(chain.ref)] = _masked(chain, chain.ref.profile.summarise(chain))
         return ()
 
-    discovery, results = check_paths(
-        paths, root, settings, (summarise,), whole_chain=True, progress=progress
-    )
+    discovery, results = check_paths(paths, root, settings, (summarise,), whole_chain=True, progress=progress)
     if discovery.missing:
         raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
     views = [_with_result(summaries[id(result.ref)], result, root) for result in results]

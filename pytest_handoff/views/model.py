@@ -149,6 +149,8 @@ def generic_view(profile: str, chain: Any) -> ChainView:
     stages = []
     for path in ref.paths:
         document = chain.document_at(path)
-        stages.append(stage_of(document.display_path if document is not None else path.name, path.stem, document))
+        stages.append(
+            stage_of(document.display_path if document is not None else path.name, path.stem, document)
+        )
     started = next((stage.timestamp for stage in stages if stage.timestamp and stage.valid), None)
     return ChainView(profile, ref.chain_id, "", started, "", tuple(stages))

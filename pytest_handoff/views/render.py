@@ -41,13 +41,17 @@ def shorten(text: str, max_chars: int | None) -> str:
     return flat
 
 
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]], max_chars: int | None = None) -> str:
+def markdown_table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], max_chars: int | None = None
+) -> str:
     """A GitHub table; every cell escaped and kept on one line."""
     lines = [
         "| " + " | ".join(markdown_text(h) for h in headers) + " |",
         "|" + "|".join(" --- " for _ in headers) + "|",
     ]
-    lines.extend("| " + " | ".join(markdown_text(cell, max_chars) or " " for cell in row) + " |" for row in rows)
+    lines.extend(
+        "| " + " | ".join(markdown_text(cell, max_chars) or " " for cell in row) + " |" for row in rows
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -62,8 +66,7 @@ def markdown_sections(title: str, sections: Sequence[Section], max_chars: int | 
                 "\n".join(
                     f"**{markdown_text(label)}:** {markdown_text(text)}" if label else markdown_text(text)
                     for label, text in section.lines
-                )
-                .replace("\n", "  \n")
+                ).replace("\n", "  \n")
                 + "\n"
             )
         if section.headers and section.rows:
@@ -98,14 +101,16 @@ def rich_sections(console: Console, title: str, sections: Sequence[Section], max
         if section.headers and section.rows:
             # One line a row, cut to the terminal's width: the whole chain fits on one screen
             # (the Markdown and JSON formats keep the full text).
-            table = Table(show_edge=False, pad_edge=False, expand=True, header_style="bold")
             headers, rows = section.columns()
             widths = [
                 max(len(header), *(len(shorten(row[i], max_chars)) for row in rows))
                 for i, header in enumerate(headers)
             ]
+            # Spread over the whole width only when the content is wider than the terminal.
+            expand = sum(widths) + 3 * len(widths) > console.width
+            table = Table(show_edge=False, pad_edge=False, expand=expand, header_style="bold")
             for header, width in zip(headers, widths, strict=True):
-                short = width <= 24  # labels, counts, verdicts: kept whole
+                short = width <= 24 or not expand  # labels, counts, verdicts: kept whole
                 table.add_column(
                     Text(inert(header)),
                     no_wrap=True,
