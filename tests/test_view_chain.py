@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from views_helpers import (
-    BROKEN,
     CLEAN,
     CORPUS_SAMPLE,
     EXAMPLES,
@@ -50,10 +49,10 @@ def test_chain_takes_a_unique_prefix_of_the_id(capsys: pytest.CaptureFixture[str
 
 @pytest.mark.usefixtures("in_examples")
 def test_chain_names_an_unknown_or_ambiguous_id(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "chain", "2027")
+    code, _, err = run(capsys, "chain", "2027")
     assert code == 2
     assert "no chain '2027'" in err
-    code, out, err = run(capsys, "chain", "2026110")
+    code, _out, err = run(capsys, "chain", "2026110")
     assert code == 2
     assert "names 2 chains" in err
 
@@ -87,7 +86,9 @@ def test_nr306_an_untraced_criterion_shows_what_was_looked_for(
 ) -> None:
     chain = copy_chain(CLEAN, tmp_path)
     requirements = load_json(chain / "01-ba-agent.json")
-    requirements["acceptance_criteria"].append("Exports carry the header X-Zebra-Quokka: 'zebra_quokka_marker'")
+    requirements["acceptance_criteria"].append(
+        "Exports carry the header X-Zebra-Quokka: 'zebra_quokka_marker'"
+    )
     write_json(chain / "01-ba-agent.json", requirements)
     monkeypatch.chdir(tmp_path)
     _, view = run_json(capsys, "chain")
@@ -192,7 +193,13 @@ def test_chain_terminal_view_prints_handoff_text_inert(
     assert "\x1b" not in out
     assert "[bold red]invoices[/]" in out  # rich markup in handoff text stays literal
     assert "\\x1b[31mnow" in out
-    for heading in ("Stages", "Acceptance criteria (7 of 7 traced)", "Believed properties", "Bugs (1)", "Review"):
+    for heading in (
+        "Stages",
+        "Acceptance criteria (7 of 7 traced)",
+        "Believed properties",
+        "Bugs (1)",
+        "Review",
+    ):
         assert heading in out
 
 
@@ -222,8 +229,11 @@ def test_a_profile_without_its_own_summary_still_shows_its_files(tmp_path: Path)
 
     check_paths([], tmp_path, Settings(), (capture,))
     (view,) = seen
-    assert [stage.file.rsplit("/", 1)[-1] for stage in view.stages] == sorted(p.name for p in CLEAN.glob("*.json"))
-    assert view.criteria == () and view.verdict is None
+    assert [stage.file.rsplit("/", 1)[-1] for stage in view.stages] == sorted(
+        p.name for p in CLEAN.glob("*.json")
+    )
+    assert view.criteria == ()
+    assert view.verdict is None
 
 
 def test_chain_of_the_public_neuralrelay_sample(
@@ -236,6 +246,8 @@ def test_chain_of_the_public_neuralrelay_sample(
     _, view = run_json(capsys, "chain")
     requirements = load_json(CORPUS_SAMPLE / "01-ba-agent.json")
     assert [c["text"] for c in view["acceptance_criteria"]] == requirements["acceptance_criteria"]
-    assert len(view["properties"]) == len(load_json(CORPUS_SAMPLE / "02-dev-agent.json")["properties_believed"])
+    assert len(view["properties"]) == len(
+        load_json(CORPUS_SAMPLE / "02-dev-agent.json")["properties_believed"]
+    )
     _, out, _ = run(capsys, "chain", "--format", "markdown")
     assert table_with(parse_tables(out), "P", "Property")

@@ -66,7 +66,10 @@ def test_report_of_the_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["scores"]["quality_score"]["mean"] == 8.0
     assert report["scores"]["requirements_clarity"]["mean"] == 8.5
     assert report["scores"]["requirements_clarity"]["slope_per_chain"] == -1.0
-    assert [v["chain"] for v in report["scores"]["quality_score"]["values"]] == ["20261103-091500", "20261104-132000"]
+    assert [v["chain"] for v in report["scores"]["quality_score"]["values"]] == [
+        "20261103-091500",
+        "20261104-132000",
+    ]
     assert {rule["code"] for rule in report["rules"]} == {
         "HS001", "NR201", "NR202", "NR204", "NR207", "NR208", "NR210", "NR301", "NR304", "NR307",
     }  # fmt: skip
@@ -244,5 +247,7 @@ def test_matplotlib_is_imported_only_for_plot(tmp_path: Path) -> None:
         f"main(['report', {str(EXAMPLES)!r}, '--format', 'json'])\n"
         "print('matplotlib' in sys.modules)\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
     assert out.stdout.strip().splitlines()[-1] == "False"

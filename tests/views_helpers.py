@@ -60,7 +60,8 @@ def copy_chain(source: Path, root: Path, chain_id: str | None = None) -> Path:
 def generator() -> ModuleType:
     """``benchmarks/generate.py``, which writes realistic chains (clean, or broken on purpose)."""
     spec = importlib.util.spec_from_file_location("handoff_generate", REPO / "benchmarks" / "generate.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -90,14 +91,20 @@ def parse_tables(markdown: str) -> list[list[list[str]]]:
     index = 0
     while index < len(lines):
         line = lines[index]
-        if line.startswith("|") and index + 1 < len(lines) and re.fullmatch(r"\|( ?-{3,} ?\|)+", lines[index + 1]):
+        if (
+            line.startswith("|")
+            and index + 1 < len(lines)
+            and re.fullmatch(r"\|( ?-{3,} ?\|)+", lines[index + 1])
+        ):
             header = _cells(line)
             assert len(_cells(lines[index + 1])) == len(header), lines[index + 1]
             rows = [header]
             index += 2
             while index < len(lines) and lines[index].startswith("|"):
                 row = _cells(lines[index])
-                assert len(row) == len(header), f"row has {len(row)} cells, header {len(header)}: {lines[index]}"
+                assert len(row) == len(header), (
+                    f"row has {len(row)} cells, header {len(header)}: {lines[index]}"
+                )
                 rows.append(row)
                 index += 1
             tables.append(rows)
@@ -108,7 +115,8 @@ def parse_tables(markdown: str) -> list[list[list[str]]]:
 
 
 def _cells(line: str) -> list[str]:
-    assert line.startswith("|") and line.endswith("|"), line
+    assert line.startswith("|"), line
+    assert line.endswith("|"), line
     return [unescape(cell.strip()) for cell in _CELL_SPLIT.split(line[1:-1])]
 
 
