@@ -50,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="handoff-lint",
         formatter_class=_HelpFormatter,
         description="Check agent handoff files (NeuralRelay ...) against their contracts. "
-        "'handoff-lint explain CODE' prints a rule's documentation; 'handoff-lint rules' lists them.",
+        "'handoff-lint explain CODE' prints a rule's documentation; 'handoff-lint rules' lists them; "
+        "'handoff-lint chain|report|show|schema export' read handoffs (see each one's --help).",
     )
     parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: discover under .)")
     parser.add_argument(

@@ -116,7 +116,7 @@ def rich_sections(console: Console, title: str, sections: Sequence[Section], max
                     no_wrap=True,
                     overflow="ellipsis",
                     min_width=width if short else 8,
-                    ratio=None if short else width,
+                    ratio=None if short else min(width, 50),  # long columns share the rest evenly
                 )
             for row in rows:
                 table.add_row(*(Text(inert(shorten(cell, max_chars)), style=_style(cell)) for cell in row))
