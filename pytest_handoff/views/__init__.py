@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.engine import Chain, ChainResult, Progress
+    from pytest_handoff.engine import Chain, ChainRef, ChainResult, Progress
     from pytest_handoff.views.model import ChainView
 
 COMMANDS = ("chain", "report", "show", "schema")
@@ -44,11 +44,18 @@ def load_settings_or_fail(config: Path | None) -> Settings:
 
 
 def load_views(
-    paths: Sequence[Path], root: Path, settings: Settings, progress: Progress | None = None
+    paths: Sequence[Path],
+    root: Path,
+    settings: Settings,
+    progress: Progress | None = None,
+    wanted: Callable[[ChainRef], bool] | None = None,
 ) -> list[ChainView]:
-    """Every chain under ``paths`` (``root`` when none), checked and summarised, oldest first."""
+    """Every chain under ``paths`` (``root`` when none), checked and summarised, oldest first.
+
+    ``wanted`` picks the chains to check (all by default).
+    """
     from pytest_handoff.cli import UsageError
-    from pytest_handoff.engine import check_paths
+    from pytest_handoff.engine import check_chains, discover
 
     summaries: dict[int, ChainView] = {}
 
@@ -56,9 +63,11 @@ def load_views(
         summaries[id(chain.ref)] = _masked(chain, chain.ref.profile.summarise(chain))
         return ()
 
-    discovery, results = check_paths(paths, root, settings, (summarise,), whole_chain=True, progress=progress)
+    discovery = discover(paths, root, settings)
     if discovery.missing:
         raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
+    refs = [ref for ref in discovery.chains if wanted is None or wanted(ref)]
+    results = check_chains(refs, settings, root, (summarise,), progress=progress)
     views = [_with_result(summaries[id(result.ref)], result, root) for result in results]
     return sorted(views, key=lambda view: (view.started or "", view.chain_id))
 

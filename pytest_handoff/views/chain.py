@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     from pytest_handoff.views import load_settings_or_fail, load_views
+    from pytest_handoff.views.progress import progress_bar
 
     try:
         options = build_parser().parse_args(argv)
@@ -58,7 +59,9 @@ def main(argv: list[str]) -> int:
     if wanted is not None and Path(wanted).exists():
         paths.append(Path(wanted))
         wanted = None
-    views = load_views(paths, Path.cwd(), settings)
+    # Only the chains the id can name are checked.
+    chosen = None if wanted is None else (lambda ref: ref.chain_id.startswith(wanted))
+    views = load_views(paths, Path.cwd(), settings, progress_bar(options.format), chosen)
     view = select(views, wanted)
     write(view, options.format)
     return 1 if view.failed else 0
@@ -68,9 +71,9 @@ def select(views: list[ChainView], wanted: str | None) -> ChainView:
     """The chain named ``wanted`` (its id or a unique prefix), or the latest one."""
     from pytest_handoff.cli import UsageError
 
-    if not views:
-        raise UsageError("no handoff chains found")
     if wanted is None:
+        if not views:
+            raise UsageError("no handoff chains found")
         return views[-1]  # oldest first
     exact = [view for view in views if view.chain_id == wanted]
     found = exact or [view for view in views if view.chain_id.startswith(wanted)]
