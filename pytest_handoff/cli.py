@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="handoff-lint",
         formatter_class=_HelpFormatter,
         description="Check agent handoff files (NeuralRelay ...) against their contracts. "
-        "'handoff-lint explain CODE' prints a rule's documentation; 'handoff-lint rules' lists them.",
+        "'handoff-lint explain CODE' prints a rule's documentation; 'handoff-lint rules' lists them; "
+        "'handoff-lint chain|report|show|schema export' read handoffs (see each one's --help).",
     )
     parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the whole project)")
     parser.add_argument(
@@ -148,6 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from pytest_handoff.mcp_server import main as mcp_server
 
             status = mcp_server(args[1:])
+        elif args[:1] and args[0] in ("chain", "report", "show", "schema"):
+            from pytest_handoff.views import run_command
+
+            status = run_command(args[0], args[1:])
         else:
             status = lint(args)
         sys.stdout.flush()  # here, so that a closed pipe is noticed inside the try
@@ -235,6 +240,11 @@ def lint(argv: list[str]) -> int:
     else:
         from pytest_handoff.engine import check_paths
 
+        progress = None
+        if sys.stderr.isatty():  # hooks, CI and pipes pay nothing for the bar
+            from pytest_handoff.views.progress import progress_bar
+
+            progress = progress_bar(options.format or "text")
         discovery, results = check_paths(
             list(named),
             root,
@@ -243,6 +253,7 @@ def lint(argv: list[str]) -> int:
             cache=cache,
             jobs=options.jobs,
             deleted=deleted,
+            progress=progress,
         )
         if discovery.missing:
             missing = [named.get(Path(path), path) for path in discovery.missing]

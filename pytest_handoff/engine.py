@@ -755,6 +755,7 @@ def check_paths(
     cache: ResultCache | None = None,
     jobs: int | None = None,
     deleted: Sequence[Path] = (),
+    progress: Progress | None = None,
 ) -> tuple[Discovery, list[ChainResult]]:
     """Discover and check; results narrowed to named files when files were named (unless ``whole_chain``).
 
@@ -769,7 +770,7 @@ def check_paths(
     results = []
     for ref, result in zip(
         discovery.chains,
-        check_chains(discovery.chains, settings, root, extra_checks, cache, jobs),
+        check_chains(discovery.chains, settings, root, extra_checks, cache, jobs, progress),
         strict=True,
     ):
         if focus is not None and not whole_chain and not _in_named_folder(ref, discovery.folders):
@@ -795,6 +796,13 @@ def _in_named_folder(ref: ChainRef, folders: frozenset[str]) -> bool:
 #: Below this many chains a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 200
 
+#: Told ``(all chains, None)`` before the first check, then ``(all chains, chain)`` as each is done.
+Progress = Callable[[Sequence[ChainRef], "ChainRef | None"], None]
+
+
+def _no_progress(refs: Sequence[ChainRef], done: ChainRef | None) -> None:
+    pass
+
 
 def check_chains(
     refs: Sequence[ChainRef],
@@ -803,31 +811,38 @@ def check_chains(
     extra_checks: Sequence[ExtraCheck] = (),
     cache: ResultCache | None = None,
     jobs: int | None = None,
+    progress: Progress | None = None,
 ) -> list[ChainResult]:
     """Check every chain, on several processes when there are many chains and cores.
 
-    ``jobs`` is the most processes to use (default: one per core).
+    ``jobs`` is the most processes to use (default: one per core). ``progress`` hears of each
+    chain as it is done (a progress bar for large trees).
 
     Cached results are looked up here first, in this process: a warm run only
     reads and hashes, and only the chains that changed go to the workers. An empty
     cache is not asked (the workers hash what they check).
     """
+    told = progress or _no_progress
+    told(refs, None)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers < 2 or len(refs) < PARALLEL_THRESHOLD or extra_checks:
-        return [check_chain(ref, settings, root, extra_checks, cache) for ref in refs]
+        return [_told(check_chain(ref, settings, root, extra_checks, cache), refs, told) for ref in refs]
     import multiprocessing  # only now: it costs start-up time the common case need not pay
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return [check_chain(ref, settings, root, extra_checks, cache) for ref in refs]
+        return [_told(check_chain(ref, settings, root, extra_checks, cache), refs, told) for ref in refs]
     results: list[ChainResult | None] = (
         [cached_result(ref, settings, root, cache) for ref in refs]
         if cache is not None and not cache.empty
         else [None] * len(refs)
     )
+    for result in results:
+        if result is not None:
+            told(refs, result.ref)
     todo = [index for index, result in enumerate(results) if result is None]
     if len(todo) < PARALLEL_THRESHOLD:
         for index in todo:
-            results[index] = check_chain(refs[index], settings, root, (), cache)
+            results[index] = _told(check_chain(refs[index], settings, root, (), cache), refs, told)
         return [result for result in results if result is not None]
     import gc
     from concurrent.futures import ProcessPoolExecutor
@@ -857,10 +872,16 @@ def check_chains(
                     gc.unfreeze()
         for index, (findings, notes, sources, key) in zip(todo, computed, strict=True):
             results[index] = ChainResult(refs[index], findings, notes, sources, cache_key=key)
+            told(refs, refs[index])
             # The workers' copies of the cache are gone: record what they computed here.
             if cache is not None and key is not None:
                 cache.put(key, findings, notes, sources)
     return [result for result in results if result is not None]
+
+
+def _told(result: ChainResult, refs: Sequence[ChainRef], progress: Progress) -> ChainResult:
+    progress(refs, result.ref)
+    return result
 
 
 _FORK_LOCK = _thread.allocate_lock()

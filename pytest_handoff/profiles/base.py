@@ -11,7 +11,9 @@ from pytest_handoff.documents import Document, LoadResult, parse_json_bytes
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
+    from pytest_handoff.engine import Chain
     from pytest_handoff.rules import Hit
+    from pytest_handoff.views.model import ChainView
 
 
 class Profile(ABC):
@@ -54,4 +56,26 @@ class Profile(ABC):
 
     def keywords(self, paths: Iterable[Path], settings: Settings) -> list[str]:
         """Keywords for a chain (agents, handoff types) known from its file names, for ``pytest -k``."""
+        return []
+
+    # --- reading views (handoff-lint chain / report / show / schema export) -----------------
+
+    def summarise(self, chain: Chain) -> ChainView:
+        """The chain as people read it (``handoff-lint chain`` and ``report``).
+
+        The default knows only the files; a profile fills in what its format says (the task,
+        criteria, properties, bugs, verdict and scores).
+        """
+        from pytest_handoff.views.model import generic_view
+
+        return generic_view(self.name, chain)
+
+    def document_markdown(self, document: Document) -> str:
+        """One handoff as readable Markdown (``handoff-lint show``); untrusted text is escaped."""
+        from pytest_handoff.views.markdown import document_markdown
+
+        return document_markdown(document.name, document.handoff_type, document.data)
+
+    def editor_schemas(self, settings: Settings) -> list[tuple[str, list[str]]]:
+        """(schema name, file globs) pairs, for editors that validate files as they are opened."""
         return []

@@ -15,6 +15,8 @@ from pytest_handoff.rules import Hit, describe
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
+    from pytest_handoff.engine import Chain
+    from pytest_handoff.views.model import ChainView
 
 NAME = "neuralrelay"
 
@@ -136,6 +138,18 @@ class NeuralRelayProfile(Profile):
                 words.add("rework")
         words.discard("")
         return sorted(words)
+
+    def summarise(self, chain: Chain) -> ChainView:
+        from pytest_handoff.profiles.neuralrelay_views import summarise
+
+        return summarise(chain)
+
+    def editor_schemas(self, settings: Settings) -> list[tuple[str, list[str]]]:
+        by_type: dict[str, list[str]] = {}
+        for agent, handoff_type in sorted(agents(settings).items()):
+            by_type.setdefault(handoff_type, []).append(f"**/.neuralrelay/handoffs/*/*-{agent}.json")
+        by_type.setdefault("rework", []).append("**/.neuralrelay/handoffs/*/rework-*.json")
+        return [(self.schema_name(handoff_type), globs) for handoff_type, globs in by_type.items()]
 
 
 def _is_stray(path: Path) -> bool:

@@ -1105,12 +1105,44 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
     **Use instead**: have the dev and test handoffs name the endpoint, function or value they
     implemented and tested.
     """
+    for trace in criterion_traces(chain):
+        if trace.document is not None:
+            chain.notes.append(f"{trace.label} traced: {trace.what} in {trace.document.name} {trace.pointer}")
+            continue
+        chain.notes.append(f"{trace.label} untraced: looked for {trace.what}")
+        yield Hit(
+            trace.requirements,
+            f"/acceptance_criteria/{trace.at}",
+            f"{trace.label} is not traced: no later handoff mentions {trace.what}",
+        )
+
+
+class CriterionTrace(NamedTuple):
+    """Where an acceptance criterion was traced (``document`` None: nowhere) and by what."""
+
+    requirements: Document
+    at: int  # the criterion's index in acceptance_criteria
+    criterion: str
+    #: The later handoff and the string in it that traces the criterion.
+    document: Document | None
+    pointer: str
+    #: What matched (a quoted demand, "explicit reference", shared words), or what was looked for.
+    what: str
+
+    @property
+    def label(self) -> str:
+        return f"AC{self.at + 1}"
+
+
+def criterion_traces(chain: Chain) -> list[CriterionTrace]:
+    """How each acceptance criterion of the chain's requirements is traced (NR306's data, for views)."""
     requirements = chain.first("requirements")
     if requirements is None:
-        return
+        return []
     later = [doc for doc in chain.valid() if doc is not requirements and doc.handoff_type != "requirements"]
     if not later:
-        return
+        return []
+    traces = []
     haystack = _Haystack(later)
     references: dict[int, tuple[Document, str]] = {}
     matches = [match for pattern in CRITERION_REFERENCES for match in pattern.finditer(haystack.text)]
@@ -1123,22 +1155,16 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
     frequency = Counter(d for demands in all_demands for d in set(demands))
     common = {d for d, n in frequency.items() if n > 1 and n * 2 > len(criteria)}
     for index, criterion in enumerate(criteria):
-        label = f"AC{index + 1}"
         demands = [d for d in all_demands[index] if d not in common]
         where = _trace(index, criterion, demands, haystack, references)
         if where is not None:
-            doc, pointer, what = where
-            chain.notes.append(f"{label} traced: {what} in {doc.name} {pointer}")
+            traces.append(CriterionTrace(requirements, index, criterion, *where))
             continue
         words = sorted(content_tokens(criterion) - GENERIC_WORDS)
         looked_for = ", ".join(quote(d, 40) for d in demands[:6])
         looked_for = (looked_for + " or " if looked_for else "") + "half the words " + ", ".join(words[:8])
-        chain.notes.append(f"{label} untraced: looked for {looked_for}")
-        yield Hit(
-            requirements,
-            f"/acceptance_criteria/{index}",
-            f"{label} is not traced: no later handoff mentions {looked_for}",
-        )
+        traces.append(CriterionTrace(requirements, index, criterion, None, "", looked_for))
+    return traces
 
 
 class _Haystack:

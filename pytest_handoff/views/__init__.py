@@ -1,0 +1,98 @@
+"""Reading handoffs as people do: ``handoff-lint chain``, ``report``, ``show`` and ``schema export``.
+
+Every view checks its chains with the same engine as the linter and asks each chain's profile
+to summarise it (``Profile.summarise``); secrets are masked in the view as the engine masks
+them in findings. Rich (and matplotlib, for ``report --plot``) are imported only here.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.engine import Chain, ChainRef, ChainResult, Progress
+    from pytest_handoff.views.model import ChainView
+
+COMMANDS = ("chain", "report", "show", "schema")
+
+
+def run_command(name: str, argv: list[str]) -> int:
+    """Run one view subcommand (``handoff-lint NAME ...``)."""
+    if name == "chain":
+        from pytest_handoff.views.chain import main
+    elif name == "report":
+        from pytest_handoff.views.report import main
+    elif name == "show":
+        from pytest_handoff.views.show import main
+    else:
+        from pytest_handoff.views.schema_export import main
+    return main(argv)
+
+
+def load_settings_or_fail(config: Path | None) -> Settings:
+    from pytest_handoff.cli import UsageError
+    from pytest_handoff.config import ConfigError, load_settings
+
+    try:
+        return load_settings(Path.cwd(), config)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+
+
+def load_views(
+    paths: Sequence[Path],
+    root: Path,
+    settings: Settings,
+    progress: Progress | None = None,
+    wanted: Callable[[ChainRef], bool] | None = None,
+) -> list[ChainView]:
+    """Every chain under ``paths`` (``root`` when none), checked and summarised, oldest first.
+
+    ``wanted`` picks the chains to check (all by default).
+    """
+    from pytest_handoff.cli import UsageError
+    from pytest_handoff.engine import check_chains, discover
+
+    summaries: dict[int, ChainView] = {}
+
+    def summarise(chain: Chain) -> tuple[()]:
+        summaries[id(chain.ref)] = _masked(chain, chain.ref.profile.summarise(chain))
+        return ()
+
+    discovery = discover(paths, root, settings)
+    if discovery.missing:
+        raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
+    refs = [ref for ref in discovery.chains if wanted is None or wanted(ref)]
+    results = check_chains(refs, settings, root, (summarise,), progress=progress)
+    views = [_with_result(summaries[id(result.ref)], result, root) for result in results]
+    return sorted(views, key=lambda view: (view.started or "", view.chain_id))
+
+
+def _masked(chain: Chain, view: ChainView) -> ChainView:
+    """The view with every secret of the chain masked (as the engine masks findings and notes)."""
+    from pytest_handoff.engine import _masker
+    from pytest_handoff.secrets import secrets_to_mask
+    from pytest_handoff.views.model import map_strings
+
+    secrets = secrets_to_mask(chain)
+    if not secrets:
+        return view
+    hide: Callable[[str], str] = _masker(secrets)
+    masked: ChainView = map_strings(view, hide)
+    return masked
+
+
+def _with_result(view: ChainView, result: ChainResult, root: Path) -> ChainView:
+    from pytest_handoff.documents import display_path_for
+
+    directory = result.ref.directory
+    shown = display_path_for(directory, root) if directory is not None else view.directory
+    return view._replace(findings=result.findings, directory=shown)
+
+
+def stdout_is_terminal() -> bool:
+    return hasattr(sys.stdout, "isatty") and sys.stdout.isatty()

@@ -1,0 +1,86 @@
+"""``handoff-lint show FILE [--markdown]``: one handoff of any supported profile as readable Markdown.
+
+The file is read and validated by the engine like any other (so secrets are masked and a file
+that does not parse says why, with its place); its profile renders it (``Profile.document_markdown``).
+Without ``--markdown`` the Markdown is drawn on the terminal by rich.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_handoff.documents import Document
+    from pytest_handoff.engine import Chain
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="handoff-lint show", description="Render a handoff file as readable Markdown."
+    )
+    parser.add_argument("file", type=Path, help="a handoff file")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the Markdown source (default: drawn on the terminal)"
+    )
+    parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.handoff] from")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    from pytest_handoff.cli import UsageError
+    from pytest_handoff.engine import check_paths
+    from pytest_handoff.excerpt import format_findings
+    from pytest_handoff.views import load_settings_or_fail
+
+    try:
+        options = build_parser().parse_args(argv)
+    except SystemExit as exit_:
+        return 0 if exit_.code in (0, None) else 2
+    if not options.file.is_file():
+        raise UsageError(f"no such file: {options.file}")
+    settings = load_settings_or_fail(options.config)
+    rendered: list[str] = []
+    target = options.file.resolve()
+
+    def render(chain: Chain) -> tuple[()]:
+        document = next((doc for doc in chain.documents if doc.path.resolve() == target), None)
+        if document is not None:
+            rendered.append(chain.ref.profile.document_markdown(_masked(chain, document)))
+        return ()
+
+    root = Path.cwd()
+    _, results = check_paths([options.file], root, settings, (render,))
+    if not rendered:  # the file did not parse: say why, as the linter would
+        for result in results:
+            for line in format_findings(result.findings, dict(result.sources)):
+                print(line, file=sys.stderr)
+        return 1
+    if options.markdown:
+        sys.stdout.write(rendered[0])
+    else:
+        from rich.markdown import Markdown
+
+        from pytest_handoff.views.render import console_for
+
+        # Markdown() reads Markdown, not rich markup; the escaped text stays literal.
+        console_for(sys.stdout).print(Markdown(rendered[0]))
+    return 0
+
+
+def _masked(chain: Chain, document: Document) -> Document:
+    """The document with every secret of its chain masked in its data (before any escaping)."""
+    from pytest_handoff.documents import Document
+    from pytest_handoff.engine import _masker
+    from pytest_handoff.secrets import secrets_to_mask
+    from pytest_handoff.views.model import map_strings
+
+    secrets = secrets_to_mask(chain)
+    if not secrets:
+        return document
+    masked = Document(document.path, document.display_path, "", map_strings(document.data, _masker(secrets)))
+    masked.handoff_type = document.handoff_type
+    masked.schema_valid = document.schema_valid
+    return masked
