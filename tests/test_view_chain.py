@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -251,3 +252,17 @@ def test_chain_of_the_public_neuralrelay_sample(
     )
     _, out, _ = run(capsys, "chain", "--format", "markdown")
     assert table_with(parse_tables(out), "P", "Property")
+
+
+def test_chain_and_report_run_from_inside_a_chain_folder_find_the_project_chains(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    copy_chain(CLEAN, tmp_path)
+    chain_folder = copy_chain(EXAMPLES / "broken" / ".neuralrelay" / "handoffs" / "20261104-132000", tmp_path)
+    monkeypatch.chdir(chain_folder)
+    code, view = run_json(capsys, "chain")
+    assert view["chain_id"] == "20261104-132000"
+    code, view = run_json(capsys, "chain", "20261103")
+    assert (code, view["chain_id"]) == (0, "20261103-091500")
+    code, report = run_json(capsys, "report")
+    assert "20261103-091500" in json.dumps(report)

@@ -7,6 +7,7 @@ them in findings. Rich (and matplotlib, for ``report --plot``) are imported only
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -33,12 +34,24 @@ def run_command(name: str, argv: list[str]) -> int:
     return main(argv)
 
 
+def project() -> Path:
+    """The project root, as the linter finds it: any folder inside the project gives the same chains."""
+    from pytest_handoff.engine import project_root
+
+    return project_root(Path.cwd())
+
+
+def absolute(paths: Sequence[Path]) -> list[Path]:
+    """Named paths, relative to the working directory as typed, made absolute."""
+    return [Path(os.path.abspath(path)) for path in paths]
+
+
 def load_settings_or_fail(config: Path | None) -> Settings:
     from pytest_handoff.cli import UsageError
     from pytest_handoff.config import ConfigError, load_settings
 
     try:
-        return load_settings(Path.cwd(), config)
+        return load_settings(project(), config)
     except ConfigError as error:
         raise UsageError(str(error)) from None
 

@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from pytest_handoff.views import load_settings_or_fail, load_views
+    from pytest_handoff.views import absolute, load_settings_or_fail, load_views, project
     from pytest_handoff.views.progress import progress_bar
 
     try:
@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
         wanted = None
     # Only the chains the id can name are checked.
     chosen = None if wanted is None else (lambda ref: ref.chain_id.startswith(wanted))
-    views = load_views(paths, Path.cwd(), settings, progress_bar(options.format), chosen)
+    views = load_views(absolute(paths), project(), settings, progress_bar(options.format), chosen)
     view = select(views, wanted)
     write(view, options.format)
     return 1 if view.failed else 0

@@ -355,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     from pytest_handoff.cli import UsageError
-    from pytest_handoff.views import load_settings_or_fail, load_views
+    from pytest_handoff.views import absolute, load_settings_or_fail, load_views, project
     from pytest_handoff.views.progress import progress_bar
 
     try:
@@ -369,7 +369,7 @@ def main(argv: list[str]) -> int:
         except ValueError:
             raise UsageError(f"--since takes a date as YYYY-MM-DD, got {options.since!r}") from None
     settings = load_settings_or_fail(options.config)
-    views = load_views(options.paths, Path.cwd(), settings, progress_bar(options.format))
+    views = load_views(absolute(options.paths), project(), settings, progress_bar(options.format))
     report = build_report(views, since)
     if options.plot is not None:
         plot(report, options.plot)

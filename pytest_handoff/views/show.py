@@ -33,7 +33,7 @@ def main(argv: list[str]) -> int:
     from pytest_handoff.cli import UsageError
     from pytest_handoff.engine import check_paths
     from pytest_handoff.excerpt import format_findings
-    from pytest_handoff.views import load_settings_or_fail
+    from pytest_handoff.views import load_settings_or_fail, project
 
     try:
         options = build_parser().parse_args(argv)
@@ -51,8 +51,7 @@ def main(argv: list[str]) -> int:
             rendered.append(chain.ref.profile.document_markdown(_masked(chain, document)))
         return ()
 
-    root = Path.cwd()
-    _, results = check_paths([options.file], root, settings, (render,))
+    _, results = check_paths([target], project(), settings, (render,))
     if not rendered:  # the file did not parse: say why, as the linter would
         for result in results:
             for line in format_findings(result.findings, dict(result.sources)):
