@@ -44,7 +44,9 @@ assert check_chain
 
 def needs_corpus() -> None:
     if not CORPUS_SAMPLE_CHAIN.is_dir():
-        pytest.skip(f"the public NeuralRelay corpus is not beside this checkout (looked in {NEURALRELAY_CORPUS})")
+        pytest.skip(
+            f"the public NeuralRelay corpus is not beside this checkout (looked in {NEURALRELAY_CORPUS})"
+        )
 
 
 def copy_chain(source: Path, destination: Path) -> Path:

@@ -8,7 +8,15 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CHAIN_ID, EXAMPLES, OTHER_CHAIN, OTHER_CHAIN_ID, SAMPLE_CHAIN, ChainFolder, copy_chain
+from tests.conftest import (
+    CHAIN_ID,
+    EXAMPLES,
+    OTHER_CHAIN,
+    OTHER_CHAIN_ID,
+    SAMPLE_CHAIN,
+    ChainFolder,
+    copy_chain,
+)
 
 Run = Callable[..., pytest.RunResult]
 DEV, TEST, REVIEW = "02-dev-agent.json", "03-test-agent.json", "04-review-agent.json"
@@ -60,9 +68,7 @@ def test_naming_one_file_narrows_the_report_to_that_file(
     break_review(sample_chain)
     result = run_handoffs(str(sample_chain.path(DEV)))
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(
-        ["*02-dev-agent.json:*: NR209 *", f"*::{CHAIN_ID}[[]02-dev-agent.json[]]*"]
-    )
+    result.stdout.fnmatch_lines(["*02-dev-agent.json:*: NR209 *", f"*::{CHAIN_ID}[[]02-dev-agent.json[]]*"])
     result.stdout.no_fnmatch_line("*NR307*")
 
 
@@ -241,9 +247,7 @@ def test_in_github_actions_annotations_are_printed_once_under_xdist(
     result = pytester.runpytest_subprocess("--handoffs", "-p", "no:cacheprovider", "-n", "2")
     errors = [line for line in result.stdout.lines if line.startswith("::error ")]
     assert len(errors) == 1
-    assert errors[0].startswith(
-        f"::error file=.neuralrelay/handoffs/{CHAIN_ID}/04-review-agent.json,line="
-    )
+    assert errors[0].startswith(f"::error file=.neuralrelay/handoffs/{CHAIN_ID}/04-review-agent.json,line=")
     assert "title=NR307 token-total::" in errors[0]
     assert len([line for line in result.stdout.lines if line.startswith("::warning ")]) == 1
     assert "NR307" in summary.read_text()

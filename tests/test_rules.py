@@ -271,7 +271,12 @@ def test_a_repeated_coverage_gap_is_reported_at_the_repeat(
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     expect_finding(
-        result, sample_chain, pytester, DEV, sample_chain.line_of(DEV, "  LIST_FREE_SLOTS ON THE DAYS"), "NR201"
+        result,
+        sample_chain,
+        pytester,
+        DEV,
+        sample_chain.line_of(DEV, "  LIST_FREE_SLOTS ON THE DAYS"),
+        "NR201",
     )
 
 
@@ -301,7 +306,9 @@ def test_a_specific_gap_that_mentions_more_tests_is_fine(
 def test_a_vague_acceptance_criterion_is_quoted_as_a_warning(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
-    sample_chain.edit(BA, lambda d: d["acceptance_criteria"].append("The booking page should work as expected"))
+    sample_chain.edit(
+        BA, lambda d: d["acceptance_criteria"].append("The booking page should work as expected")
+    )
     result = run_handoffs()
     expect_finding(
         result, sample_chain, pytester, BA, sample_chain.line_of(BA, "should work as expected"), "NR203"
@@ -452,7 +459,12 @@ def test_an_unclassified_property_is_reported_at_the_property(
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     expect_finding(
-        result, sample_chain, pytester, DEV, sample_chain.line_of(DEV, "emails the owner a cancellation"), "NR301"
+        result,
+        sample_chain,
+        pytester,
+        DEV,
+        sample_chain.line_of(DEV, "emails the owner a cancellation"),
+        "NR301",
     )
 
 
@@ -524,7 +536,12 @@ def test_a_falsified_property_without_a_bug_is_reported(
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     expect_finding(
-        result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "After cancel_appointment the freed slot"), "NR304"
+        result,
+        sample_chain,
+        pytester,
+        TEST,
+        sample_chain.line_of(TEST, "After cancel_appointment the freed slot"),
+        "NR304",
     )
 
 
@@ -535,7 +552,12 @@ def test_an_unexplained_inconclusive_property_is_a_warning(
     result = run_handoffs()
     result.assert_outcomes(passed=1)
     expect_finding(
-        result, sample_chain, pytester, TEST, sample_chain.line_of(TEST, "The confirmation email is sent at most once"), "NR305"
+        result,
+        sample_chain,
+        pytester,
+        TEST,
+        sample_chain.line_of(TEST, "The confirmation email is sent at most once"),
+        "NR305",
     )
 
 
@@ -555,7 +577,10 @@ def test_a_criterion_no_later_handoff_mentions_is_a_warning_at_the_criterion(
 def test_an_explicit_criterion_reference_traces_it(sample_chain: ChainFolder, run_handoffs: Run) -> None:
     sample_chain.edit(BA, lambda d: d["acceptance_criteria"].append(HOLIDAY_PAGE))
     sample_chain.edit(
-        TEST, lambda d: d["remaining_risks"].append("AC9 (closures on the clinic page) checked manually in a browser")
+        TEST,
+        lambda d: d["remaining_risks"].append(
+            "AC9 (closures on the clinic page) checked manually in a browser"
+        ),
     )
     expect_no(run_handoffs(), "NR306")
 
