@@ -26,10 +26,10 @@ from pytest_handoff.profiles import all_profiles
 all_profiles()  # import every profile and rule module before instrumenting
 
 HERE = Path(__file__).resolve().parent
-SAMPLE = HERE.parent.parent / "shared" / "corpus" / "neuralrelay" / "examples" / "sample-handoffs"
+SAMPLE = HERE.parent / "tests" / "fixtures" / "neuralrelay" / "20260511-091500"  # our primary chain
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 ROOT = Path(tempfile.mkdtemp(prefix="handoff-fuzz-"))
-CHAIN = ROOT / ".neuralrelay" / "handoffs" / "20260322-143052"
+CHAIN = ROOT / ".neuralrelay" / "handoffs" / SAMPLE.name
 TARGET = CHAIN / "03-test-agent.json"
 SETTINGS = Settings()
 SLOWEST = [0.0, b""]

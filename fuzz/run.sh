@@ -5,7 +5,7 @@
 #
 # Uses $FUZZ_PYTHON if set; otherwise a venv in fuzz/.venv with atheris and this project
 # (editable), created on first use. Crash reproducers go to fuzz/crashes/ (gitignored), the
-# corpus grows in fuzz/corpus/, seeded with the real sample handoffs. Not part of the tests.
+# corpus grows in fuzz/corpus/, seeded with our fixture chains' handoffs. Not part of the tests.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
@@ -24,9 +24,11 @@ if ! "$python" -c "import atheris, pytest_handoff" 2>/dev/null; then
 fi
 
 mkdir -p "$here/crashes" "$here/corpus"
-samples="$repo/../shared/corpus/neuralrelay/examples/sample-handoffs"
-if [ -d "$samples" ] && [ -z "$(ls -A "$here/corpus")" ]; then
-    cp "$samples"/*.json "$here/corpus/"
+if [ -z "$(ls -A "$here/corpus")" ]; then
+    # Seeds: every handoff of our fixture chains, named by chain so that files do not collide.
+    for file in "$repo"/tests/fixtures/neuralrelay/*/*.json; do
+        cp "$file" "$here/corpus/$(basename "$(dirname "$file")")-$(basename "$file")"
+    done
 fi
 
 cd "$repo"

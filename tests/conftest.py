@@ -1,4 +1,4 @@
-"""Fixtures built on real handoff files: the public NeuralRelay corpus and our examples."""
+"""Fixtures built on handoff chains: our own under tests/fixtures/, the examples, and the public corpus."""
 
 from __future__ import annotations
 
@@ -21,11 +21,22 @@ pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
+#: Chains of our own, one folder per chain (tests/fixtures/neuralrelay/README.md says what each is for).
+FIXTURES = REPO / "tests" / "fixtures" / "neuralrelay"
+FIXTURE_CHAINS = sorted(path for path in FIXTURES.iterdir() if path.is_dir())
+#: The primary chain every rule test starts from: plain style, no findings (veterinary clinic booking).
+CHAIN_ID = "20260511-091500"
+SAMPLE_CHAIN = FIXTURES / CHAIN_ID
+#: A second clean chain, for tests that need two (CSV export of invoices, shipped as an example).
+OTHER_CHAIN_ID = "20261103-091500"
+OTHER_CHAIN = EXAMPLES / "clean" / ".neuralrelay" / "handoffs" / OTHER_CHAIN_ID
+
+# The public NeuralRelay corpus, beside the checkout in CI only: tests on it are an extra layer.
 CORPUS = REPO.parent / "shared" / "corpus"
 NEURALRELAY_CORPUS = CORPUS / "neuralrelay"
-SAMPLE_CHAIN = NEURALRELAY_CORPUS / "examples" / "sample-handoffs"
-SELF_TEST_CHAIN = NEURALRELAY_CORPUS / "tests" / "self-test" / "expected-handoffs"
-CHAIN_ID = "20260322-143052"
+CORPUS_SAMPLE_CHAIN = NEURALRELAY_CORPUS / "examples" / "sample-handoffs"
+CORPUS_SELF_TEST_CHAIN = NEURALRELAY_CORPUS / "tests" / "self-test" / "expected-handoffs"
+CORPUS_CHAIN_ID = "20260322-143052"
 
 # Import the engine once here: pytester's in-process runs then reuse it instead of
 # importing (and compiling schemas) again for every run.
@@ -35,8 +46,10 @@ assert check_chain
 
 
 def needs_corpus() -> None:
-    if not SAMPLE_CHAIN.is_dir():
-        pytest.skip("the shared NeuralRelay corpus is not beside this checkout")
+    if not CORPUS_SAMPLE_CHAIN.is_dir():
+        pytest.skip(
+            f"the public NeuralRelay corpus is not beside this checkout (looked in {NEURALRELAY_CORPUS})"
+        )
 
 
 def copy_chain(source: Path, destination: Path) -> Path:
@@ -47,7 +60,7 @@ def copy_chain(source: Path, destination: Path) -> Path:
 
 
 class ChainFolder:
-    """A writable copy of a real chain, with helpers to break it on purpose."""
+    """A writable copy of a chain, with helpers to break it on purpose."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
@@ -84,8 +97,7 @@ class ChainFolder:
 
 @pytest.fixture
 def sample_chain(pytester: pytest.Pytester) -> ChainFolder:
-    """NeuralRelay's own sample chain (OAuth login), copied under .neuralrelay/handoffs/."""
-    needs_corpus()
+    """Our primary chain (veterinary clinic booking, no findings), copied under .neuralrelay/handoffs/."""
     return ChainFolder(copy_chain(SAMPLE_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / CHAIN_ID))
 
 
@@ -103,7 +115,7 @@ def run_handoffs(pytester: pytest.Pytester) -> Callable[..., pytest.RunResult]:
 def in_repo(
     sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> ChainFolder:
-    """The sample chain as the working directory of an in-process ``handoff-lint``, outside CI."""
+    """The primary chain as the working directory of an in-process ``handoff-lint``, outside CI."""
     monkeypatch.chdir(pytester.path)
     for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
         monkeypatch.delenv(variable, raising=False)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from pytest_handoff.cli import main
-from tests.conftest import ChainFolder
+from tests.conftest import CHAIN_ID, ChainFolder
 
 REVIEW, DEV = "04-review-agent.json", "02-dev-agent.json"
 
@@ -25,8 +25,7 @@ def test_a_broken_contract_exits_1_with_its_position(
     out = capsys.readouterr().out
     line = in_repo.line_of(REVIEW, '"total_tokens"')
     assert (
-        f".neuralrelay/handoffs/20260322-143052/04-review-agent.json:{line}:19: NR307 token-total [error]"
-        in out
+        f".neuralrelay/handoffs/{CHAIN_ID}/04-review-agent.json:{line}:19: NR307 token-total [error]" in out
     )
     assert "\x1b[" not in out  # not a terminal: no colour
 
@@ -56,14 +55,14 @@ def test_json_output_follows_the_documented_layout(
     assert main(["--format", "json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["version"] == 1
-    assert report["summary"] == {"files": 4, "chains": 1, "errors": 1, "warnings": 3}
+    assert report["summary"] == {"files": 4, "chains": 1, "errors": 1, "warnings": 0}
     error = next(f for f in report["findings"] if f["severity"] == "error")
-    assert error["path"] == ".neuralrelay/handoffs/20260322-143052/04-review-agent.json"
+    assert error["path"] == f".neuralrelay/handoffs/{CHAIN_ID}/04-review-agent.json"
     assert (error["code"], error["rule"], error["pointer"], error["chain"]) == (
         "NR307",
         "token-total",
         "/total_tokens",
-        "20260322-143052",
+        CHAIN_ID,
     )
 
 
@@ -72,7 +71,7 @@ def test_several_formats_are_written_at_once(
 ) -> None:
     assert main(["--output", "sarif=out.sarif", "--output", "markdown=out.md"]) == 0
     assert json.loads((pytester.path / "out.sarif").read_text())["version"] == "2.1.0"
-    assert "20260322-143052" in (pytester.path / "out.md").read_text()
+    assert CHAIN_ID in (pytester.path / "out.md").read_text()
 
 
 def test_select_ignore_and_severity_filter_findings(
@@ -112,7 +111,7 @@ def test_in_github_actions_it_annotates_and_writes_the_step_summary(
     out = capsys.readouterr().out
     line = in_repo.line_of(REVIEW, '"total_tokens"')
     assert (
-        f"::error file=.neuralrelay/handoffs/20260322-143052/04-review-agent.json,line={line},endLine={line},"
+        f"::error file=.neuralrelay/handoffs/{CHAIN_ID}/04-review-agent.json,line={line},endLine={line},"
         f"col=19,endColumn=20,title=NR307 token-total::" in out
     )
     assert "NR307" in summary.read_text()

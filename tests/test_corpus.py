@@ -1,4 +1,8 @@
-"""The real NeuralRelay chains: valid under our schemas, every believed property matched."""
+"""The real NeuralRelay chains: valid under our schemas, every believed property matched.
+
+An extra layer over the rule tests (which run on our own chains in tests/fixtures/): these need
+the public corpus beside the checkout, as in CI, and skip with the reason when it is absent.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +12,19 @@ import pytest
 
 from pytest_handoff.config import Settings
 from pytest_handoff.engine import check_paths
-from tests.conftest import CHAIN_ID, SAMPLE_CHAIN, SELF_TEST_CHAIN, copy_chain, needs_corpus
+from tests.conftest import (
+    CORPUS_CHAIN_ID,
+    CORPUS_SAMPLE_CHAIN,
+    CORPUS_SELF_TEST_CHAIN,
+    copy_chain,
+    needs_corpus,
+)
 
 
-@pytest.fixture(params=[SAMPLE_CHAIN, SELF_TEST_CHAIN], ids=["sample", "self-test"])
+@pytest.fixture(params=[CORPUS_SAMPLE_CHAIN, CORPUS_SELF_TEST_CHAIN], ids=["sample", "self-test"])
 def real_chain(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     needs_corpus()
-    copy_chain(request.param, tmp_path / ".neuralrelay" / "handoffs" / CHAIN_ID)
+    copy_chain(request.param, tmp_path / ".neuralrelay" / "handoffs" / CORPUS_CHAIN_ID)
     return tmp_path
 
 
@@ -38,3 +48,23 @@ def test_real_chains_fail_only_on_what_neuralrelay_itself_documents(real_chain: 
     _, (result,) = check_paths([], real_chain, Settings())
     assert not result.failed
     assert {f.code for f in result.findings} <= {"NR211", "NR212", "NR306"}
+
+
+def corpus_findings(source: Path, tmp_path: Path) -> list[tuple[str, str, str]]:
+    needs_corpus()
+    copy_chain(source, tmp_path / ".neuralrelay" / "handoffs" / CORPUS_CHAIN_ID)
+    _, (result,) = check_paths([], tmp_path, Settings())
+    return [(f.code, f.path.rsplit("/", 1)[-1], f.pointer) for f in result.findings]
+
+
+def test_nr212_warns_of_the_real_samples_high_issues_under_changes_requested(tmp_path: Path) -> None:
+    found = corpus_findings(CORPUS_SAMPLE_CHAIN, tmp_path)
+    assert [f for f in found if f[0] == "NR212"] == [
+        ("NR212", "04-review-agent.json", "/issues/0/severity"),
+        ("NR212", "04-review-agent.json", "/issues/1/severity"),
+    ]
+
+
+def test_nr211_warns_of_the_real_self_test_review_requesting_changes_with_score_7(tmp_path: Path) -> None:
+    found = corpus_findings(CORPUS_SELF_TEST_CHAIN, tmp_path)
+    assert [f for f in found if f[0] == "NR211"] == [("NR211", "04-review-agent.json", "/quality_score")]

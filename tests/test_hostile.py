@@ -1,6 +1,6 @@
 """Hostile and broken input: every byte a handoff holds is treated as an attack.
 
-Each input class is run through ``handoff-lint`` in-process, in a copy of a real chain with
+Each input class is run through ``handoff-lint`` in-process, in a copy of our primary chain with
 one file replaced. Whatever the bytes, the run must end with a clear finding at a position
 inside the file (exit 1, or 0 when the input is actually fine), never a traceback or exit 2,
 in bounded time and memory, and without writing or changing any file.
@@ -89,7 +89,7 @@ class Run:
 
 
 class Repo:
-    """A repository holding a copy of the sample chain; every lint checks that no file changed."""
+    """A repository holding a copy of the primary chain; every lint checks that no file changed."""
 
     def __init__(self, root: Path, chain: ChainFolder, capsys: pytest.CaptureFixture[str]) -> None:
         self.root = root
@@ -166,7 +166,7 @@ def test_the_untouched_sample_chain_is_clean(repo: Repo) -> None:
 
 def test_json_truncated_at_every_byte_offset_is_one_finding_inside_the_file() -> None:
     raw = sample(DEV)
-    assert len(raw) > 8000
+    assert len(raw) > 6000  # a full-sized dev handoff, so every kind of token gets cut
     for cut in range(len(raw)):
         prefix = raw[:cut]
         result = parse_json_bytes(prefix, Path(DEV), DEV)

@@ -1,4 +1,4 @@
-"""Our NeuralRelay schemas: valid draft-07, accept the real handoffs, as strict as upstream."""
+"""Our NeuralRelay schemas: valid draft-07, accept our fixture chains and the real handoffs, as strict as upstream."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from jsonschema.protocols import Validator
 from pytest_handoff.schemas import build_validator, is_rfc3339_date_time
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas" / "neuralrelay"
+FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures" / "neuralrelay"
 CORPUS_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "neuralrelay"
 EXAMPLE_DIRS = (
     CORPUS_DIR / "examples" / "sample-handoffs",
@@ -67,7 +68,7 @@ def _real_examples() -> list[Path]:
 
 def _needs_corpus() -> None:
     if not CORPUS_DIR.is_dir():
-        pytest.skip(f"NeuralRelay corpus not found at {CORPUS_DIR}")
+        pytest.skip(f"the public NeuralRelay corpus is not beside this checkout (looked in {CORPUS_DIR})")
 
 
 def _types(node: dict[str, Any]) -> set[str]:
@@ -241,6 +242,23 @@ def test_every_timestamp_in_our_schemas_is_a_date_time_string(name: str) -> None
     timestamp = _our_schema(name)["properties"]["timestamp"]
     assert timestamp["type"] == "string"
     assert timestamp["format"] == "date-time"
+
+
+# Numbered handoffs only: rework-N.json is written by NeuralRelay's process manager in a shape
+# of its own (see tests/fixtures/neuralrelay/README.md).
+FIXTURE_HANDOFFS = sorted(FIXTURES_DIR.glob("*/[0-9][0-9]-*.json"))
+
+
+@pytest.mark.parametrize("path", FIXTURE_HANDOFFS, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_every_handoff_of_our_fixture_chains_validates_under_our_schema(path: Path) -> None:
+    document = _load(path)
+    errors = [error.message for error in _validator(document["handoff_type"]).iter_errors(document)]
+    assert not errors
+
+
+def test_our_fixture_chains_hold_every_handoff_type() -> None:
+    assert {_load(path)["handoff_type"] for path in FIXTURE_HANDOFFS} == set(HANDOFF_TYPES)
+    assert len(FIXTURE_HANDOFFS) >= 30
 
 
 def test_every_real_example_validates_under_our_schema() -> None:

@@ -8,7 +8,15 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import EXAMPLES, SELF_TEST_CHAIN, ChainFolder, copy_chain
+from tests.conftest import (
+    CHAIN_ID,
+    EXAMPLES,
+    OTHER_CHAIN,
+    OTHER_CHAIN_ID,
+    SAMPLE_CHAIN,
+    ChainFolder,
+    copy_chain,
+)
 
 Run = Callable[..., pytest.RunResult]
 DEV, TEST, REVIEW = "02-dev-agent.json", "03-test-agent.json", "04-review-agent.json"
@@ -16,6 +24,15 @@ DEV, TEST, REVIEW = "02-dev-agent.json", "03-test-agent.json", "04-review-agent.
 
 def break_review(chain: ChainFolder) -> None:
     chain.edit(REVIEW, lambda d: d.update(total_tokens=10))
+
+
+def warn_on_review(chain: ChainFolder) -> None:
+    """A high issue under 'changes_requested': one NR212 warning."""
+    chain.edit(REVIEW, lambda d: d["issues"][0].update(severity="high"))
+
+
+def add_other_chain(pytester: pytest.Pytester, chain_id: str = OTHER_CHAIN_ID) -> None:
+    copy_chain(OTHER_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / chain_id)
 
 
 def test_plain_pytest_does_not_collect_handoffs(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
@@ -26,12 +43,12 @@ def test_plain_pytest_does_not_collect_handoffs(sample_chain: ChainFolder, pytes
 def test_it_collects_one_item_per_chain_from_the_repository_root(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
-    copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000")
+    add_other_chain(pytester)
     result = run_handoffs("--collect-only", "-q")
     result.stdout.fnmatch_lines(
         [
-            ".neuralrelay/handoffs/20260322-143052::20260322-143052",
-            ".neuralrelay/handoffs/20260322-160000::20260322-160000",
+            f".neuralrelay/handoffs/{CHAIN_ID}::{CHAIN_ID}",
+            f".neuralrelay/handoffs/{OTHER_CHAIN_ID}::{OTHER_CHAIN_ID}",
             "2 tests collected*",
         ]
     )
@@ -41,7 +58,7 @@ def test_it_collects_a_chain_directory_named_on_the_command_line(
     sample_chain: ChainFolder, run_handoffs: Run
 ) -> None:
     result = run_handoffs(str(sample_chain.directory), "--collect-only", "-q")
-    result.stdout.fnmatch_lines(["*::20260322-143052", "1 test collected*"])
+    result.stdout.fnmatch_lines([f"*::{CHAIN_ID}", "1 test collected*"])
 
 
 def test_naming_one_file_narrows_the_report_to_that_file(
@@ -52,9 +69,7 @@ def test_naming_one_file_narrows_the_report_to_that_file(
     sample_chain.edit(REVIEW, lambda d: d.update(verdict="maybe"))
     result = run_handoffs(str(sample_chain.path(DEV)))
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(
-        ["*02-dev-agent.json:*: NR209 *", "*::20260322-143052[[]02-dev-agent.json[]]*"]
-    )
+    result.stdout.fnmatch_lines(["*02-dev-agent.json:*: NR209 *", f"*::{CHAIN_ID}[[]02-dev-agent.json[]]*"])
     result.stdout.no_fnmatch_line("*04-review-agent.json*")
 
 
@@ -65,7 +80,7 @@ def test_cross_handoff_findings_are_located_in_the_named_file(
         DEV,
         lambda d: d["properties_believed"].append(
             {
-                "property": "signOut always deletes the server-side session row",
+                "property": "cancel_appointment emails the owner a cancellation notice",
                 "confidence": "low",
                 "evidence": "manual",
             }
@@ -82,9 +97,9 @@ def test_keywords_select_chains_by_agent_and_handoff_type(
     quick.directory.mkdir(parents=True)
     quick.write("01-dev-agent.json", sample_chain.load(DEV))
     result = run_handoffs("--collect-only", "-q", "-k", "ba-agent")
-    result.stdout.fnmatch_lines(["*20260322-143052*", "1/2 tests collected (1 deselected)*"])
+    result.stdout.fnmatch_lines([f"*{CHAIN_ID}*", "1/2 tests collected (1 deselected)*"])
     result = run_handoffs("--collect-only", "-q", "-k", "review_final")
-    result.stdout.fnmatch_lines(["*20260322-143052*", "1/2 tests collected (1 deselected)*"])
+    result.stdout.fnmatch_lines([f"*{CHAIN_ID}*", "1/2 tests collected (1 deselected)*"])
     run_handoffs("--collect-only", "-q", "-k", "20260401").stdout.fnmatch_lines(["1/2 tests collected*"])
 
 
@@ -92,15 +107,16 @@ def test_a_failure_names_file_line_column_rule_and_pointer_and_shows_the_source(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
     break_review(sample_chain)
+    warn_on_review(sample_chain)
     line = sample_chain.line_of(REVIEW, '"total_tokens"')
     result = run_handoffs()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "handoff chain 20260322-143052: 1 error, * in 2 files",
-            "*.neuralrelay/handoffs/20260322-143052/04-review-agent.json (1 error, 2 warnings)",
-            f"*.neuralrelay/handoffs/20260322-143052/04-review-agent.json:{line}:19: NR307 token-total [[]error[]] at /total_tokens",
-            "*total_tokens 10 is less than the agents' own 73,600*",
+            f"handoff chain {CHAIN_ID}: 1 error, 1 warning in 1 file",
+            f"*.neuralrelay/handoffs/{CHAIN_ID}/04-review-agent.json (1 error, 1 warning)",
+            f"*.neuralrelay/handoffs/{CHAIN_ID}/04-review-agent.json:{line}:19: NR307 token-total [[]error[]] at /total_tokens",
+            "*total_tokens 10 is less than the agents' own 65,500*",
             f'*{line} |   "total_tokens": 10,',
             "*|                   ^^",
         ]
@@ -112,6 +128,8 @@ def test_a_failure_names_file_line_column_rule_and_pointer_and_shows_the_source(
 def test_errors_fail_the_item_and_warnings_become_pytest_warnings(
     sample_chain: ChainFolder, run_handoffs: Run
 ) -> None:
+    run_handoffs("-W", "error::pytest_handoff.plugin.HandoffContractWarning").assert_outcomes(passed=1)
+    warn_on_review(sample_chain)
     result = run_handoffs("-W", "error::pytest_handoff.plugin.HandoffContractWarning")
     result.assert_outcomes(failed=1)
 
@@ -120,6 +138,7 @@ def test_every_finding_is_in_the_junit_xml(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
     break_review(sample_chain)
+    warn_on_review(sample_chain)
     run_handoffs("--junitxml=report.xml")
     xml = (pytester.path / "report.xml").read_text()
     assert 'name="handoff_finding"' in xml
@@ -131,7 +150,7 @@ def test_every_finding_is_in_the_junit_xml(
 def test_it_runs_unchanged_under_xdist(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
-    copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000")
+    add_other_chain(pytester)
     break_review(sample_chain)
     result = run_handoffs("-n", "2")
     result.assert_outcomes(passed=1, failed=1)
@@ -141,7 +160,7 @@ def test_it_runs_unchanged_under_xdist(
 def test_last_failed_reruns_only_the_broken_chain(
     sample_chain: ChainFolder, pytester: pytest.Pytester
 ) -> None:
-    copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000")
+    add_other_chain(pytester)
     break_review(sample_chain)
     pytester.runpytest("--handoffs").assert_outcomes(passed=1, failed=1)
     result = pytester.runpytest("--handoffs", "--lf")
@@ -221,6 +240,7 @@ def test_in_github_actions_annotations_are_printed_once_under_xdist(
     sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     break_review(sample_chain)
+    warn_on_review(sample_chain)
     summary = pytester.path / "step-summary.md"
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
@@ -228,11 +248,9 @@ def test_in_github_actions_annotations_are_printed_once_under_xdist(
     result = pytester.runpytest_subprocess("--handoffs", "-p", "no:cacheprovider", "-n", "2")
     errors = [line for line in result.stdout.lines if line.startswith("::error ")]
     assert len(errors) == 1
-    assert errors[0].startswith(
-        "::error file=.neuralrelay/handoffs/20260322-143052/04-review-agent.json,line="
-    )
+    assert errors[0].startswith(f"::error file=.neuralrelay/handoffs/{CHAIN_ID}/04-review-agent.json,line=")
     assert "title=NR307 token-total::" in errors[0]
-    assert len([line for line in result.stdout.lines if line.startswith("::warning ")]) == 3
+    assert len([line for line in result.stdout.lines if line.startswith("::warning ")]) == 1
     assert "NR307" in summary.read_text()
 
 
@@ -251,7 +269,7 @@ def test_collected_chains_are_checked_together_on_the_configured_processes(
 ) -> None:
     from pytest_handoff import engine
 
-    copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000")
+    add_other_chain(pytester)
     break_review(sample_chain)
     monkeypatch.setattr(engine, "PARALLEL_THRESHOLD", 2)  # so two chains go to the process pool
     batches: list[tuple[int, int | None]] = []
@@ -287,9 +305,6 @@ def test_collect_only_checks_no_chain(
 def test_naming_one_file_of_a_chain_outside_the_globs_still_reads_the_whole_chain(
     pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
-    from tests.conftest import SAMPLE_CHAIN, needs_corpus
-
-    needs_corpus()
     chain = copy_chain(SAMPLE_CHAIN, pytester.path / "examples" / "sample-handoffs")
     result = run_handoffs(str(chain / TEST))
     result.assert_outcomes(passed=1)  # no NR103/NR106 for "missing" siblings
@@ -320,14 +335,14 @@ def test_a_project_rule_that_raises_fails_only_its_own_chain(
     from pytest_handoff.rules import unregister
 
     request.addfinalizer(lambda: unregister("XX901"))  # the conftest registers it in this process
-    copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-170000")
+    add_other_chain(pytester)
     pytester.makeconftest(
         """
         from pytest_handoff.rules import rule
 
         @rule("XX901", "project-rule", scope="chain")
         def check(chain, settings):
-            if chain.chain_id == "20260322-170000":
+            if chain.chain_id == "20261103-091500":
                 raise ValueError("bug in a project rule")
             return ()
         """
@@ -343,7 +358,7 @@ def test_items_report_the_results_checked_at_collection_end(
 ) -> None:
     from pytest_handoff import engine
 
-    copy_chain(SELF_TEST_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / "20260322-160000")
+    add_other_chain(pytester)
     checked: list[str] = []
     check_contents = engine._check_contents
 
@@ -353,4 +368,4 @@ def test_items_report_the_results_checked_at_collection_end(
 
     monkeypatch.setattr(engine, "_check_contents", counting)
     run_handoffs().assert_outcomes(passed=2)
-    assert sorted(checked) == ["20260322-143052", "20260322-160000"]  # once each, not again per item
+    assert sorted(checked) == [CHAIN_ID, OTHER_CHAIN_ID]  # once each, not again per item

@@ -22,9 +22,10 @@ from pytest_handoff.positions import (
     pointer_join,
     scan_positions,
 )
+from tests.conftest import FIXTURES, NEURALRELAY_CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-CORPUS_FILES = sorted((CORPUS / "neuralrelay").rglob("*.json")) if CORPUS.is_dir() else []
+FIXTURE_FILES = sorted(FIXTURES.rglob("*.json"))
+CORPUS_FILES = sorted(NEURALRELAY_CORPUS.rglob("*.json")) if NEURALRELAY_CORPUS.is_dir() else []
 
 _DECODER = json.JSONDecoder()
 
@@ -448,20 +449,32 @@ def test_an_invalid_escape_in_a_key_raises_a_value_error_naming_the_offset() -> 
 # --- brute force against json.loads ------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "path",
-    CORPUS_FILES or [pytest.param(None, marks=pytest.mark.skip(reason="corpus not present"))],
-    ids=lambda path: str(path.relative_to(CORPUS)) if isinstance(path, Path) else "none",
-)
-def test_positions_agree_with_json_loads_on_real_corpus_files(path: Path) -> None:
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda path: path.relative_to(FIXTURES).as_posix())
+def test_positions_agree_with_json_loads_on_our_fixture_chains(path: Path) -> None:
     assert_agrees_with_json_loads(path.read_text(encoding="utf-8"))
 
 
-def test_positions_agree_with_json_loads_with_crlf_endings_on_a_corpus_file() -> None:
-    if not CORPUS_FILES:
-        pytest.skip("corpus not present")
-    text = CORPUS_FILES[0].read_text(encoding="utf-8")
+def test_positions_agree_with_json_loads_with_crlf_endings_on_non_ascii_text() -> None:
+    text = (FIXTURES / "20260518-110000" / "02-dev-agent.json").read_text(encoding="utf-8")
+    assert not text.isascii()
     assert_agrees_with_json_loads(text.replace("\n", "\r\n"))
+
+
+@pytest.mark.parametrize(
+    "path",
+    CORPUS_FILES
+    or [
+        pytest.param(
+            None,
+            marks=pytest.mark.skip(
+                reason=f"the public NeuralRelay corpus is not beside this checkout (looked in {NEURALRELAY_CORPUS})"
+            ),
+        )
+    ],
+    ids=lambda path: path.relative_to(NEURALRELAY_CORPUS).as_posix() if isinstance(path, Path) else "none",
+)
+def test_positions_agree_with_json_loads_on_real_corpus_files(path: Path) -> None:
+    assert_agrees_with_json_loads(path.read_text(encoding="utf-8"))
 
 
 _KEYS = st.text(st.sampled_from('~/01aé"\\ \n') | st.characters(), max_size=6)

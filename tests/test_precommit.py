@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import REPO, SAMPLE_CHAIN, copy_chain, needs_corpus
+from tests.conftest import CHAIN_ID, REPO, SAMPLE_CHAIN, copy_chain
 
 HOOKS = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
 
@@ -48,7 +48,6 @@ def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def repo_with_hook(tmp_path: Path, pre_commit_home: Path) -> Path:
-    needs_corpus()
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     source = tmp_path / "hook-source"
@@ -73,7 +72,7 @@ def repo_with_hook(tmp_path: Path, pre_commit_home: Path) -> Path:
     (repo / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {source.as_uri()}\n  rev: {rev}\n  hooks:\n  - id: handoff-lint\n"
     )
-    copy_chain(SAMPLE_CHAIN, repo / ".neuralrelay" / "handoffs" / "20260322-143052")
+    copy_chain(SAMPLE_CHAIN, repo / ".neuralrelay" / "handoffs" / CHAIN_ID)
     return repo
 
 
@@ -102,8 +101,10 @@ def test_pre_commit_lets_a_clean_chain_through(repo_with_hook: Path, pre_commit_
 def test_pre_commit_blocks_a_broken_handoff_and_shows_the_finding(
     repo_with_hook: Path, pre_commit_home: Path
 ) -> None:
-    review = repo_with_hook / ".neuralrelay" / "handoffs" / "20260322-143052" / "04-review-agent.json"
-    review.write_text(review.read_text().replace('"total_tokens": 89100', '"total_tokens": 10'))
+    review = repo_with_hook / ".neuralrelay" / "handoffs" / CHAIN_ID / "04-review-agent.json"
+    text = review.read_text()
+    assert '"total_tokens": 81200' in text
+    review.write_text(text.replace('"total_tokens": 81200', '"total_tokens": 10'))
     result = commit(repo_with_hook, pre_commit_home)
     assert result.returncode == 1
     assert "Failed" in result.stdout
@@ -116,11 +117,11 @@ def test_pre_commit_on_one_touched_file_still_runs_chain_rules(
 ) -> None:
     commit(repo_with_hook, pre_commit_home)
     git(repo_with_hook, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "chain", "--no-verify")
-    dev = repo_with_hook / ".neuralrelay" / "handoffs" / "20260322-143052" / "02-dev-agent.json"
+    dev = repo_with_hook / ".neuralrelay" / "handoffs" / CHAIN_ID / "02-dev-agent.json"
     dev.write_text(
         dev.read_text().replace(
             '"properties_believed": [',
-            '"properties_believed": [\n    {"property": "signOut deletes the session row", "confidence": "low", "evidence": "manual"},',
+            '"properties_believed": [\n    {"property": "cancel_appointment emails a notice", "confidence": "low", "evidence": "manual"},',
             1,
         )
     )
