@@ -8,6 +8,7 @@ tokens (stop words dropped, a light plural stemming).
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 _DASHES = re.compile(r"[\u2010-\u2015\u2212]")
@@ -106,3 +107,72 @@ def quote(text: str, limit: int = 80) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return f'"{text}"'
+
+
+# --- words for matching prose against prose (properties, criteria, gaps) -----------------------
+
+_WORD = re.compile(r"[^\W_]+")
+# Parts of an ASCII identifier: refreshAccessToken -> refresh, Access, Token; HTTPServer -> HTTP, Server.
+_IDENTIFIER_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_DERIVATIONS = ("ation", "ion", "ingly", "ing", "edly", "ed", "ly", "ment", "ness")
+
+#: Words that say the same thing about code in different words, folded into one marker word,
+#: so that "X is idempotent" and "running X a second time changes nothing" share one.
+CONCEPTS = {
+    "~repeat": "idempotent idempotency idempotence twice again repeated repeat rerun rerunning rerun",
+    "~concurrent": "concurrent concurrently concurrency parallel simultaneous simultaneously race racing "
+    "threadsafe lock locking mutex",
+    "~unique": "unique uniqueness duplicate duplicated collision collide",
+    "~deterministic": "deterministic reproducible nondeterministic",
+    "~order": "sorted ordered ordering ascending descending monotonic monotonically",
+    "~empty": "empty blank",
+    "~reject": "reject rejected rejects refuse refused deny denied",
+}
+
+
+def word_stem(token: str) -> str:
+    """A light stemmer for matching: plurals and common suffixes (``rejected``, ``rejection`` -> ``reject``)."""
+    token = stem(token)
+    if not token.isalpha() or len(token) <= 4:
+        return token
+    for suffix in _DERIVATIONS:
+        if token.endswith(suffix) and len(token) - len(suffix) >= (4 if suffix == "ly" else 3):
+            token = token[: -len(suffix)] + ("at" if suffix == "ation" else "")
+            if suffix in ("ing", "ed") and token[-1] == token[-2] and token[-1] not in "lsz":
+                token = token[:-1]  # running -> run, stopped -> stop
+            break
+    if len(token) > 4 and token.endswith("e"):
+        token = token[:-1]  # validate and validation meet at "validat"
+    if len(token) > 4 and token.endswith("y"):
+        token = token[:-1] + "i"  # retry, retries, retried
+    return token
+
+
+_CONCEPT_OF = {word_stem(word): concept for concept, words in CONCEPTS.items() for word in words.split()}
+
+
+@lru_cache(maxsize=16384)
+def match_words(text: str) -> frozenset[str]:
+    """Content words of ``text`` for matching prose: any script, identifiers split, stems, concepts.
+
+    Unlike :func:`content_tokens` this keeps non-ASCII letters (``café``), splits identifiers
+    (``refreshAccessToken`` also gives ``refresh``, ``access``, ``token``), stems derived forms
+    (``rejected`` -> ``reject``) and adds a marker for words of one concept (:data:`CONCEPTS`).
+    """
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+    words: set[str] = set()
+    for word in _WORD.findall(text):
+        parts = [word]
+        if word.isascii() and not (word.islower() or word.isupper() or word.isdigit()):
+            parts.extend(_IDENTIFIER_PARTS.findall(word))
+        for part in parts:
+            folded = part.casefold()
+            if len(folded) < 2 or folded in STOP_WORDS:
+                continue
+            stemmed = word_stem(folded)
+            words.add(stemmed)
+            concept = _CONCEPT_OF.get(stemmed)
+            if concept is not None:
+                words.add(concept)
+    return frozenset(words)
