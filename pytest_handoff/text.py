@@ -127,7 +127,19 @@ CONCEPTS = {
     "~order": "sorted ordered ordering ascending descending monotonic monotonically",
     "~empty": "empty blank",
     "~reject": "reject rejected rejects refuse refused deny denied",
+    "~unchanged": "unchanged unaltered unmodified",
 }
+#: Phrases that stand for a concept of :data:`CONCEPTS` (matched in case-folded text).
+PHRASE_CONCEPTS = (
+    ("second time", "~repeat"),
+    ("run again", "~repeat"),
+    ("more than once", "~repeat"),
+    ("changes nothing", "~unchanged"),
+    ("no change", "~unchanged"),
+    ("same result", "~unchanged"),
+    ("at the same time", "~concurrent"),
+    ("at once", "~concurrent"),
+)
 
 
 def word_stem(token: str) -> str:
@@ -175,4 +187,6 @@ def match_words(text: str) -> frozenset[str]:
             concept = _CONCEPT_OF.get(stemmed)
             if concept is not None:
                 words.add(concept)
+    folded = text.casefold()
+    words.update(concept for phrase, concept in PHRASE_CONCEPTS if phrase in folded)
     return frozenset(words)

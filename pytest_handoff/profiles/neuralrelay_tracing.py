@@ -256,7 +256,7 @@ def _trace(
     """Where a later handoff refers to criterion ``index``, or None.
 
     In order: an explicit reference; a demand of its own; a string sharing half of its words
-    (at least three); a demand it shares with other criteria in a string that shares two more of
+    (at least three; or 40% and four); a demand it shares with other criteria in a string that shares two more of
     its words; an entry (one bug, one property, one file) whose strings together share 60% of them.
     """
     if index + 1 in references:
@@ -271,7 +271,7 @@ def _trace(
     texts = haystack.texts
     for at, text in enumerate(texts):
         shared = words & match_words(text)
-        if len(shared) >= 3 and containment(words, shared) >= 0.5:
+        if len(shared) >= 3 and containment(words, shared) >= (0.5 if len(shared) < 4 else 0.4):
             return (*haystack.entry(at), "shared words: " + _listed(shared))
     for demand in shared_demands:
         demand_words = match_words(demand)
