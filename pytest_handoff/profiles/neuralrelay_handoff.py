@@ -8,14 +8,17 @@ from typing import TYPE_CHECKING
 
 from pytest_handoff.findings import Severity
 from pytest_handoff.profiles.neuralrelay import NAME
+from pytest_handoff.profiles.neuralrelay_matching import GENERIC_STEMS
 from pytest_handoff.rules import Hit, rule
-from pytest_handoff.text import content_tokens, find_phrases, normalise, quote
+from pytest_handoff.text import content_tokens, find_phrases, match_words, normalise, quote, word_stem
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.documents import Document
 
 WARNING = Severity.WARNING
+#: Two gaps sharing this share of their words (Dice) are one gap said twice.
+DUPLICATE_GAP = 0.6
 
 
 PLACEHOLDERS = frozenset(
@@ -51,8 +54,29 @@ VAGUE_GAP_PHRASES = (
     "more tests",
     "edge cases",
     "not fully tested",
+    "not fully covered",
+    "not be fully covered",
+    "may not be covered",
+    "corner cases",
+    "some scenarios",
+    "certain scenarios",
+    "some cases",
+    "certain cases",
+    "various inputs",
+    "error handling",
     "tbd",
 )
+# Words that pad a vague gap without saying what is untested.
+GAP_FILLER = frozenset(
+    """
+    some may might fully covered cover coverage yet logic code handling certain various possibly
+    potentially scenario scenarios case cases edge corner area areas part parts thing things stuff
+    further additional properly completely entirely tested test tests testing untested needed need
+    needs more well thoroughly still currently likely probably module feature features input inputs
+    error errors behaviour behavior situation situations condition conditions unusual rare
+    """.split()  # noqa: SIM905 (a word list reads better as text)
+)
+_SPECIFIC = re.compile(r"\d|['\"`\u2018\u201c]|\w\(|[a-z][A-Z]|\w_\w|\w\.[a-z]{1,5}\b|/\w")
 VAGUE_CRITERION_PHRASES = (
     "works properly",
     "work properly",
@@ -74,37 +98,67 @@ VAGUE_CRITERION_PHRASES = (
 )
 
 
+_SEGMENTS = re.compile(r"[\r\n]+|(?<=[.;!?])\s+")
+
+
+# Words every coverage gap uses: they say it is a gap, not what it is about.
+_GAP_WORDS = frozenset(
+    word_stem(w)
+    for w in ["untested", "tested", "test", "tests", "covered", "cover", "coverage", "gap", "missing", "yet"]
+)
+
+
+def gap_words(gap: str) -> frozenset[str]:
+    """What a coverage gap is about, as words to compare."""
+    return match_words(gap) - GENERIC_STEMS - _GAP_WORDS
+
+
 def _is_placeholder(text: str) -> bool:
-    return normalise(text) in PLACEHOLDERS
+    """True for a placeholder, also one padded with more placeholders ("n/a\\r\\n...")."""
+    if normalise(text) in PLACEHOLDERS:
+        return True
+    segments = [segment for segment in _SEGMENTS.split(text) if segment.strip()]
+    return len(segments) > 1 and all(normalise(segment) in PLACEHOLDERS for segment in segments)
 
 
 @rule("NR201", "duplicate-coverage-gap", profile=NAME, handoff_types=("dev_to_test",))
 def check_coverage_gaps_are_distinct(document: Document, settings: Settings) -> Iterator[Hit]:
-    """Coverage gaps are pairwise distinct after normalising case and whitespace.
+    """Coverage gaps are pairwise distinct, also when one rewords another.
 
-    **What it does**: compares every `coverage_gaps` entry with the earlier ones, ignoring case,
-    spacing and edge punctuation.
+    **What it does**: compares every `coverage_gaps` entry with the earlier ones: the same text
+    after normalising case and spacing, or the same gap reworded, by the similarity property
+    matching uses (stemmed content words and concepts, identifiers split): the two share 60% of
+    their words (Dice), or one restates 80% of the other's (at least three).
 
     **Why is this bad?** The protocol asks for at least three gaps; repeating one pads the list and
     hides that the developer named fewer real gaps.
 
-    **Example**: `["Race on refresh", "race on  refresh.", "Key rotation"]`.
+    **Example**: `["Race on refresh", "race on  refresh.", "Key rotation"]`, or
+    `"Concurrent refreshes of one token are untested"` next to `"No test runs two refreshes of one token at once"`.
 
     **Use instead**: three different, specific gaps.
     """
-    first_seen: dict[str, int] = {}
-    for index, gap in enumerate(document.data.get("coverage_gaps", [])):
-        key = normalise(gap)
-        if key in first_seen:
-            earlier = first_seen[key]
+    gaps = document.data.get("coverage_gaps", [])
+    keys = [normalise(gap) for gap in gaps]
+    words = [gap_words(gap) for gap in gaps]
+    for index, gap in enumerate(gaps):
+        for earlier in range(index):
+            if keys[earlier] == keys[index]:
+                how = ""
+            else:
+                shared = words[index] & words[earlier]
+                smaller = min(len(words[index]), len(words[earlier]))
+                dice = 2 * len(shared) / (len(words[index]) + len(words[earlier]) or 1)
+                if not (dice >= DUPLICATE_GAP or (len(shared) >= 3 and len(shared) >= 0.8 * smaller)):
+                    continue
+                how = f" in other words (shared: {', '.join(sorted(w for w in shared if w[0] != '~')[:6])})"
             yield Hit(
                 document,
                 f"/coverage_gaps/{index}",
-                f"coverage gap repeats entry {earlier}: {quote(gap)}",
+                f"coverage gap repeats entry {earlier}{how}: {quote(gap)}",
                 related=((document, f"/coverage_gaps/{earlier}", "first occurrence"),),
             )
-        else:
-            first_seen[key] = index
+            break
 
 
 @rule("NR202", "vague-coverage-gap", profile=NAME, handoff_types=("dev_to_test",))
@@ -112,12 +166,14 @@ def check_coverage_gaps_are_specific(document: Document, settings: Settings) -> 
     """Coverage gaps name something specific, not a placeholder or a generic wish.
 
     **What it does**: flags entries that are a placeholder ("none", "n/a", "TBD") or are mostly a
-    vague phrase ("more tests needed", "needs more testing") with fewer than three other words.
+    vague phrase ("more tests needed", "edge cases", "not fully covered") with fewer than three
+    other words that are not filler ("some", "may", "logic", "yet") and no identifier, number,
+    quoted value or path.
 
     **Why is this bad?** Coverage gaps tell the test agent where to look; a vague gap tells it
     nothing and the real gaps go untested.
 
-    **Example**: `"needs more testing"`.
+    **Example**: `"needs more testing"`, `"Some edge cases in the refresh logic may not be fully covered yet"`.
 
     **Use instead**: `"race condition when two refreshAccessToken calls run for the same user"`.
     """
@@ -127,8 +183,8 @@ def check_coverage_gaps_are_specific(document: Document, settings: Settings) -> 
             continue
         phrases = find_phrases(gap, VAGUE_GAP_PHRASES)
         if phrases:
-            rest = content_tokens(gap) - set().union(*(content_tokens(p) for p in phrases))
-            if len(rest) < 3:
+            rest = content_tokens(gap) - set().union(*(content_tokens(p) for p in phrases)) - GAP_FILLER
+            if len(rest) < 3 and not _SPECIFIC.search(gap):
                 yield Hit(
                     document,
                     f"/coverage_gaps/{index}",
@@ -160,13 +216,28 @@ def check_criteria_are_testable(document: Document, settings: Settings) -> Itera
             )
 
 
+_QUOTED = r"'[^']+'|\"[^\"]+\"|`[^`]+`|\u2018[^\u2019]+\u2019|\u201c[^\u201d]+\u201d"
+_OUTCOME = (
+    r"returns?|returned|raises?|raised|throws?|threw|gives?|gave|yields?|produces?|produced|responds?|"
+    r"responded|prints?|printed|logs?|logged|shows?|showed|shown|displays?|displayed|stores?|stored|"
+    r"becomes?|became|evaluates?|results?|creates?|created|deletes?|deleted|saves?|saved|writes?|wrote|"
+    r"crash(?:es|ed)?|hangs?|times? out|status|exception|error"
+)
+#: What makes a counterexample reproducible: a call, an Expected/Actual pair, a comparison or
+#: mapping, an HTTP request, a quoted input with an outcome, or an outcome with a value.
 CONCRETE_MARKERS = (
-    re.compile(r"\d"),  # a number, a status code, a size
-    re.compile(r"'[^']+'|\"[^\"]+\"|`[^`]+`|\u2018[^\u2019]+\u2019|\u201c[^\u201d]+\u201d"),  # a quoted value
-    re.compile(r"[A-Za-z_][\w.]*\("),  # a call
-    re.compile(r"\bexpected\b.*\bactual\b|\bactual\b.*\bexpected\b", re.IGNORECASE | re.DOTALL),
-    re.compile(r"==|!=|=>|->|<=|>=|[=<>]"),  # an assignment, comparison or mapping
-    re.compile(r"\w/\w|/\w+"),  # a path or an endpoint
+    re.compile(r"[A-Za-z_][\w.]*\([^()\n]*\)"),  # a call: parse('x'), f()
+    re.compile(
+        r"\bexpected\b[\s\S]*\b(?:actual|got|but|received|returns?|returned)\b|"
+        r"\b(?:actual|got)\b[\s\S]*\bexpected\b|\binstead of\b|\brather than\b",
+        re.IGNORECASE,
+    ),
+    re.compile(r"==|!=|=>|->|\u2192|\w=\S"),  # a comparison, mapping or key=value
+    re.compile(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/"),  # an HTTP request
+    re.compile(
+        rf"(?:{_QUOTED})[\s\S]*\b(?:{_OUTCOME})\b|\b(?:{_OUTCOME})\b[\s\S]*(?:{_QUOTED})", re.IGNORECASE
+    ),
+    re.compile(rf"\b(?:{_OUTCOME})\b\W{{0,3}}(?:\w+\W+){{0,3}}?\d", re.IGNORECASE),  # "returns 500"
 )
 
 
@@ -196,9 +267,11 @@ def check_counterexample_present(document: Document, settings: Settings) -> Iter
 def check_counterexample_concrete(document: Document, settings: Settings) -> Iterator[Hit]:
     """A counterexample is concrete: it gives an input, a call or a value, or an Expected/Actual pair.
 
-    **What it does**: looks for at least one concrete marker in the counterexample: a number, a
-    quoted value, a call like `f(x)`, a comparison or assignment, a path or endpoint, or the words
-    "Expected" and "Actual".
+    **What it does**: looks for what a reviewer can replay: a call like `f(x)`, an Expected/Actual
+    pair ("instead of"), a comparison or mapping (`==`, `->`, `key=value`), an HTTP request
+    (`POST /api/x`), a quoted input with its outcome ("returns", "throws", "creates"), or an
+    outcome with a value ("responds 500"). A number or a quote alone is not enough: "fails on
+    iOS 17 keyboards" names no input and no result.
 
     **Why is this bad?** "Fails on some inputs" does not let anybody reproduce the bug.
 
@@ -243,10 +316,15 @@ def check_counterexample_minimal(document: Document, settings: Settings) -> Iter
             )
 
 
+_SEGMENT = r"[\w.@-]+"
 FILE_PATH = re.compile(
-    r"(?:[\w.@\[\]-]+/)+[\w.@\[\]-]*\w(?::\d+(?:-\d+)?)?"  # a/b/c.ts, src/app/[id]/route.ts:12-30
-    r"|\b[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|"
-    r"ya?ml|toml|sql|sh|html|css|scss|vue|svelte|prisma|proto|graphql|tf)\b(?::\d+(?:-\d+)?)?"
+    rf"(?:{_SEGMENT}/)*[\w@-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|"
+    r"swift|md|json|ya?ml|toml|sql|sh|html|css|scss|vue|svelte|prisma|proto|graphql|tf|lock|ini|cfg|"
+    r"txt|xml|csv)\b(?::\d+(?:-\d+)?)?"  # tokens.ts, src/lib/tokens.ts:67-89
+    rf"|(?<![\w/\[])(?:{_SEGMENT}/)+{_SEGMENT}\.[A-Za-z0-9]{{1,6}}\b"  # a path with any extension
+    rf"|(?<![\w/\[]){_SEGMENT}(?:/{_SEGMENT}){{2,}}/?"  # src/lib/auth: three segments or more
+    rf"|(?<![\w/\[]){_SEGMENT}/{_SEGMENT}/"  # lib/auth/: a folder
+    rf"|(?<![\w/\[])[\w-]+(?:/{_SEGMENT})+:\d+"  # src/importer:42
 )
 
 
@@ -254,8 +332,9 @@ FILE_PATH = re.compile(
 def check_reviewer_focus_names_a_file(document: Document, settings: Settings) -> Iterator[Hit]:
     """``recommended_focus_for_reviewer`` names a file path (optionally with line numbers).
 
-    **What it does**: looks for a path such as `src/lib/tokens.ts:67-89` or a file name with a known
-    extension in the recommendation.
+    **What it does**: looks for a path such as `src/lib/tokens.ts:67-89`, a file name with a known
+    extension, a path of three segments or more, or a folder ending in `/` in the
+    recommendation. Markup (`[bold red]x[/bold red]`) and `and/or` are not paths.
 
     **Why is this bad?** The field exists to save the reviewer from re-prioritising everything; "check
     the auth code" does not.
