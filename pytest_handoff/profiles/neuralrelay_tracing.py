@@ -205,6 +205,7 @@ class _Haystack:
         # text is not. NUL cannot occur in a demand, so no match spans two strings.
         folded = [text.casefold() for text in self.texts]
         self.text = "\0".join(folded)
+        self._document_words: dict[tuple[int, int], frozenset[str]] = {}
         self.starts = list(accumulate((len(text) + 1 for text in folded[:-1]), initial=0))
 
     def entry(self, index: int) -> tuple[Document, str]:
@@ -228,6 +229,16 @@ class _Haystack:
             offset = self.text.find(
                 needle, self.starts[at + 1] if at + 1 < len(self.starts) else len(self.text)
             )
+
+    def document_words(self, first: int, count: int) -> frozenset[str]:
+        """The words of the ``count`` strings from ``first`` (one document's), cached."""
+        key = (first, count)
+        found = self._document_words.get(key)
+        if found is None:
+            found = self._document_words[key] = frozenset().union(
+                *(match_words(text) for text in self.texts[first : first + count])
+            )
+        return found
 
     def groups(self) -> dict[tuple[int, int], list[int]]:
         """String indexes by entry: the object or list two levels below a document's root."""
@@ -257,7 +268,8 @@ def _trace(
 
     In order: an explicit reference; a demand of its own; a string sharing half of its words
     (at least three; or 40% and four); a demand it shares with other criteria in a string that shares two more of
-    its words; an entry (one bug, one property, one file) whose strings together share 60% of them.
+    its words; an entry (one bug, one property, one file) whose strings together share 60% of them
+    (at least three); a handoff whose strings together share half of them (at least four).
     """
     if index + 1 in references:
         return (*references[index + 1], "explicit reference")
@@ -288,6 +300,10 @@ def _trace(
         shared = words & found_words
         if len(shared) >= 3 and containment(words, shared) >= 0.6:
             return (*haystack.entry(members[0]), "shared words across one entry: " + _listed(shared))
+    for first, doc, strings in haystack.blocks:
+        shared = words & haystack.document_words(first, len(strings.texts))
+        if len(shared) >= 4 and containment(words, shared) >= 0.5:
+            return (doc, "", "shared words across the handoff: " + _listed(shared))
     return None
 
 
