@@ -180,7 +180,14 @@ def assign(scores: list[list[float]], floor: float = FLOOR) -> dict[int, int]:
     if max(rows, columns) > EXACT_LIMIT:
         return _greedy(allowed)
     size = max(rows, columns)
-    cost = [[-(allowed[r][c] if r < rows and c < columns else 0.0) for c in range(size)] for r in range(size)]
+    # On equal scores the earlier entry keeps the property: the later one is the repeat.
+    cost = [
+        [
+            -(allowed[r][c] - r * 1e-9 if r < rows and c < columns and allowed[r][c] else 0.0)
+            for c in range(size)
+        ]
+        for r in range(size)
+    ]
     matched = _hungarian(cost)
     return {r: c for r, c in enumerate(matched) if r < rows and c < columns and allowed[r][c] > 0.0}
 
