@@ -124,7 +124,7 @@ CONCEPTS = {
     "threadsafe lock locking mutex",
     "~unique": "unique uniqueness duplicate duplicated collision collide",
     "~deterministic": "deterministic reproducible nondeterministic",
-    "~order": "sorted ordered ordering ascending descending monotonic monotonically",
+    "~order": "sorted ascending descending monotonic monotonically",
     "~empty": "empty blank",
     "~reject": "reject rejected rejects refuse refused deny denied",
     "~unchanged": "unchanged unaltered unmodified",

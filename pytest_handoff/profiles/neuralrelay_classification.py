@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_handoff.findings import Severity
+from pytest_handoff.profiles import neuralrelay_cycles
 from pytest_handoff.profiles.neuralrelay import NAME
-from pytest_handoff.profiles.neuralrelay_cycles import cycles
 from pytest_handoff.profiles.neuralrelay_matching import (
     FLOOR,
     GENERIC_STEMS,
@@ -119,7 +119,7 @@ def classifications(chain: Chain) -> list[CycleClassifications]:
     if cached is not None:
         return cached
     found = []
-    for cycle in cycles(chain):
+    for cycle in neuralrelay_cycles.cycles(chain):
         dev, tests = cycle.last("dev_to_test"), cycle.valid("test_to_review")
         if dev is None or not tests:
             continue

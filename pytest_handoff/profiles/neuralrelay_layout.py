@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from pytest_handoff.findings import Severity
+from pytest_handoff.profiles import neuralrelay_cycles
 from pytest_handoff.profiles.neuralrelay import (
     CHAIN_ID,
     NAME,
@@ -16,7 +17,6 @@ from pytest_handoff.profiles.neuralrelay import (
     STAGE,
     agents,
 )
-from pytest_handoff.profiles.neuralrelay_cycles import cycles
 from pytest_handoff.rules import Hit, rule
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ def check_stage_order(chain: Chain, settings: Settings) -> Iterator[Hit]:
 
     **Use instead**: run (and number) the agents in pipeline order.
     """
-    for cycle in cycles(chain):
+    for cycle in neuralrelay_cycles.cycles(chain):
         yield from _check_cycle_order(cycle.documents)
 
 

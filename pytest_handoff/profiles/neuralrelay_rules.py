@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pytest_handoff.profiles import (  # noqa: F401 (imported to register their rules)
     neuralrelay_classification,
     neuralrelay_cycles,
@@ -17,6 +19,11 @@ from pytest_handoff.profiles import (  # noqa: F401 (imported to register their 
     neuralrelay_layout,
     neuralrelay_tracing,
 )
-from pytest_handoff.profiles.neuralrelay_tracing import _strings
 
-__all__ = ["_strings"]
+
+def __getattr__(name: str) -> Any:
+    # Older imports of the string walker (tests); not at import time, which would make a
+    # module importing the profile part-way see this one half-initialised.
+    if name == "_strings":
+        return neuralrelay_tracing._strings
+    raise AttributeError(name)
