@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from pytest_handoff.engine import Chain
 
 WARNING = Severity.WARNING
-#: A word in at most this many strings of the later handoffs is rare (says what a string is about).
-RARE = 3
 
 
 ENDPOINT = re.compile(r"/(?<![\w.]/)[A-Za-z0-9_\-{}\[\]:.]+(?:/[A-Za-z0-9_\-{}\[\]:.]+)*")
@@ -208,7 +206,6 @@ class _Haystack:
         folded = [text.casefold() for text in self.texts]
         self.text = "\0".join(folded)
         self._document_words: dict[tuple[int, int], frozenset[str]] = {}
-        self._string_counts: Counter[str] | None = None
         self.starts = list(accumulate((len(text) + 1 for text in folded[:-1]), initial=0))
 
     def entry(self, index: int) -> tuple[Document, str]:
@@ -243,12 +240,6 @@ class _Haystack:
             )
         return found
 
-    def string_count(self, word: str) -> int:
-        """In how many of the strings ``word`` occurs (counted once for all words, on first use)."""
-        if self._string_counts is None:
-            self._string_counts = Counter(w for text in self.texts for w in match_words(text))
-        return self._string_counts[word]
-
     def groups(self) -> dict[tuple[int, int], list[int]]:
         """String indexes by entry: the object or list two levels below a document's root."""
         found: dict[tuple[int, int], list[int]] = {}
@@ -278,9 +269,9 @@ def _trace(
     In order: an explicit reference; a demand of its own; a string sharing half of its words
     (at least three; or 40% and four); a demand it shares with other criteria in a string that shares two more of
     its words; an entry (one bug, one property, one file) whose strings together share 60% of them
-    (at least three); a handoff whose strings together share half of them (at least four, three
-    of them rare: in at most three strings of the later handoffs, so that a chain's everyday words
-    such as "user" or "session" do not trace every criterion).
+    (at least three); a handoff whose strings together share more than half of them (at least
+    four). Each test reads only the criterion and the strings it compares, so a criterion's trace
+    does not change when another handoff is added or removed.
     """
     if index + 1 in references:
         return (*references[index + 1], "explicit reference")
@@ -313,8 +304,7 @@ def _trace(
             return (*haystack.entry(members[0]), "shared words across one entry: " + _listed(shared))
     for first, doc, strings in haystack.blocks:
         shared = words & haystack.document_words(first, len(strings.texts))
-        rare = [word for word in shared if haystack.string_count(word) <= RARE]
-        if len(shared) >= 4 and containment(words, shared) >= 0.5 and len(rare) >= 3:
+        if len(shared) >= 4 and containment(words, shared) > 0.5:
             return (doc, "", "shared words across the handoff: " + _listed(shared))
     return None
 
