@@ -17,13 +17,14 @@ from pytest_handoff.profiles.neuralrelay import NAME
 from pytest_handoff.profiles.neuralrelay_matching import (
     FLOOR,
     GENERIC_STEMS,
+    GENERIC_WORDS,
     Properties,
     Score,
     assign,
     identifiers,
 )
 from pytest_handoff.rules import Hit, rule
-from pytest_handoff.text import head, match_words, quote
+from pytest_handoff.text import content_tokens, head, match_words, quote
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -318,7 +319,8 @@ def check_falsified_properties_have_bugs(chain: Chain, settings: Settings) -> It
             matched, weight, shared = _pair(subject, bugs)
             pointer = f"/property_verification/falsified/{index}"
             if matched is None:
-                words = ", ".join(sorted(subject.identifiers) + sorted(subject.head)[:8])
+                shown = sorted(content_tokens(head(entry)) - GENERIC_WORDS - subject.identifiers)
+                words = ", ".join(sorted(subject.identifiers) + shown[:8])
                 yield Hit(
                     test,
                     pointer,
