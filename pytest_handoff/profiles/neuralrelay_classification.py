@@ -66,9 +66,7 @@ class CycleClassifications(NamedTuple):
     entries: list[Classification]
 
 
-def _classify(
-    dev: Document, test: Document, properties: Properties, notes: list[str]
-) -> list[Classification]:
+def _classify(test: Document, properties: Properties, notes: list[str]) -> list[Classification]:
     texts = [
         (category, index, text)
         for category in CATEGORIES
@@ -125,10 +123,19 @@ def classifications(chain: Chain) -> list[CycleClassifications]:
         if dev is None or not tests:
             continue
         properties = Properties([p["property"] for p in dev.data["properties_believed"]])
-        entries = [entry for test in tests for entry in _classify(dev, test, properties, chain.notes)]
+        entries = [entry for test in tests for entry in _classify(test, properties, chain.notes)]
         found.append(CycleClassifications(dev, tests, entries))
     chain.memo["classifications"] = found
     return found
+
+
+def _repeated(cycle: CycleClassifications, entry: Classification) -> Classification | None:
+    """The entry of the same handoff given the property ``entry`` restates, when ``entry`` got none."""
+    if entry.property_index is not None or entry.best_index is None or entry.best.value < FLOOR:
+        return None
+    return next(
+        (e for e in cycle.entries if e.test is entry.test and e.property_index == entry.best_index), None
+    )
 
 
 @rule("NR301", "unclassified-property", scope="chain", profile=NAME)
@@ -182,11 +189,9 @@ def check_property_classified_once(chain: Chain, settings: Settings) -> Iterator
     """
     for cycle in classifications(chain):
         for entry in cycle.entries:
-            if entry.property_index is not None or entry.best_index is None or entry.best.value < FLOOR:
+            other = _repeated(cycle, entry)
+            if other is None or entry.best_index is None:
                 continue
-            other = next(
-                e for e in cycle.entries if e.test is entry.test and e.property_index == entry.best_index
-            )
             yield Hit(
                 entry.test,
                 entry.pointer,
