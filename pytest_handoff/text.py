@@ -163,6 +163,24 @@ def word_stem(token: str) -> str:
 _CONCEPT_OF = {word_stem(word): concept for concept, words in CONCEPTS.items() for word in words.split()}
 
 
+class _MatchForms(dict[str, tuple[str, ...]]):
+    """Case-folded word -> its stem and concept marker (none for a stop word); filled on first sight."""
+
+    def __missing__(self, folded: str) -> tuple[str, ...]:
+        if len(folded) < 2 or folded in STOP_WORDS:
+            forms: tuple[str, ...] = ()
+        else:
+            stemmed = word_stem(folded)
+            concept = _CONCEPT_OF.get(stemmed)
+            forms = (stemmed,) if concept is None else (stemmed, concept)
+        if len(self) < 100_000:  # bounded: hostile input may bring a million distinct words
+            self[folded] = forms
+        return forms
+
+
+_MATCH_FORMS = _MatchForms()
+
+
 @lru_cache(maxsize=16384)
 def match_words(text: str) -> frozenset[str]:
     """Content words of ``text`` for matching prose: any script, identifiers split, stems, concepts.
@@ -173,20 +191,16 @@ def match_words(text: str) -> frozenset[str]:
     """
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
+    forms = _MATCH_FORMS
     words: set[str] = set()
     for word in _WORD.findall(text):
-        parts = [word]
-        if word.isascii() and not (word.islower() or word.isupper() or word.isdigit()):
-            parts.extend(_IDENTIFIER_PARTS.findall(word))
-        for part in parts:
-            folded = part.casefold()
-            if len(folded) < 2 or folded in STOP_WORDS:
-                continue
-            stemmed = word_stem(folded)
-            words.add(stemmed)
-            concept = _CONCEPT_OF.get(stemmed)
-            if concept is not None:
-                words.add(concept)
+        if word.islower():  # most words: no case to split on
+            words.update(forms[word])
+            continue
+        words.update(forms[word.casefold()])
+        if word.isascii() and not (word.isupper() or word.isdigit()):
+            for part in _IDENTIFIER_PARTS.findall(word):
+                words.update(forms[part.casefold()])
     folded = text.casefold()
     words.update(concept for phrase, concept in PHRASE_CONCEPTS if phrase in folded)
     return frozenset(words)

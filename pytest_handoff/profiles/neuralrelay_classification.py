@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_handoff.findings import Severity
@@ -72,7 +73,7 @@ def _classify(test: Document, properties: Properties, notes: list[str]) -> list[
         for category in CATEGORIES
         for index, text in enumerate(test.data["property_verification"][category])
     ]
-    scores = [[properties.score(text, p) for p in range(len(properties))] for _, _, text in texts]
+    scores = [properties.scores(text) for _, _, text in texts]
     assignment = assign([[score.value for score in row] for row in scores])
     entries = []
     for row, (category, index, text) in enumerate(texts):
@@ -240,7 +241,7 @@ def check_classifications_have_properties(chain: Chain, settings: Settings) -> I
 class _Subject(NamedTuple):
     """What an entry is about: its identifiers and words (those of its restated head count double)."""
 
-    identifiers: set[str]
+    identifiers: frozenset[str]
     head: frozenset[str]
     words: frozenset[str]
 
@@ -254,6 +255,7 @@ def _subject(entry: str, prop: str | None) -> _Subject:
     )
 
 
+@lru_cache(maxsize=4096)
 def _content(text: str) -> frozenset[str]:
     # Digits are incidental (a line number, a count), as are generic words.
     return frozenset(word for word in match_words(text) if not word.isdigit() and word not in GENERIC_STEMS)

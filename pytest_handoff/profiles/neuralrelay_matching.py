@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from pytest_handoff.text import head, match_words, normalise, word_stem
@@ -103,9 +104,12 @@ class Score(NamedTuple):
 NO_MATCH = Score(0.0, "no match")
 
 
-def identifiers(text: str) -> set[str]:
-    """Identifiers, file names and backquoted names in ``text``, case-folded."""
-    return {next(g for g in match.groups() if g).casefold() for match in _IDENTIFIER.finditer(text)}
+@lru_cache(maxsize=4096)
+def identifiers(text: str) -> frozenset[str]:
+    """Identifiers, file names and backquoted names in ``text``, case-folded (cached)."""
+    if "`" not in text and "_" not in text and "." not in text and (text.islower() or text.isupper()):
+        return frozenset()  # no backquote, underscore, dot or lower-upper pair: no identifier
+    return frozenset(next(g for g in match.groups() if g).casefold() for match in _IDENTIFIER.finditer(text))
 
 
 def explicit_reference(entry: str) -> int | None:
@@ -125,6 +129,7 @@ class Properties:
         frequency = Counter(word for words in self.words for word in words)
         # A word in several properties tells them apart less: weight 1/df; numbers count half.
         self.weight = {word: (0.5 if word.isdigit() else 1.0) / n for word, n in frequency.items()}
+        self.masses = [self._mass(words) for words in self.words]
         ids = Counter(i for found in self.identifiers for i in found)
         self.identifier_weight = {i: 1.0 / n for i, n in ids.items()}
 
@@ -136,34 +141,58 @@ class Properties:
 
     def score(self, entry: str, index: int) -> Score:
         """How well ``entry`` restates property ``index`` (0 when it does not)."""
+        return self.scores(entry)[index]
+
+    def scores(self, entry: str) -> list[Score]:
+        """How well ``entry`` restates each property (0 where it does not)."""
         number = explicit_reference(entry)
         if number is not None and 1 <= number <= len(self.texts):
-            return Score(EXPLICIT, "explicit reference") if number - 1 == index else NO_MATCH
+            return [
+                Score(EXPLICIT, "explicit reference") if i == number - 1 else NO_MATCH
+                for i in range(len(self))
+            ]
+        entry_norm = normalise(entry)
+        head_norm = normalise(head(entry))
+        head_words = match_words(head_norm)
+        entry_words = match_words(entry)
+        entry_ids = identifiers(entry)
+        head_mass = self._mass(head_words) if head_norm != entry_norm else 0.0
+        return [
+            self._score(index, entry_norm, head_norm, head_words, entry_words, entry_ids, head_mass)
+            for index in range(len(self))
+        ]
+
+    def _score(
+        self,
+        index: int,
+        entry_norm: str,
+        head_norm: str,
+        head_words: frozenset[str],
+        entry_words: frozenset[str],
+        entry_ids: frozenset[str],
+        head_mass: float,
+    ) -> Score:
         prop = self.normalised[index]
         if not prop:
             return NO_MATCH
-        entry_norm, head_text = normalise(entry), head(entry)
-        head_norm = normalise(head_text)
         if prop in (entry_norm, head_norm):
             return Score(EXACT, "exact text")
-        head_words = match_words(head_norm)
         if entry_norm.startswith(prop) or (len(head_words) >= 2 and prop.startswith(head_norm)):
             return Score(RESTATED, "restated prefix")
         words = self.words[index]
-        mass = self._mass(words)
+        mass = self.masses[index]
         if not mass:
             return NO_MATCH
-        entry_words = match_words(entry)
         # How much of the property the entry restates, and how much of the entry's head
         # (a shortened restatement before ": ") comes from the property.
         restated = self._mass(words & entry_words) / mass
         short = 0.0
-        if head_norm != entry_norm and head_words:
-            shared = head_words & words
-            short = self._mass(shared) / self._mass(head_words) * min(1.0, self._mass(shared))
+        if head_mass:
+            shared = self._mass(head_words & words)
+            short = shared / head_mass * min(1.0, shared)
         value = max(restated, short)
         method = "shared words" if restated >= short else "short restatement"
-        shared_ids = self.identifiers[index] & identifiers(entry)
+        shared_ids = self.identifiers[index] & entry_ids
         if shared_ids:
             value += 0.3 * min(2.0, sum(self.identifier_weight[i] for i in shared_ids))
             method += " + identifier"

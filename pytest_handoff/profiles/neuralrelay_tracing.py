@@ -135,10 +135,16 @@ def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]
 
     **What it does**: extracts what each criterion demands (endpoints and paths, quoted values,
     identifiers and file names, glossary terms) and searches the later handoffs' text for them; an
-    explicit reference (`AC3`, `acceptance criterion 3`, 1-based) also traces, and so does a
-    later sentence sharing half of the criterion's words (at least three). A demand most criteria
-    share (the command's own name) traces none of them. The output shows where each criterion was
-    traced, or what was looked for.
+    explicit reference (`AC3`, `acceptance criterion 3`, 1-based) also traces, and so do the
+    criterion's words (any script, stemmed, paraphrases folded into concepts): a later string
+    sharing half of them (at least three; 40% when four or more), one entry (a bug, a property,
+    a file) whose strings together share 60%, or one handoff whose strings share more than half
+    (at least four). A demand most criteria share (the command's own name) traces a criterion
+    only with two more of its words in the same string. The output shows where each criterion
+    was traced, or what was looked for.
+
+    A warning by default: on our own clean chains it finds nothing, but those chains were in
+    view while its thresholds were set; make it an error with `severity = {NR306 = "error"}`.
 
     **Why is this bad?** A criterion no dev, test or review handoff mentions was probably never
     built or tested.
