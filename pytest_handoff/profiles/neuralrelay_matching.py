@@ -153,6 +153,10 @@ class Properties:
             ]
         entry_norm = normalise(entry)
         head_norm = normalise(head(entry))
+        exact = [self._restated(index, entry_norm, head_norm) for index in range(len(self))]
+        if any(exact):
+            # A restated property outscores any sharing of words: the words need not be weighed.
+            return [score or NO_MATCH for score in exact]
         head_words = match_words(head_norm)
         entry_words = match_words(entry)
         entry_ids = identifiers(entry)
@@ -161,6 +165,20 @@ class Properties:
             self._score(index, entry_norm, head_norm, head_words, entry_words, entry_ids, head_mass)
             for index in range(len(self))
         ]
+
+    def _restated(self, index: int, entry_norm: str, head_norm: str) -> Score | None:
+        """The property's text as the entry (or its head) or the start of it, or None."""
+        prop = self.normalised[index]
+        if not prop:
+            return None
+        if prop in (entry_norm, head_norm):
+            return Score(EXACT, "exact text")
+        # A head of two words or more (and a dozen characters) that the property starts with.
+        if entry_norm.startswith(prop) or (
+            prop.startswith(head_norm) and " " in head_norm and len(head_norm) >= 12
+        ):
+            return Score(RESTATED, "restated prefix")
+        return None
 
     def _score(
         self,
@@ -172,13 +190,8 @@ class Properties:
         entry_ids: frozenset[str],
         head_mass: float,
     ) -> Score:
-        prop = self.normalised[index]
-        if not prop:
+        if not self.normalised[index]:
             return NO_MATCH
-        if prop in (entry_norm, head_norm):
-            return Score(EXACT, "exact text")
-        if entry_norm.startswith(prop) or (len(head_words) >= 2 and prop.startswith(head_norm)):
-            return Score(RESTATED, "restated prefix")
         words = self.words[index]
         mass = self.masses[index]
         if not mass:
