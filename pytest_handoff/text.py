@@ -8,6 +8,7 @@ tokens (stop words dropped, a light plural stemming).
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 _DASHES = re.compile(r"[\u2010-\u2015\u2212]")
@@ -106,3 +107,100 @@ def quote(text: str, limit: int = 80) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return f'"{text}"'
+
+
+# --- words for matching prose against prose (properties, criteria, gaps) -----------------------
+
+_WORD = re.compile(r"[^\W_]+")
+# Parts of an ASCII identifier: refreshAccessToken -> refresh, Access, Token; HTTPServer -> HTTP, Server.
+_IDENTIFIER_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_DERIVATIONS = ("ation", "ion", "ingly", "ing", "edly", "ed", "ly", "ment", "ness")
+
+#: Words that say the same thing about code in different words, folded into one marker word,
+#: so that "X is idempotent" and "running X a second time changes nothing" share one.
+CONCEPTS = {
+    "~repeat": "idempotent idempotency idempotence twice again repeated repeat rerun rerunning rerun",
+    "~concurrent": "concurrent concurrently concurrency parallel simultaneous simultaneously race racing "
+    "threadsafe lock locking mutex",
+    "~unique": "unique uniqueness duplicate duplicated collision collide",
+    "~deterministic": "deterministic reproducible nondeterministic",
+    "~order": "sorted ascending descending monotonic monotonically",
+    "~empty": "empty blank",
+    "~reject": "reject rejected rejects refuse refused deny denied",
+    "~unchanged": "unchanged unaltered unmodified",
+}
+#: Phrases that stand for a concept of :data:`CONCEPTS` (matched in case-folded text).
+PHRASE_CONCEPTS = (
+    ("second time", "~repeat"),
+    ("run again", "~repeat"),
+    ("more than once", "~repeat"),
+    ("changes nothing", "~unchanged"),
+    ("no change", "~unchanged"),
+    ("same result", "~unchanged"),
+    ("at the same time", "~concurrent"),
+    ("at once", "~concurrent"),
+)
+
+
+def word_stem(token: str) -> str:
+    """A light stemmer for matching: plurals and common suffixes (``rejected``, ``rejection`` -> ``reject``)."""
+    token = stem(token)
+    if not token.isalpha() or len(token) <= 4:
+        return token
+    for suffix in _DERIVATIONS:
+        if token.endswith(suffix) and len(token) - len(suffix) >= (4 if suffix == "ly" else 3):
+            token = token[: -len(suffix)] + ("at" if suffix == "ation" else "")
+            if suffix in ("ing", "ed") and token[-1] == token[-2] and token[-1] not in "lsz":
+                token = token[:-1]  # running -> run, stopped -> stop
+            break
+    if len(token) > 4 and token.endswith("e"):
+        token = token[:-1]  # validate and validation meet at "validat"
+    if len(token) > 4 and token.endswith("y"):
+        token = token[:-1] + "i"  # retry, retries, retried
+    return token
+
+
+_CONCEPT_OF = {word_stem(word): concept for concept, words in CONCEPTS.items() for word in words.split()}
+
+
+class _MatchForms(dict[str, tuple[str, ...]]):
+    """Case-folded word -> its stem and concept marker (none for a stop word); filled on first sight."""
+
+    def __missing__(self, folded: str) -> tuple[str, ...]:
+        if len(folded) < 2 or folded in STOP_WORDS:
+            forms: tuple[str, ...] = ()
+        else:
+            stemmed = word_stem(folded)
+            concept = _CONCEPT_OF.get(stemmed)
+            forms = (stemmed,) if concept is None else (stemmed, concept)
+        if len(self) < 100_000:  # bounded: hostile input may bring a million distinct words
+            self[folded] = forms
+        return forms
+
+
+_MATCH_FORMS = _MatchForms()
+
+
+@lru_cache(maxsize=16384)
+def match_words(text: str) -> frozenset[str]:
+    """Content words of ``text`` for matching prose: any script, identifiers split, stems, concepts.
+
+    Unlike :func:`content_tokens` this keeps non-ASCII letters (``café``), splits identifiers
+    (``refreshAccessToken`` also gives ``refresh``, ``access``, ``token``), stems derived forms
+    (``rejected`` -> ``reject``) and adds a marker for words of one concept (:data:`CONCEPTS`).
+    """
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+    forms = _MATCH_FORMS
+    words: set[str] = set()
+    for word in _WORD.findall(text):
+        if word.islower():  # most words: no case to split on
+            words.update(forms[word])
+            continue
+        words.update(forms[word.casefold()])
+        if word.isascii() and not (word.isupper() or word.isdigit()):
+            for part in _IDENTIFIER_PARTS.findall(word):
+                words.update(forms[part.casefold()])
+    folded = text.casefold()
+    words.update(concept for phrase, concept in PHRASE_CONCEPTS if phrase in folded)
+    return frozenset(words)

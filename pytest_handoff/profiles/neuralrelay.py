@@ -50,6 +50,20 @@ def _inside_handoffs(path: Path) -> bool:
     return _HANDOFFS_FOLDER in f"{os.sep}{path}{os.sep}"
 
 
+def _review_numbers(folder: Path) -> list[int]:
+    """Sequence numbers of the review handoffs in ``folder``, by file name, ascending."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    numbers = []
+    for name in names:
+        named = NUMBERED_FILE.fullmatch(name)
+        if named and (AGENTS.get(named.group("agent")) == "review_final" or "review" in named.group("agent")):
+            numbers.append(int(named.group("seq")))
+    return sorted(numbers)
+
+
 class NeuralRelayProfile(Profile):
     """The NeuralRelay protocol (github.com/drago-codes-21/NeuralRelay)."""
 
@@ -117,14 +131,25 @@ class NeuralRelayProfile(Profile):
         return f"neuralrelay/{handoff_type}"
 
     def sort_key(self, path: Path) -> tuple[int, str]:
+        """Numbered files by number; ``rework-N.json`` right after the N-th review of its folder.
+
+        ``04-review-agent.json``, ``rework-1.json``, ``05-dev-agent.json``: the rework file sits
+        between the cycles it separates. A review is a file of an agent that writes reviews
+        (``review-agent``, or any agent named ``*review*``); without an N-th review the rework
+        file goes last.
+        """
         name = path.name
         numbered = NUMBERED_FILE.fullmatch(name)
         if numbered:
-            return (int(numbered.group("seq")), name)
+            return (2 * int(numbered.group("seq")), name)
         rework = REWORK_FILE.fullmatch(name)
         if rework:
-            return (10**6 + int(rework.group("cycle")), name)
-        return (10**7, name)
+            cycle = int(rework.group("cycle"))
+            reviews = _review_numbers(path.parent)
+            if 1 <= cycle <= len(reviews):
+                return (2 * reviews[cycle - 1] + 1, name)
+            return (10**7 + cycle, name)
+        return (10**8, name)
 
     def keywords(self, paths: Iterable[Path], settings: Settings) -> list[str]:
         known = agents(settings)

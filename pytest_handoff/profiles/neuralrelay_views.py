@@ -1,8 +1,8 @@
 """NeuralRelay's chains as people read them: what ``handoff-lint chain`` and ``report`` show.
 
 Property matching and criterion tracing come from the rules' own typed functions
-(:func:`~pytest_handoff.profiles.neuralrelay_rules.classifications` and
-:func:`~pytest_handoff.profiles.neuralrelay_rules.criterion_traces`), never from trace notes.
+(:func:`~pytest_handoff.profiles.neuralrelay_classification.classifications` and
+:func:`~pytest_handoff.profiles.neuralrelay_tracing.criterion_traces`), never from trace notes.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 def summarise(chain: Chain) -> ChainView:
     """The task, stages, criteria with their traces, properties with their classifications, bugs, verdict."""
-    from pytest_handoff.profiles.neuralrelay_rules import classifications, criterion_traces
+    from pytest_handoff.profiles.neuralrelay_classification import classifications
+    from pytest_handoff.profiles.neuralrelay_tracing import criterion_traces
 
     view = generic_view(NAME, chain)
     stages = tuple(_named_stage(stage) for stage in view.stages)
@@ -48,11 +49,13 @@ def summarise(chain: Chain) -> ChainView:
             )
 
     properties = []
-    found = classifications(chain)
-    if dev is not None:
-        entries = found[2] if found is not None else []
-        test = found[1] if found is not None else None
-        for index, prop in enumerate(dev.data["properties_believed"]):
+    cycles = classifications(chain)
+    # After rework, the last cycle's dev handoff states what is believed now.
+    cycle = cycles[-1] if cycles else None
+    believer = cycle.dev if cycle is not None else dev
+    if believer is not None:
+        entries = cycle.entries if cycle is not None else []
+        for index, prop in enumerate(believer.data["properties_believed"]):
             entry = next((e for e in entries if e.property_index == index), None)
             properties.append(
                 Property(
@@ -60,8 +63,8 @@ def summarise(chain: Chain) -> ChainView:
                     text=prop["property"],
                     confidence=prop.get("confidence"),
                     classification=entry.category if entry else None,
-                    method=entry.method if entry else "",
-                    where=f"{test.name} {entry.pointer}" if entry and test else "",
+                    method=entry.score.method if entry else "",
+                    where=f"{entry.test.name} {entry.pointer}" if entry else "",
                     matched_text=entry.text if entry else "",
                 )
             )

@@ -1,0 +1,129 @@
+"""Classifications are matched to believed properties by a scored one-to-one assignment."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_handoff.config import load_settings
+from pytest_handoff.engine import check_chain, discover
+from pytest_handoff.profiles.neuralrelay import NeuralRelayProfile
+from pytest_handoff.profiles.neuralrelay_matching import EXACT_LIMIT, FLOOR, Properties, assign
+from pytest_handoff.text import match_words, word_stem
+
+FIXTURES = Path(__file__).parent / "fixtures" / "neuralrelay"
+
+
+def best_total(scores: list[list[float]]) -> float:
+    """The best total score of any one-to-one assignment, by trying them all."""
+    rows, columns = len(scores), len(scores[0])
+    allowed = [[v if v >= FLOOR else 0.0 for v in row] for row in scores]
+    best = 0.0
+    for columns_of_rows in itertools.permutations(range(max(rows, columns)), rows):
+        best = max(best, sum(allowed[r][c] for r, c in enumerate(columns_of_rows) if c < columns))
+    return best
+
+
+matrices = st.integers(1, 5).flatmap(
+    lambda rows: st.integers(1, 5).flatmap(
+        lambda columns: st.lists(
+            st.lists(
+                st.sampled_from([0.0, 0.1, 0.3, 0.34, 0.5, 0.9, 1.0, 2.0, 3.0]),
+                min_size=columns,
+                max_size=columns,
+            ),
+            min_size=rows,
+            max_size=rows,
+        )
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(matrices)
+def test_the_assignment_has_the_best_total_score_and_is_one_to_one(scores: list[list[float]]) -> None:
+    chosen = assign(scores)
+    assert len(set(chosen.values())) == len(chosen)
+    assert all(scores[r][c] >= FLOOR for r, c in chosen.items())
+    assert abs(sum(scores[r][c] for r, c in chosen.items()) - best_total(scores)) < 1e-6
+
+
+def test_a_large_matrix_is_assigned_greedily_and_still_one_to_one() -> None:
+    size = EXACT_LIMIT + 5
+    scores = [[1.0 if r == c else 0.5 for c in range(size)] for r in range(size)]
+    chosen = assign(scores)
+    assert chosen == {r: r for r in range(size)}
+
+
+def test_on_equal_scores_the_earlier_entry_keeps_the_property() -> None:
+    assert assign([[1.0], [1.0]]) == {0: 0}
+
+
+def test_entries_sharing_domain_words_each_get_their_own_property() -> None:
+    # Entry by entry, both entries' best property is P1 (the tie went to the earlier property);
+    # the assignment gives the second entry P2, whose own words it carries.
+    properties = Properties(
+        [
+            "The invoice total equals the sum of its line amounts",
+            "The invoice total is rounded to the currency's minor unit",
+        ]
+    )
+    entries = [
+        "Invoice total: sum of line amounts matches on 10,000 generated invoices",
+        "Invoice total rounding: JPY totals have no minor unit and are rounded to whole yen",
+    ]
+    scores = [[properties.score(e, p).value for p in range(2)] for e in entries]
+    assert assign(scores) == {0: 0, 1: 1}
+
+
+def test_a_paraphrase_of_an_idempotent_property_matches_it() -> None:
+    properties = Properties(["SyncFeed is idempotent", "ParseSKU rejects SKUs longer than 32 bytes"])
+    entry = "Running SyncFeed a second time on the same feed changes nothing"
+    assert properties.score(entry, 0).value >= FLOOR > properties.score(entry, 1).value
+
+
+def test_an_explicit_reference_decides_whatever_the_words() -> None:
+    properties = Properties(["Totals add up", "Totals are rounded"])
+    assert properties.score("[P2] totals add up after rounding", 1).method == "explicit reference"
+    assert properties.score("[P2] totals add up after rounding", 0).value == 0.0
+
+
+def test_matching_words_keep_non_ascii_letters_and_split_identifiers() -> None:
+    assert "café" in match_words("Café crème")
+    assert {"refresh", "access", "token"} <= match_words("refreshAccessToken")
+    assert word_stem("rejected") == word_stem("rejection") == word_stem("rejects")
+    assert "~repeat" in match_words("x is idempotent") & match_words("run it a second time")
+
+
+def test_a_rework_file_sorts_between_the_cycles_it_separates(tmp_path: Path) -> None:
+    names = ["01-ba-agent.json", "02-dev-agent.json", "03-test-agent.json", "04-review-agent.json"]
+    names += [
+        "rework-1.json",
+        "05-dev-agent.json",
+        "06-test-agent.json",
+        "07-review-agent.json",
+        "rework-2.json",
+    ]
+    names += ["08-dev-agent.json", "rework-3.json"]
+    for name in names:
+        (tmp_path / name).write_text("{}")
+    profile = NeuralRelayProfile()
+    ordered = sorted((tmp_path / name for name in reversed(names)), key=profile.sort_key)
+    # rework-3 has no third review before it: it goes last.
+    assert [path.name for path in ordered] == names
+
+
+def test_the_trace_shows_the_assignment_with_its_scores(tmp_path: Path) -> None:
+    chain = "20260513-101500"
+    shutil.copytree(FIXTURES / chain, tmp_path / ".neuralrelay" / "handoffs" / chain)
+    settings_ = load_settings(tmp_path)
+    (ref,) = discover([], tmp_path, settings_).chains
+    notes = check_chain(ref, settings_, tmp_path).notes
+    matches = [note for note in notes if note.startswith("property match:")]
+    assert matches
+    assert all(" score " in note and "; next: " in note for note in matches)
+    assert any("confirmed[0] -> P1" in note for note in matches)
