@@ -49,11 +49,12 @@ def check(
     """The findings of the handoff at ``path``, read from disk or given as ``content``.
 
     The file is checked in its chain as it stands on disk (its siblings are read, never
-    written), like ``handoff-lint PATH``. With ``content``, the findings are those of that
-    content at ``path`` (which need not exist yet), together with findings it brings about in
-    other files of the chain (a handoff that leaves a property of the one before unclassified).
-    ``root`` is the project folder (default: the working directory), whose ``pyproject.toml``
-    gives the settings unless ``settings`` are passed. Findings come sorted by place.
+    written) and gets what ``handoff-lint PATH`` reports: findings placed in it, findings that
+    point at it (a property of the dev handoff it leaves unclassified), and findings about the
+    chain as a whole. With ``content``, that content is checked as if it stood at ``path``
+    (which need not exist yet). ``root`` is the project folder (default: found from the working
+    directory as the CLI finds it), whose ``pyproject.toml`` gives the settings unless
+    ``settings`` are passed. Findings come sorted by place.
     """
     return list(check_file(path, content, root=_root(root), settings=settings).findings)
 
@@ -81,17 +82,7 @@ def check_file(
     if content is not None:
         overrides = {target: content.encode("utf-8") if isinstance(content, str) else content}
     result = check_chain(ref, settings, root, cache=cache, overrides=overrides)
-    if whole_chain:
-        return result
-    if content is None:  # the file as it is: what naming it on the command line reports
-        return result.narrowed_to([display])
-    kept = [f for f in result.findings if f.path == display]
-    elsewhere = [f for f in result.findings if f.path != display]
-    if elsewhere and content is not None:
-        # Only what the new content brings about: the chain's other files as they are checked now.
-        before = set(check_chain(ref, settings, root).findings)
-        kept.extend(f for f in elsewhere if f not in before)
-    return result._replace(findings=tuple(sorted(kept)))
+    return result if whole_chain else result.narrowed_to([display])
 
 
 def check_folder(
@@ -175,7 +166,9 @@ def _register_all() -> None:
 
 
 def _root(root: StrPath | None) -> Path:
-    return Path.cwd() if root is None else Path(os.path.abspath(root))
+    from pytest_handoff.config import project_root
+
+    return project_root(Path.cwd()) if root is None else Path(os.path.abspath(root))
 
 
 def _absolute(path: Path, root: Path) -> Path:

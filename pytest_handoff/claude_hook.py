@@ -89,7 +89,7 @@ def respond(payload: object) -> dict[str, Any] | None:
     file_path, cwd = tool_input.get("file_path"), payload.get("cwd")
     if not isinstance(file_path, str) or not file_path:
         return None
-    root = project_root(cwd)
+    root = hook_root(cwd)
     # Claude Code sends absolute paths; a relative one is taken from the session's folder.
     path = Path(
         os.path.normpath(Path(cwd if isinstance(cwd, str) and os.path.isabs(cwd) else root) / file_path)
@@ -115,15 +115,18 @@ def respond(payload: object) -> dict[str, Any] | None:
     return None if reason is None else {"decision": "block", "reason": reason}
 
 
-def project_root(cwd: object) -> Path:
-    """The project folder: ``$CLAUDE_PROJECT_DIR`` (which Claude Code sets for its hooks), else the payload's ``cwd``.
+def hook_root(cwd: object) -> Path:
+    """The project folder: ``$CLAUDE_PROJECT_DIR`` (which Claude Code sets for its hooks), else
+    the project the payload's ``cwd`` is in, found as the CLI finds it.
 
     The session's ``cwd`` follows the agent's ``cd``; the project's settings stay at its root.
     """
-    for candidate in (os.environ.get("CLAUDE_PROJECT_DIR"), cwd):
-        if isinstance(candidate, str) and os.path.isabs(candidate):
-            return Path(candidate)
-    return Path.cwd()
+    from pytest_handoff.config import project_root
+
+    project = os.environ.get("CLAUDE_PROJECT_DIR")
+    if project and os.path.isabs(project):
+        return Path(project)
+    return project_root(Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else Path.cwd())
 
 
 def new_content(tool: str, tool_input: Mapping[str, Any], path: Path) -> str | None:
@@ -179,6 +182,8 @@ def _claimed(path: Path, root: Path, settings: Settings) -> bool:
     """
     from fnmatch import fnmatchcase
 
+    if not path.is_relative_to(root):
+        return False  # another project's file: its own settings and chain are not known here
     name = path.name
     if not any(
         "**" in glob.rsplit("/", 1)[-1] or fnmatchcase(name, glob.rsplit("/", 1)[-1])
@@ -200,6 +205,13 @@ def _reason(
 
     findings = check_file(path, content, root=root, settings=settings).findings
     errors = [f for f in findings if f.severity >= Severity.ERROR]
+    if errors and before:
+        # Refuse only what the write brings about: an agent repairing a broken file one edit at
+        # a time, or writing next to a broken sibling, must be let through (the rest is for
+        # PostToolUse to report). Findings are the same one when rule, file and place agree.
+        was = check_file(path, None, root=root, settings=settings, whole_chain=True).findings
+        known = {(f.code, f.path, f.pointer) for f in was}
+        errors = [f for f in errors if (f.code, f.path, f.pointer) not in known]
     if not errors:
         return None
     return agent_reason(errors, path, root, tool, before=before)

@@ -196,7 +196,7 @@ def lint(argv: list[str]) -> int:
         options = parser.parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
-    from pytest_handoff.engine import project_root
+    from pytest_handoff.config import project_root
 
     # Globs and chain folders are relative to the project, wherever in it we are run; named
     # paths are relative to the working directory, as typed.

@@ -215,3 +215,16 @@ def load_settings(root: Path, config_file: Path | None = None) -> Settings:
     if config_file is not None and not config_file.is_file():
         raise ConfigError(f"{config_file}: configuration file not found")
     return Settings().merged(read_pyproject(path), str(path))
+
+
+def project_root(start: Path) -> Path:
+    """The project ``start`` is in: the nearest folder holding ``.neuralrelay``, else the git root.
+
+    Globs and chain folders are relative to the project, so any folder inside it finds the
+    same chains. The walk stops at a repository's root (``.git``), never leaving the project;
+    outside any project ``start`` itself is the root.
+    """
+    for folder in (start, *start.parents):
+        if (folder / ".neuralrelay").is_dir() or (folder / ".git").exists():
+            return folder
+    return start

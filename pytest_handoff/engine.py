@@ -312,7 +312,7 @@ def _check_contents(
     if secrets:
         # Whatever rules ran: messages quote values (in part), excerpts show lines, notes quote
         # matched text, and none of them may show a secret.
-        hide = _masker(secrets)
+        hide = secret_masker(secrets)
         kept = [
             f.replace(
                 message=hide(f.message),
@@ -349,26 +349,31 @@ def _enabled_rules(
     return document_rules, chain_rules
 
 
-def _masker(secrets: Sequence[str]) -> Callable[[str], str]:
-    """A function that hides every secret (also JSON-escaped, also in part) in a text.
+def secret_masker(secrets: Sequence[str]) -> Callable[[str], str]:
+    """A function that hides every secret (also JSON-escaped, in any case, also in part) in a text.
 
-    A message may quote a string cut short, so any run of :data:`SHOWN_RUN` or more of a
-    secret's characters is hidden too, not only the whole secret.
+    A message may quote a string cut short or case-folded, so any run of more than
+    :data:`SHOWN_RUN` of a secret's characters, in any case, is hidden too.
     """
     from pytest_handoff.secrets import mask
 
-    spellings = sorted(
-        {(spelling, mask(secret)) for secret in secrets for spelling in (secret, json.dumps(secret)[1:-1])},
-        key=lambda pair: len(pair[0]),
-        reverse=True,
-    )
+    masks: dict[str, str] = {}
+    for secret in sorted(secrets, key=len, reverse=True):
+        for spelling in (secret, json.dumps(secret)[1:-1]):
+            masks.setdefault(spelling.lower(), mask(secret))
+    whole = re.compile("|".join(re.escape(s) for s in sorted(masks, key=len, reverse=True)), re.IGNORECASE)
+    width = SHOWN_RUN + 1
+    runs = [
+        ({spelling[i : i + width] for i in range(len(spelling) - width + 1)}, masked)
+        for spelling, masked in masks.items()
+        if len(spelling) >= width
+    ]
 
     def hide(text: str) -> str:
-        for spelling, masked in spellings:
-            if spelling in text:
-                text = text.replace(spelling, masked)
-        for spelling, masked in spellings:
-            text = _hide_runs(text, spelling, masked)
+        if masks:
+            text = whole.sub(lambda match: masks[match.group(0).lower()], text)
+        for grams, masked in runs:
+            text = _hide_runs(text, grams, masked)
         return text
 
     return hide
@@ -378,17 +383,15 @@ def _masker(secrets: Sequence[str]) -> Callable[[str], str]:
 SHOWN_RUN = 7
 
 
-def _hide_runs(text: str, secret: str, masked: str) -> str:
-    """``text`` with every run of more than :data:`SHOWN_RUN` characters of ``secret`` replaced."""
-    width = SHOWN_RUN + 1
-    if len(secret) < width:
-        return text
-    grams = {secret[i : i + width] for i in range(len(secret) - width + 1)}
-    if not any(gram in text for gram in grams):
+def _hide_runs(text: str, grams: set[str], masked: str) -> str:
+    """``text`` with every run of a secret's ``grams`` (lower-case, :data:`SHOWN_RUN` + 1 long) replaced."""
+    lowered = text.lower()
+    if not any(gram in lowered for gram in grams):
         return text  # the common case
+    width = SHOWN_RUN + 1
     hidden = [False] * len(text)
     for start in range(len(text) - width + 1):
-        if text[start : start + width] in grams:
+        if text[start : start + width].lower() in grams:
             hidden[start : start + width] = [True] * width
     out: list[str] = []
     index = 0
@@ -650,19 +653,6 @@ def chain_ref_for(
     if path not in members:
         members.append(path)
     return ChainRef(profile, chain_id, directory, tuple(sorted(members, key=profile.sort_key)))
-
-
-def project_root(start: Path) -> Path:
-    """The project ``start`` is in: the nearest folder holding ``.neuralrelay``, else the git root.
-
-    Globs and chain folders are relative to the project, so any folder inside it finds the
-    same chains. The walk stops at a repository's root (``.git``), never leaving the project;
-    outside any project ``start`` itself is the root.
-    """
-    for folder in (start, *start.parents):
-        if (folder / ".neuralrelay").is_dir() or (folder / ".git").exists():
-            return folder
-    return start
 
 
 class Discovery(NamedTuple):

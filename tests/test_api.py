@@ -23,7 +23,7 @@ def project(tmp_path: Path) -> Project:
 
 
 def bad_tokens(data: Any) -> None:
-    # HS001; the dev handoff then traces no acceptance criterion, so NR306 warns at the requirements.
+    # HS001 (the other handoffs still trace every acceptance criterion).
     data["tokens_used"] = "lots"
 
 
@@ -68,14 +68,14 @@ def test_hs001_check_takes_content_as_text_or_bytes_and_writes_nothing(project: 
 def test_check_defaults_to_the_working_directory(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(project.root)
     found = api.check(project.relative(DEV), project.changed(DEV, bad_tokens))
-    assert [f.code for f in found] == ["NR306", "HS001"]
+    assert [f.code for f in found] == ["HS001"]
 
 
 def test_check_takes_settings(project: Project) -> None:
     text = project.changed(DEV, bad_tokens)
-    assert [f.code for f in api.check(project.relative(DEV), text, root=project.root)] == ["NR306", "HS001"]
+    assert [f.code for f in api.check(project.relative(DEV), text, root=project.root)] == ["HS001"]
     found = api.check(
-        project.relative(DEV), text, root=project.root, settings=Settings(ignore=("HS001", "NR306"))
+        project.relative(DEV), text, root=project.root, settings=Settings(ignore=("HS001",))
     )
     assert found == []
 
@@ -110,7 +110,7 @@ def test_check_folder_checks_a_chain_by_folder_or_by_id(project: Project) -> Non
     project.replace(DEV, project.changed(DEV, bad_tokens))
     by_folder = api.check_folder(project.chain, root=project.root)
     by_id = api.check_folder(CHAIN_ID, root=project.root)
-    assert [f.code for f in by_folder] == ["NR306", "HS001"]
+    assert [f.code for f in by_folder] == ["HS001"]
     assert by_id == by_folder
     with pytest.raises(LookupError, match="no chain folder or chain id '20990101-000000'"):
         api.check_folder("20990101-000000", root=project.root)

@@ -391,14 +391,25 @@ def test_the_readme_shows_the_reason_the_hook_really_gives(project: Project) -> 
     assert f"```\n{reason}\n```\n" in readme
 
 
-def test_claude_project_dir_is_the_project_root_wherever_the_session_cd_to(
+def test_the_project_root_is_found_wherever_the_session_cd_to(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sent = write(project, DEV, project.changed(DEV, bad_tokens))
     sent["cwd"] = str(project.chain)  # the agent ran `cd` into the chain folder
-    assert run_hook(sent) == (0, "", "")  # from there, the globs see no handoff
+    # As the CLI does: up from the session's folder to the one holding .neuralrelay.
+    assert "[HS001 schema-violation]" in denial(run_hook(sent)[1])
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project.root))
     assert "[HS001 schema-violation]" in denial(run_hook(sent)[1])
+
+
+def test_claude_project_dir_wins_over_the_sessions_folder(
+    project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(elsewhere))
+    sent = write(project, DEV, project.changed(DEV, bad_tokens))
+    # The file lies outside that project: its globs do not claim it.
+    assert run_hook(sent) == (0, "", "")
 
 
 def test_a_relative_file_path_is_taken_from_the_sessions_folder(
@@ -409,3 +420,19 @@ def test_a_relative_file_path_is_taken_from_the_sessions_folder(
     sent["cwd"] = str(project.root / ".neuralrelay")
     sent["tool_input"]["file_path"] = f"handoffs/{project.chain.name}/{DEV}"
     assert "[HS001 schema-violation]" in denial(run_hook(sent)[1])
+
+
+def test_a_broken_file_can_be_repaired_one_edit_at_a_time(project: Project) -> None:
+    def two_errors(data: Any) -> None:
+        data["tokens_used"] = "lots"
+        data["timestamp"] = "yesterday"
+
+    project.replace(DEV, project.changed(DEV, two_errors))
+    sent = edit(project, DEV, '"tokens_used": "lots"', '"tokens_used": 41000')
+    assert run_hook(sent) == (0, "", "")  # the edit leaves the timestamp broken, but breaks nothing
+    sent["hook_event_name"] = "PostToolUse"
+    project.replace(DEV, project.text(DEV).replace('"tokens_used": "lots"', '"tokens_used": 41000'))
+    code, out, _ = run_hook(sent)
+    assert code == 0
+    assert json.loads(out)["decision"] == "block"  # what is still broken is reported once written
+    assert "/timestamp" in json.loads(out)["reason"]

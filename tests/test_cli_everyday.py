@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import SIGPIPE_STATUS, main
-from pytest_handoff.engine import project_root
+from pytest_handoff.config import project_root
 from pytest_handoff.excerpt import source_excerpt
 from pytest_handoff.findings import Finding, Severity
 from tests.conftest import EXAMPLES, REPO

@@ -14,6 +14,12 @@ TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 CLEAN_CHAIN = Path(__file__).resolve().parents[1] / "examples" / "clean" / ".neuralrelay"
 DEV = "02-dev-agent.json"
 # Rule selections under which HX001 does not run.
+def leaks(text: str) -> bool:
+    """True when ``text`` shows eight or more characters of the token in a row, in any case."""
+    lowered = text.lower()
+    return any(TOKEN[i : i + 8].lower() in lowered for i in range(len(TOKEN) - 7))
+
+
 WITHOUT_HX001 = (["--ignore", "HX001"], ["--select", "NR2"], ["--select", "NR201,HS"])
 
 
@@ -45,7 +51,7 @@ def test_nr201_message_and_excerpt_mask_a_token_when_hx001_does_not_run(
     out = capsys.readouterr().out
     assert "NR201" in out
     assert "HX001" not in out
-    assert TOKEN not in out
+    assert not leaks(out)
     assert "(40 characters)" in out  # the masked form, however the format escapes its ellipsis
 
 
@@ -55,11 +61,11 @@ def test_every_report_file_masks_a_token_when_hx001_is_ignored(
     outputs = {fmt: leaky_repo / f"report.{fmt}" for fmt in ("text", "json", "sarif", "github", "markdown")}
     arguments = [item for fmt, path in outputs.items() for item in ("--output", f"{fmt}={path}")]
     assert main(["--ignore", "HX001", *arguments]) == 1
-    assert TOKEN not in capsys.readouterr().out
+    assert not leaks(capsys.readouterr().out)
     for fmt, path in outputs.items():
         text = path.read_text(encoding="utf-8")
         assert "NR201" in text, fmt
-        assert TOKEN not in text, fmt
+        assert not leaks(text), fmt
 
 
 def test_the_github_step_summary_masks_a_token_when_hx001_is_ignored(
@@ -72,7 +78,7 @@ def test_the_github_step_summary_masks_a_token_when_hx001_is_ignored(
     captured = capsys.readouterr()
     assert "NR201" in summary.read_text(encoding="utf-8")
     for where in (captured.out, captured.err, summary.read_text(encoding="utf-8")):
-        assert TOKEN not in where
+        assert not leaks(where)
 
 
 def test_pytest_failure_junitxml_and_trace_mask_a_token_when_hx001_is_ignored(
@@ -87,8 +93,8 @@ def test_pytest_failure_junitxml_and_trace_mask_a_token_when_hx001_is_ignored(
     out = result.stdout.str()
     assert "NR201" in out
     assert "handoff trace" in out
-    assert TOKEN not in out
-    assert TOKEN not in junit.read_text(encoding="utf-8")
+    assert not leaks(out)
+    assert not leaks(junit.read_text(encoding="utf-8"))
     assert "NR201" in junit.read_text(encoding="utf-8")
 
 
@@ -98,15 +104,15 @@ def test_the_same_run_with_hx001_selected_reports_the_token_masked(
     assert main([]) == 1
     out = capsys.readouterr().out
     assert "HX001 unredacted-secret" in out
-    assert TOKEN not in out
+    assert not leaks(out)
 
 
 def test_a_quote_cut_short_hides_what_it_shows_of_a_token() -> None:
-    from pytest_handoff.engine import _masker
+    from pytest_handoff.engine import secret_masker
 
-    hide = _masker([TOKEN])
+    hide = secret_masker([TOKEN])
     shown = hide(f'gap repeats entry 0: "reads GITHUB_TOKEN={TOKEN[:30]}…"')
-    assert TOKEN[:8] not in shown
+    assert not leaks(shown)
     assert shown.startswith('gap repeats entry 0: "reads GITHUB_TOKEN=ghp_…(40 characters)…"')
     assert hide("no secret here, ghp_ alone") == "no secret here, ghp_ alone"
 
@@ -116,3 +122,27 @@ def test_hx001_takes_the_body_of_a_private_key_as_the_secret() -> None:
 
     key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAq83xWmV\nZ0b1c2d3==\n-----END RSA PRIVATE KEY-----"
     assert list(find_secrets(f"deploy key: {key} (rotated)")) == [("private key block", key)]
+
+
+def test_a_token_quoted_case_folded_by_nr306_is_hidden(
+    leaky_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (chain,) = (leaky_repo / ".neuralrelay" / "handoffs").iterdir()
+    for name in (DEV, "01-ba-agent.json"):  # the token only in a criterion no one traces
+        shutil.copyfile(CLEAN_CHAIN / "handoffs" / chain.name / name, chain / name)
+    ba = json.loads((chain / "01-ba-agent.json").read_text(encoding="utf-8"))
+    ba["acceptance_criteria"].append(f"Deploy key {TOKEN} rotates weekly via vault kubernetes")
+    (chain / "01-ba-agent.json").write_text(json.dumps(ba, indent=2), encoding="utf-8")
+    for selection in ([], ["--ignore", "HX001"]):
+        main(["--format", "json", *selection])
+        out = capsys.readouterr().out
+        assert "NR306" in out
+        assert not leaks(out)
+    assert secret_masker_hides_every_case()
+
+
+def secret_masker_hides_every_case() -> bool:
+    from pytest_handoff.engine import secret_masker
+
+    hide = secret_masker([TOKEN])
+    return not any(leaks(hide(spelling)) for spelling in (TOKEN.lower(), TOKEN.upper(), f"x{TOKEN.lower()[3:20]}…"))

@@ -122,3 +122,15 @@ def test_the_excerpt_of_content_that_does_not_parse_is_of_stdin_not_of_the_file_
     out = capsys.readouterr().out
     assert f"{project.relative(DEV)}:2:" in out
     assert '2 |   "handoff_type": "dev_to_test",,' in out
+
+
+def test_nr301_content_on_stdin_equal_to_a_broken_file_fails_as_naming_the_file_does(
+    project: Project, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.replace(TEST, project.changed(TEST, lambda d: d["property_verification"]["confirmed"].pop(0)))
+    assert main([project.relative(TEST)]) == 1
+    named = capsys.readouterr().out
+    feed(monkeypatch, project.text(TEST))  # an editor sending the buffer it just saved
+    assert main(["--stdin-filename", project.relative(TEST), "-"]) == 1
+    assert capsys.readouterr().out == named
+    assert "NR301" in named

@@ -7,6 +7,7 @@ assignment of :mod:`~pytest_handoff.profiles.neuralrelay_matching`, one handoff 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
@@ -255,18 +256,31 @@ def _subject(entry: str, prop: str | None) -> _Subject:
     )
 
 
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
 @lru_cache(maxsize=4096)
 def _content(text: str) -> frozenset[str]:
-    # Digits are incidental (a line number, a count), as are generic words.
-    return frozenset(word for word in match_words(text) if not word.isdigit() and word not in GENERIC_STEMS)
+    # Digits are incidental (a line number, a count), as are generic words. A camelCase name
+    # (retryAfterSeconds) also counts by its words, as a bug's prose would spell them.
+    words = set(match_words(text))
+    if _CAMEL_BOUNDARY.search(text):
+        words.update(match_words(_CAMEL_BOUNDARY.sub(" ", text)))
+    return frozenset(word for word in words if not word.isdigit() and word not in GENERIC_STEMS)
 
 
-def _pair(subject: _Subject, candidates: list[str]) -> tuple[int | None, float, list[str]]:
+def _pair(
+    subject: _Subject, candidates: list[str], domain: Counter[str] | None = None
+) -> tuple[int | None, float, list[str]]:
     """The candidate text that is most about ``subject``, its weight of evidence and what was shared.
 
     An identifier counts 2, a word of the restated property 1, another word of the entry 1/2;
-    each divided by the number of candidates that have it (a word every bug has tells none apart).
+    each divided by the number of candidates that have it (a word every bug has tells none apart)
+    and by the number of believed properties that use it (``domain``: the feature's own words,
+    "slot" in a booking chain, say what every property is about, not which one). When both name
+    identifiers and share none, they are about different code: the weight is halved.
     """
+    domain = domain or Counter()
     words = [_content(text) for text in candidates]
     found_ids = [identifiers(text) for text in candidates]
     frequency = Counter(w for ws in words for w in ws)
@@ -276,7 +290,11 @@ def _pair(subject: _Subject, candidates: list[str]) -> tuple[int | None, float, 
         shared_ids = subject.identifiers & ids
         shared_words = subject.words & ws
         weight = sum(2.0 / id_frequency[i] for i in shared_ids)
-        weight += sum((1.0 if w in subject.head else 0.5) / frequency[w] for w in shared_words)
+        weight += sum(
+            (1.0 if w in subject.head else 0.5) / frequency[w] / max(1, domain[w]) for w in shared_words
+        )
+        if subject.identifiers and ids and not shared_ids and not _mentions(candidates[index], subject):
+            weight /= 2  # both name the code they are about, and not the same code
         if best is None or weight > best[0]:
             best = (
                 weight,
@@ -286,6 +304,20 @@ def _pair(subject: _Subject, candidates: list[str]) -> tuple[int | None, float, 
     if best is None or best[0] < 2.0:
         return None, best[0] if best else 0.0, best[2] if best else []
     return best[1], best[0], best[2]
+
+
+def _mentions(text: str, subject: _Subject) -> bool:
+    """True when ``text`` spells one of the subject's identifiers, also inside a longer name."""
+    folded = text.casefold()
+    return any(identifier.casefold() in folded for identifier in subject.identifiers)
+
+
+def _domain_words(chain: Chain, test: Document) -> Counter[str]:
+    """How many believed properties of ``test``'s cycle use each word."""
+    for cycle in classifications(chain):
+        if test in cycle.tests:
+            return Counter(w for p in cycle.dev.data["properties_believed"] for w in _content(p["property"]))
+    return Counter()
 
 
 def _entries_of(test: Document, category: str, chain: Chain) -> Iterator[tuple[int, str, str | None]]:
@@ -307,8 +339,9 @@ def check_falsified_properties_have_bugs(chain: Chain, settings: Settings) -> It
     **What it does**: for each `falsified` entry of each test-to-review handoff, looks for a bug
     (description, location, counterexample) about the same subject: shared identifiers weigh 2,
     shared words of the property 1, other shared words 1/2, each divided by how many bugs share
-    it; numbers and words every handoff uses ("line", "test", "value") do not count. A bug needs
-    a weight of 2.
+    it and by how many believed properties use it (the feature's own words tell nothing apart);
+    numbers and words every handoff uses ("line", "test", "value") do not count, and a bug that
+    names other identifiers than the property counts half. A bug needs a weight of 2.
 
     **Why is this bad?** A falsified property is a real bug; without a bug entry it has no severity,
     no counterexample and no suggested fix, and the reviewer may never see it.
@@ -321,9 +354,10 @@ def check_falsified_properties_have_bugs(chain: Chain, settings: Settings) -> It
         bugs = [
             " ".join((b["description"], b["location"], b["counterexample"])) for b in test.data["bugs_found"]
         ]
+        domain = _domain_words(chain, test)
         for index, entry, prop in _entries_of(test, "falsified", chain):
             subject = _subject(entry, prop)
-            matched, weight, shared = _pair(subject, bugs)
+            matched, weight, shared = _pair(subject, bugs, domain)
             pointer = f"/property_verification/falsified/{index}"
             if matched is None:
                 shown = sorted(content_tokens(head(entry)) - GENERIC_WORDS - subject.identifiers)

@@ -25,7 +25,8 @@ WARNING = Severity.WARNING
 
 
 ENDPOINT = re.compile(r"/(?<![\w.]/)[A-Za-z0-9_\-{}\[\]:.]+(?:/[A-Za-z0-9_\-{}\[\]:.]+)*")
-QUOTED = re.compile(r"'([^']{2,})'|\"([^\"]{2,})\"|`([^`]{2,})`")
+# A single quote inside a word is an apostrophe (the owner's, don't), not a quotation mark.
+QUOTED = re.compile(r"(?<!\w)'([^']{2,})'(?!\w)|\"([^\"]{2,})\"|`([^`]{2,})`")
 IDENTIFIER = re.compile(r"\b(?:[a-z]+[A-Z]\w*|\w+_\w+|[\w-]+\.[a-z]{2,5})\b")
 
 

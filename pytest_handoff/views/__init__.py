@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -36,7 +36,7 @@ def run_command(name: str, argv: list[str]) -> int:
 
 def project() -> Path:
     """The project root, as the linter finds it: any folder inside the project gives the same chains."""
-    from pytest_handoff.engine import project_root
+    from pytest_handoff.config import project_root
 
     return project_root(Path.cwd())
 
@@ -73,7 +73,7 @@ def load_views(
     summaries: dict[int, ChainView] = {}
 
     def summarise(chain: Chain) -> tuple[()]:
-        summaries[id(chain.ref)] = _masked(chain, chain.ref.profile.summarise(chain))
+        summaries[id(chain.ref)] = masked(chain, chain.ref.profile.summarise(chain))
         return ()
 
     discovery = discover(paths, root, settings)
@@ -85,18 +85,21 @@ def load_views(
     return sorted(views, key=lambda view: (view.started or "", view.chain_id))
 
 
-def _masked(chain: Chain, view: ChainView) -> ChainView:
-    """The view with every secret of the chain masked (as the engine masks findings and notes)."""
-    from pytest_handoff.engine import _masker
+_T = TypeVar("_T")
+
+
+def masked(chain: Chain, value: _T) -> _T:
+    """``value`` (a view, a document's data) with every secret of the chain masked in its strings,
+    as the engine masks findings and notes: before any rendering or escaping."""
+    from pytest_handoff.engine import secret_masker
     from pytest_handoff.secrets import secrets_to_mask
     from pytest_handoff.views.model import map_strings
 
     secrets = secrets_to_mask(chain)
     if not secrets:
-        return view
-    hide: Callable[[str], str] = _masker(secrets)
-    masked: ChainView = map_strings(view, hide)
-    return masked
+        return value
+    hidden: _T = map_strings(value, secret_masker(secrets))
+    return hidden
 
 
 def _with_result(view: ChainView, result: ChainResult, root: Path) -> ChainView:

@@ -72,14 +72,12 @@ def main(argv: list[str]) -> int:
 def _masked(chain: Chain, document: Document) -> Document:
     """The document with every secret of its chain masked in its data (before any escaping)."""
     from pytest_handoff.documents import Document
-    from pytest_handoff.engine import _masker
-    from pytest_handoff.secrets import secrets_to_mask
-    from pytest_handoff.views.model import map_strings
+    from pytest_handoff.views import masked
 
-    secrets = secrets_to_mask(chain)
-    if not secrets:
+    data = masked(chain, document.data)
+    if data is document.data:
         return document
-    masked = Document(document.path, document.display_path, "", map_strings(document.data, _masker(secrets)))
-    masked.handoff_type = document.handoff_type
-    masked.schema_valid = document.schema_valid
-    return masked
+    shown = Document(document.path, document.display_path, "", data)
+    shown.handoff_type = document.handoff_type
+    shown.schema_valid = document.schema_valid
+    return shown
