@@ -96,6 +96,9 @@ def check_folder(
     folder = _absolute(Path(folder_or_id), base)
     if folder.is_dir():
         results = check_paths([folder], base, settings, jobs=1)[1]
+        if not results:  # as the CLI warns: nothing checked is no verdict
+            globs = ", ".join(settings.globs)
+            raise LookupError(f"no handoff files in {folder_or_id} (handoff files match {globs} below {base})")
     else:
         wanted = str(folder_or_id)
         refs = [ref for ref in discover([], base, settings).chains if ref.chain_id == wanted]

@@ -248,6 +248,6 @@ def agent_reason(errors: Sequence[Finding], path: Path, root: Path, tool: str, *
         size += len(entry)
         listed += 1
     if listed < count:
-        lines.append(f"\n... and {count - listed} more; `handoff-lint {shown}` lists them all.")
+        lines.append(f"\n... and {count - listed} more: fix these, and the rest are listed on the next try.")
     lines.append("\n`handoff-lint explain CODE` prints a rule's documentation.")
     return "".join(lines)

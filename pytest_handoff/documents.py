@@ -164,9 +164,7 @@ def read_file_bytes(path: Path, display_path: str, max_size: int | None = None) 
             if not stat.S_ISREG(info.st_mode):
                 return finding("HF007", "cannot read file: not a regular file")
             if info.st_size > limit:
-                return finding(
-                    "HF006", f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit (max-file-size)"
-                )
+                return too_large(display_path, info.st_size, limit)
             # One byte past the size fstat() gave tells whether the file grew meanwhile.
             raw = _read_up_to(descriptor, info.st_size + 1)
             if len(raw) > info.st_size:
@@ -363,6 +361,13 @@ def _duplicate_findings(document: Document) -> Iterator[Finding]:
             pointer=duplicate.pointer,
             related=((document.display_path, first.line, first.column, "first definition"),),
         )
+
+
+def too_large(display_path: str, size: int, limit: int) -> Finding:
+    """HF006 for content of ``size`` bytes (on disk or given in memory) over ``limit``."""
+    return _file_finding(display_path)(
+        "HF006", f"file is {size:,} bytes, over the {limit:,}-byte limit (max-file-size)"
+    )
 
 
 def _file_finding(display_path: str) -> Callable[..., Finding]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
 from pytest_handoff.config import Settings
-from pytest_handoff.documents import Document, display_path_for, read_file_bytes
+from pytest_handoff.documents import Document, display_path_for, read_file_bytes, too_large
 from pytest_handoff.findings import Finding, Severity
 from pytest_handoff.profiles import Profile, all_profiles, builtin_profiles
 from pytest_handoff.rules import RULES, Hit, Rule, rules_for, table_version
@@ -161,7 +161,7 @@ def read_member(
     """
     given = overrides.get(path)
     if given is not None:
-        return given if len(given) <= settings.max_file_size else _file_too_large(display_path, len(given), settings)
+        return given if len(given) <= settings.max_file_size else too_large(display_path, len(given), settings.max_file_size)
     if os.path.islink(path) and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
         return Finding(
             path=display_path,
@@ -172,18 +172,6 @@ def read_member(
             message="symbolic link to a file outside the repository: not followed",
         )
     return read_file_bytes(path, display_path, settings.max_file_size)
-
-
-def _file_too_large(display_path: str, size: int, settings: Settings) -> Finding:
-    limit = settings.max_file_size
-    return Finding(
-        path=display_path,
-        line=0,
-        column=0,
-        code="HF006",
-        severity=Severity.ERROR,
-        message=f"file is {size:,} bytes, over the {limit:,}-byte limit (max-file-size)",
-    )
 
 
 def check_chain(

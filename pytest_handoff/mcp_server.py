@@ -100,7 +100,11 @@ def build_server(root: Path) -> MCPServer[Any]:
     def list_rules(profile: str | None = None) -> dict[str, Any]:
         """Every rule code with its name, default severity and summary (of one profile, when given)."""
         from pytest_handoff.api import rules
+        from pytest_handoff.profiles import all_profiles
 
+        known = [p.name for p in all_profiles()]
+        if profile is not None and profile not in known:
+            raise ToolError(f"unknown profile {profile!r}; known: {', '.join(known)}")
         return {"rules": [rule_data(rule) for rule in rules(profile)]}
 
     return server

@@ -131,8 +131,14 @@ def validate_document(document: Document, validator: Validator, code: str = "HS0
             message=f"more than {MAX_SCHEMA_ERRORS} schema errors: only the first {MAX_SCHEMA_ERRORS} are listed",
         )
     errors.sort(key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
+    # jsonschema reports each missing property of an object as an error of its own, and each
+    # is explained by listing all of them: one finding per place and message.
+    seen: set[tuple[str, str]] = set()
     for error in errors:
         for pointer, anchor, message in _explain(error):
+            if (pointer, message) in seen:
+                continue
+            seen.add((pointer, message))
             region = document.region(pointer, anchor)
             yield Finding(
                 path=document.display_path,

@@ -116,6 +116,12 @@ def test_check_folder_checks_a_chain_by_folder_or_by_id(project: Project) -> Non
         api.check_folder("20990101-000000", root=project.root)
 
 
+def test_check_folder_says_so_when_a_folder_holds_no_handoff(project: Project) -> None:
+    (project.root / "docs").mkdir()
+    with pytest.raises(LookupError, match="no handoff files in docs"):
+        api.check_folder("docs", root=project.root)
+
+
 def test_rules_explain_and_use_instead_come_from_the_rule_table() -> None:
     codes = [rule.code for rule in api.rules()]
     assert codes == sorted(codes)

@@ -130,7 +130,7 @@ def test_a_long_list_of_errors_is_bounded_and_says_how_many_were_left_out(projec
     reason = denial(run_hook(write(project, DEV, "{}"))[1])
     assert len(reason) <= claude_hook.MAX_REASON
     assert reason.count("\n   Use instead:") <= claude_hook.MAX_FINDINGS
-    assert "more; `handoff-lint .neuralrelay/handoffs/" in reason
+    assert "more: fix these, and the rest are listed on the next try." in reason
 
 
 def test_the_files_own_errors_come_before_those_it_causes_elsewhere(project: Project) -> None:

@@ -193,8 +193,8 @@ def test_explain_rule_and_list_rules(project: Project) -> None:
         assert {"HS001", "NR202", "NR307"} <= {rule["code"] for rule in every}
         own = (await call(session, "list_rules", profile="neuralrelay"))["rules"]
         assert all(rule["profile"] in (None, "neuralrelay") for rule in own)
-        assert [
-            rule for rule in (await call(session, "list_rules", profile="other"))["rules"] if rule["profile"]
-        ] == []
+        assert "unknown profile 'other'; known: neuralrelay" in await refusal(
+            session, "list_rules", profile="other"
+        )
 
     serve(project, body)

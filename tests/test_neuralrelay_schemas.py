@@ -398,3 +398,16 @@ def test_the_date_time_check_accepts_rfc_3339_timestamps(value: str) -> None:
 )
 def test_the_date_time_check_rejects_anything_else(value: str) -> None:
     assert not is_rfc3339_date_time(value)
+
+
+def test_hs001_each_missing_property_is_reported_once() -> None:
+    from pytest_handoff.documents import parse_json_bytes
+    from pytest_handoff.schemas import compiled_schema
+
+    raw = b'{"handoff_type": "test_to_review", "tokens_used": 5}'
+    document = parse_json_bytes(raw, Path("03-test-agent.json"), "03-test-agent.json").document
+    assert document is not None
+    messages = [f.message for f in compiled_schema("neuralrelay/test_to_review").findings(document)]
+    assert messages
+    assert len(messages) == len(set(messages))
+    assert all(m.startswith("missing required property") for m in messages)
