@@ -357,9 +357,16 @@ def secret_masker(secrets: Sequence[str]) -> Callable[[str], str]:
         if len(spelling) >= width
     ]
 
+    def masked_form(match: re.Match[str]) -> str:
+        found = match.group(0)
+        # IGNORECASE also matches what lower() does not fold back (the long s, the dotted I).
+        return masks.get(found.lower()) or next(
+            shown for spelling, shown in masks.items() if re.fullmatch(re.escape(spelling), found, re.IGNORECASE)
+        )
+
     def hide(text: str) -> str:
         if masks:
-            text = whole.sub(lambda match: masks[match.group(0).lower()], text)
+            text = whole.sub(masked_form, text)
         for grams, masked in runs:
             text = _hide_runs(text, grams, masked)
         return text

@@ -31,7 +31,9 @@ KNOWN_FORMATS: tuple[tuple[str, str], ...] = (
     (
         "private key block",
         r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----"
-        r"(?:[A-Za-z0-9+/=:,\s\\-]*?-----END (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)",
+        # Without its END line, the body is the base64 lines after the header, not the prose.
+        r"(?:[A-Za-z0-9+/=:,\s\\-]*?-----END (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----"
+        r"|(?:(?:\s|\\[nr])+[A-Za-z0-9+/=]{16,})*)",
     ),
     ("AWS access key ID", r"\b((?:AKIA|ASIA)[0-9A-Z]{16})\b"),
     ("GitHub token", r"\b(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b"),

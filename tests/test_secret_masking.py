@@ -146,3 +146,19 @@ def secret_masker_hides_every_case() -> bool:
 
     hide = secret_masker([TOKEN])
     return not any(leaks(hide(spelling)) for spelling in (TOKEN.lower(), TOKEN.upper(), f"x{TOKEN.lower()[3:20]}…"))
+
+
+def test_a_spelling_that_only_case_insensitive_matching_finds_is_masked_not_a_crash() -> None:
+    from pytest_handoff.engine import secret_masker
+
+    secret = "Sup3rS3cretValue99xQ7"
+    long_s = secret.replace("S", "\u017f")  # IGNORECASE matches it; lower() keeps it
+    shown = secret_masker([secret])(f"reads {long_s} from the vault")
+    assert shown == "reads Sup3…(21 characters) from the vault"
+
+
+def test_hx001_a_bare_private_key_header_does_not_take_the_prose_after_it() -> None:
+    from pytest_handoff.secrets import find_secrets
+
+    text = "-----BEGIN PRIVATE KEY----- rejects everything else with a ValueError; the private key stays"
+    assert list(find_secrets(text)) == [("private key block", "-----BEGIN PRIVATE KEY-----")]

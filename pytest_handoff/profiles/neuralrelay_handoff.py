@@ -216,7 +216,8 @@ def check_criteria_are_testable(document: Document, settings: Settings) -> Itera
             )
 
 
-_QUOTED = r"'[^']+'|\"[^\"]+\"|`[^`]+`|\u2018[^\u2019]+\u2019|\u201c[^\u201d]+\u201d"
+# A single quote inside a word is an apostrophe (can't, the pet's name), not a quotation mark.
+_QUOTED = r"(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"|`[^`]+`|\u2018[^\u2019]+\u2019|\u201c[^\u201d]+\u201d"
 _OUTCOME = (
     r"returns?|returned|raises?|raised|throws?|threw|gives?|gave|yields?|produces?|produced|responds?|"
     r"responded|prints?|printed|logs?|logged|shows?|showed|shown|displays?|displayed|stores?|stored|"
@@ -235,6 +236,7 @@ CONCRETE_MARKERS = (
     re.compile(r"==|!=|=>|->|\u2192|\w=\S"),  # a comparison, mapping or key=value
     re.compile(rf"\b(?:{_OUTCOME})\b\W{{0,3}}(?:\w+\W+){{0,3}}?\d"),  # "returns 500"
 )
+_JUDGED = 2000
 _HTTP_REQUEST = re.compile(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/")  # as written
 _QUOTES = re.compile(_QUOTED)
 _OUTCOME_WORD = re.compile(rf"\b(?:{_OUTCOME})\b")
@@ -242,6 +244,9 @@ _OUTCOME_WORD = re.compile(rf"\b(?:{_OUTCOME})\b")
 
 def is_concrete(counterexample: str) -> bool:
     """True when a counterexample gives something to replay (see :data:`CONCRETE_MARKERS`)."""
+    # What makes one concrete shows early: a long one (NR206's concern) is judged by its start,
+    # which also keeps the backtracking markers linear.
+    counterexample = counterexample[:_JUDGED]
     text = counterexample.lower()
     if _HTTP_REQUEST.search(counterexample) or any(marker.search(text) for marker in CONCRETE_MARKERS):
         return True
