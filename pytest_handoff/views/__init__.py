@@ -31,7 +31,10 @@ def run_command(name: str, argv: list[str]) -> int:
         from pytest_handoff.views.show import main
     else:
         from pytest_handoff.views.schema_export import main
-    return main(argv)
+    try:
+        return main(argv)
+    except SystemExit as exit_:  # argparse's --help (0) and usage errors (2), as the linter exits
+        return 0 if exit_.code in (0, None) else 2
 
 
 def project() -> Path:

@@ -49,10 +49,7 @@ def main(argv: list[str]) -> int:
     from pytest_handoff.views import absolute, load_settings_or_fail, load_views, project
     from pytest_handoff.views.progress import progress_bar
 
-    try:
-        options = build_parser().parse_args(argv)
-    except SystemExit as exit_:
-        return 0 if exit_.code in (0, None) else 2
+    options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
     settings = load_settings_or_fail(options.config)
     paths = list(options.path)
     wanted = options.chain

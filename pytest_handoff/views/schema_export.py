@@ -39,10 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     from pytest_handoff.views import load_settings_or_fail
 
-    try:
-        options = build_parser().parse_args(argv)
-    except SystemExit as exit_:
-        return 0 if exit_.code in (0, None) else 2
+    options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
     settings = load_settings_or_fail(options.config)
     written = export_schemas(options.dir)
     mapping = editor_mapping(settings)

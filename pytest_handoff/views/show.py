@@ -35,10 +35,7 @@ def main(argv: list[str]) -> int:
     from pytest_handoff.excerpt import format_findings
     from pytest_handoff.views import load_settings_or_fail, project
 
-    try:
-        options = build_parser().parse_args(argv)
-    except SystemExit as exit_:
-        return 0 if exit_.code in (0, None) else 2
+    options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
     if not options.file.is_file():
         raise UsageError(f"no such file: {options.file}")
     settings = load_settings_or_fail(options.config)
