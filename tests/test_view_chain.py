@@ -266,3 +266,13 @@ def test_chain_and_report_run_from_inside_a_chain_folder_find_the_project_chains
     assert (code, view["chain_id"]) == (0, "20261103-091500")
     code, report = run_json(capsys, "report")
     assert "20261103-091500" in json.dumps(report)
+
+
+@pytest.mark.parametrize("command", ["chain", "report", "show", "schema"])
+def test_every_view_exits_as_the_linter_does_on_help_and_bad_arguments(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, command, "--help")[0] == 0
+    code, _, err = run(capsys, command, "--no-such-option")
+    assert code == 2
+    assert f"handoff-lint {command}: error:" in err
