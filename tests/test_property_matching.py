@@ -127,3 +127,38 @@ def test_the_trace_shows_the_assignment_with_its_scores(tmp_path: Path) -> None:
     assert matches
     assert all(" score " in note and "; next: " in note for note in matches)
     assert any("confirmed[0] -> P1" in note for note in matches)
+
+
+def _most_pairs(allowed: list[list[bool]]) -> int:
+    """The size of a maximum one-to-one matching (plain DFS augmenting paths), for comparison."""
+    owner: dict[int, int] = {}
+
+    def reach(row: int, seen: set[int]) -> bool:
+        for column, ok in enumerate(allowed[row]):
+            if ok and column not in seen:
+                seen.add(column)
+                if column not in owner or reach(owner[column], seen):
+                    owner[column] = row
+                    return True
+        return False
+
+    return sum(reach(row, set()) for row in range(len(allowed)))
+
+
+def test_above_the_cap_no_entry_is_left_out_while_a_one_to_one_matching_exists() -> None:
+    import random
+
+    from pytest_handoff.profiles.neuralrelay_matching import EXACT_LIMIT, FLOOR, assign
+
+    chooser = random.Random(7)
+    for _ in range(200):
+        size = chooser.randint(EXACT_LIMIT + 1, EXACT_LIMIT + 20)
+        scores = [[chooser.choice([0.0, 0.0, 0.0, 0.0, 0.5, 0.9, 1.2]) for _ in range(size)] for _ in range(size)]
+        found = assign(scores)
+        assert len(set(found.values())) == len(found)
+        assert all(scores[row][column] >= FLOOR for row, column in found.items())
+        assert len(found) == _most_pairs([[value >= FLOOR for value in row] for row in scores])
+    # The review's case: the second entry's only property went to the first, which had another.
+    padded = [[0.9, 0.8, *[0.0] * (EXACT_LIMIT - 1)], [0.85, *[0.0] * EXACT_LIMIT]]
+    padded += [[0.0] * (EXACT_LIMIT + 1) for _ in range(EXACT_LIMIT - 1)]
+    assert assign(padded) == {0: 1, 1: 0}

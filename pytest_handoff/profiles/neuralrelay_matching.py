@@ -245,7 +245,46 @@ def _greedy(allowed: list[list[float]]) -> dict[int, int]:
         if r not in result and c not in taken:
             result[r] = c
             taken.add(c)
+    _augment(allowed, result)
     return result
+
+
+def _augment(allowed: list[list[float]], result: dict[int, int]) -> None:
+    """Give every row left out a column, where moving others along allowed pairs frees one.
+
+    Greedy pairing can leave a row out that a one-to-one assignment would match (its only
+    property went to a row with another choice); a breadth-first search for an augmenting path
+    (Kuhn's method) finds it, so no entry is reported unmatched while a matching exists.
+    """
+    owner = {c: r for r, c in result.items()}
+    options = [[c for c, value in enumerate(row) if value > 0.0] for row in allowed]
+    for start in range(len(allowed)):
+        if start in result or not options[start]:
+            continue
+        came_from: dict[int, int] = {}  # column -> the row that reached it
+        frontier = [start]
+        free: int | None = None
+        while frontier and free is None:
+            following: list[int] = []
+            for row in frontier:
+                for column in options[row]:
+                    if column in came_from:
+                        continue
+                    came_from[column] = row
+                    if column not in owner:
+                        free = column
+                        break
+                    following.append(owner[column])
+                if free is not None:
+                    break
+            frontier = following
+        reached: int | None = free
+        while reached is not None:  # shift each row along the path to its new column
+            shifted = came_from[reached]
+            previous = result.get(shifted)
+            result[shifted] = reached
+            owner[reached] = shifted
+            reached = previous if shifted != start else None
 
 
 def _hungarian(cost: list[list[float]]) -> list[int]:
