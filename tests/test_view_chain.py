@@ -11,6 +11,7 @@ from views_helpers import (
     CORPUS_SAMPLE,
     EXAMPLES,
     copy_chain,
+    in_examples,
     load_json,
     outside_ci,
     parse_tables,
@@ -25,13 +26,7 @@ from pytest_handoff.engine import check_paths
 from pytest_handoff.profiles.base import Profile
 
 pytestmark = pytest.mark.usefixtures("outside_ci")
-__all__ = ["outside_ci"]
-
-
-@pytest.fixture
-def in_examples(monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(EXAMPLES)
-    return EXAMPLES
+__all__ = ["in_examples", "outside_ci"]
 
 
 @pytest.mark.usefixtures("in_examples")

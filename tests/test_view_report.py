@@ -12,6 +12,7 @@ from views_helpers import (
     EXAMPLES,
     copy_chain,
     generator,
+    in_examples,
     load_json,
     outside_ci,
     parse_tables,
@@ -24,13 +25,7 @@ from views_helpers import (
 from pytest_handoff.views.report import Metric
 
 pytestmark = pytest.mark.usefixtures("outside_ci")
-__all__ = ["outside_ci"]
-
-
-@pytest.fixture
-def in_examples(monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(EXAMPLES)
-    return EXAMPLES
+__all__ = ["in_examples", "outside_ci"]
 
 
 @pytest.fixture(scope="module")

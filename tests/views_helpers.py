@@ -42,6 +42,12 @@ def outside_ci(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(variable, raising=False)
 
 
+@pytest.fixture
+def in_examples(monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(EXAMPLES)
+    return EXAMPLES
+
+
 def load_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 

@@ -86,29 +86,23 @@ def summarise(chain: Chain) -> ChainView:
     review = reviews[-1] if reviews else None  # after rework, the last review decides
     started = _start_of(chain.chain_id) or view.started  # the chain id is its start time
     rework_cycles = sum(1 for path in chain.ref.paths if REWORK_FILE.fullmatch(path.name))
-    if review is None:
-        return view._replace(
-            stages=stages,
-            started=started,
-            task=task,
-            criteria=tuple(criteria),
-            properties=tuple(properties),
-            bugs=tuple(bugs),
-            rework_cycles=rework_cycles,
-        )
-    data = review.data
-    return view._replace(
+    view = view._replace(
         stages=stages,
         started=started,
         task=task,
         criteria=tuple(criteria),
         properties=tuple(properties),
         bugs=tuple(bugs),
+        rework_cycles=rework_cycles,
+    )
+    if review is None:
+        return view
+    data = review.data
+    return view._replace(
         verdict=data["verdict"],
         quality_score=data["quality_score"],
         scores=tuple(data["chain_quality"].items()),
         total_tokens=data["total_tokens"],
-        rework_cycles=rework_cycles,
         review_summary=data["summary"],
     )
 
