@@ -41,13 +41,19 @@ class Settings(NamedTuple):
     # Extra agents beyond NeuralRelay's own, agent name -> handoff_type it writes.
     agents: Mapping[str, str] = _EMPTY
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    # Each profile's own table (``[tool.handoff.<profile>]``), raw: profile name -> key -> value.
+    options: Mapping[str, Mapping[str, Any]] = _EMPTY
+
+    def options_of(self, profile: str) -> Mapping[str, Any]:
+        """The options of ``profile`` (``[tool.handoff.<profile>]``; empty when not configured)."""
+        return self.options.get(profile, _EMPTY)
 
     def fingerprint(self) -> str:
         """Everything in the settings that can change a result, as stable text (for the cache)."""
         return repr(
             (self.globs, self.select, self.ignore, sorted(self.severities.items()), self.threshold,
              self.max_counterexample_length, self.max_rework_cycles, sorted(self.agents.items()),
-             self.max_file_size)
+             self.max_file_size, _stable(self.options))
         )  # fmt: skip
 
     def check_codes(self, known: Iterable[str], source: str | Path = "") -> None:
@@ -85,6 +91,15 @@ class Settings(NamedTuple):
     def merged(self, overrides: Mapping[str, Any], source: str) -> Settings:
         """A copy with ``overrides`` (raw configuration values) applied."""
         return self._replace(**_parse(overrides, source))
+
+
+def _stable(value: Any) -> Any:
+    """``value`` with every mapping as sorted pairs: the same options give the same text."""
+    if isinstance(value, Mapping):
+        return sorted((str(key), _stable(item)) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return [_stable(item) for item in value]
+    return value
 
 
 def _as_list(value: Any, key: str, source: str) -> tuple[str, ...]:
@@ -148,9 +163,48 @@ def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
             parsed[name] = _as_positive_int(value, key, source)
         elif name == "agents":
             parsed["agents"] = _as_pairs(value, key, source)
+        elif isinstance(value, Mapping) and _is_profile(key):
+            parsed.update(_profile_options(key, value, source, parsed))
         else:
             raise ConfigError(f"{source}: unknown setting '{key}'{_did_you_mean(key)}")
     return parsed
+
+
+def _is_profile(key: str) -> bool:
+    from pytest_handoff.profiles import SPECS_BY_NAME
+
+    if key in SPECS_BY_NAME:
+        return True
+    from pytest_handoff.profiles import plugin_profiles  # rare: a table for a profile not built in
+
+    return any(profile.name == key for profile in plugin_profiles())
+
+
+def _profile_options(
+    name: str, table: Mapping[str, Any], source: str, parsed: dict[str, Any]
+) -> dict[str, Any]:
+    """``[tool.handoff.<name>]`` as Settings fields: checked against the profile's known keys."""
+    from pytest_handoff.profiles import SPECS_BY_NAME, load
+
+    spec = SPECS_BY_NAME.get(name)
+    known = spec.option_keys if spec is not None else load(name).option_keys
+    where = f"{source}: [tool.handoff.{name}]"
+    if known is not None:
+        for key in table:
+            if key.replace("_", "-") not in known:
+                import difflib  # only on this error path
+
+                close = difflib.get_close_matches(key.replace("_", "-"), known, n=1, cutoff=0.6)
+                hint = f"; did you mean '{close[0]}'?" if close else f" (known: {', '.join(known)})"
+                raise ConfigError(f"{where}: unknown setting '{key}'{hint}")
+    if name == "neuralrelay":
+        return _parse(table, where)
+    options = dict(parsed.get("options", {}))
+    raw = {key.replace("_", "-"): value for key, value in table.items()}
+    if "globs" in raw:
+        raw["globs"] = _parse({"globs": raw["globs"]}, where)["globs"]
+    options[name] = raw
+    return {"options": options}
 
 
 #: Every key ``[tool.handoff]`` knows, as the README spells them.

@@ -60,19 +60,55 @@ class Region(NamedTuple):
 
 
 class Document:
-    """One parsed handoff file: its data, its text, and positions built on first use."""
+    """One handoff read from a source: its data, its text, and positions built on first use.
 
-    def __init__(self, path: Path, display_path: str, text: str, data: Any) -> None:
+    A file may hold many documents. Where a document stands in its file is one of:
+
+    - its own text, starting at ``origin`` (line, column) of the file: a whole JSON file starts at
+      (1, 1), a JSONL line ``n`` at (n, 1); positions inside the text are shifted by the origin;
+    - a ``fixed`` region every pointer resolves to, when the data was decoded from something the
+      file shows as a whole (a base64 phrase in a log line): ``text`` is then empty;
+    - a ``logical`` place with no text at all (``handoffs/handoff_42``, a row of a SQLite store):
+      findings carry it, with line 0, and reporters show ``path#logical/pointer``.
+
+    ``source_text`` is the whole file's text, for excerpts (the document's own text by default).
+    ``label`` tells documents of one file apart in messages and pytest ids (``line 3``, a record id).
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        display_path: str,
+        text: str,
+        data: Any,
+        *,
+        origin: tuple[int, int] = (1, 1),
+        fixed: Region | None = None,
+        logical: str = "",
+        source_text: str | None = None,
+        label: str = "",
+    ) -> None:
         self.path = path
         self.display_path = display_path
         self.text = text
         self.data = data
+        self.origin = origin
+        self.fixed = fixed
+        self.logical = logical
+        self.source_text = text if source_text is None else source_text
+        self.label = label
         # Set by the engine once the profile has classified and validated the document.
         self.handoff_type: str | None = None
         self.schema_valid = False
 
     def __repr__(self) -> str:
-        return f"Document({self.display_path!r}, handoff_type={self.handoff_type!r})"
+        where = f" {self.label}" if self.label else ""
+        return f"Document({self.display_path!r}{where}, handoff_type={self.handoff_type!r})"
+
+    @property
+    def has_text(self) -> bool:
+        """True when positions come from the document's own text (not a fixed or logical place)."""
+        return self.fixed is None and not self.logical
 
     @cached_property
     def name(self) -> str:  # rules ask for it often, and pathlib computes it on every call
@@ -98,6 +134,9 @@ class Document:
 
     def locate(self, pointer: str, anchor: Anchor = "value") -> tuple[Region, str]:
         """:meth:`region` and the pointer found there: ``pointer`` or its nearest existing ancestor."""
+        if not self.has_text:
+            found = nearest_in_data(self.data, pointer)
+            return (self.fixed or Region(0, 0, 0, 0)), found
         found, spans = self.positions.nearest(pointer)
         if anchor == "key" and spans.key is not None and found == pointer:
             return self.region_of_offsets(spans.key.start, spans.key.end), found
@@ -113,13 +152,43 @@ class Document:
         if pointer.startswith("/"):
             return f"pointer {pointer} does not exist: {shown}"
         guess = "/" + pointer
-        hint = f" did you mean {guess!r}?" if self.positions.spans(guess) is not None else ""
+        exists = (
+            self.positions.spans(guess) is not None
+            if self.has_text
+            else nearest_in_data(self.data, guess) == guess
+        )
+        hint = f" did you mean {guess!r}?" if exists else ""
         return f"{pointer!r} is not a JSON pointer, which starts with '/':{hint} {shown}"
 
     def region_of_offsets(self, start: int, end: int) -> Region:
-        line, column = self.lines.position(start)
-        end_line, end_column = self.lines.position(max(start, end - 1))
+        line, column = self._shifted(*self.lines.position(start))
+        end_line, end_column = self._shifted(*self.lines.position(max(start, end - 1)))
         return Region(line, column, end_line, end_column)
+
+    def _shifted(self, line: int, column: int) -> tuple[int, int]:
+        """A position in the document's text as a position in its file."""
+        first_line, first_column = self.origin
+        if line == 1:
+            column += first_column - 1
+        return line + first_line - 1, column
+
+
+def nearest_in_data(data: Any, pointer: str) -> str:
+    """``pointer`` when it exists in ``data``, else its nearest existing ancestor ("" at worst)."""
+    if not pointer.startswith("/"):
+        return ""
+    found = ""
+    node = data
+    for raw in pointer[1:].split("/"):
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return found
+        found = f"{found}/{raw}"
+    return found
 
 
 class LoadResult(NamedTuple):
@@ -127,6 +196,18 @@ class LoadResult(NamedTuple):
 
     document: Document | None
     findings: tuple[Finding, ...]
+
+
+class Loaded(NamedTuple):
+    """What reading a source gave: its documents (a file or store may hold many) and load findings."""
+
+    documents: tuple[Document, ...]
+    findings: tuple[Finding, ...]
+
+    @classmethod
+    def of(cls, result: LoadResult) -> Loaded:
+        """A one-document source's result."""
+        return cls(() if result.document is None else (result.document,), result.findings)
 
 
 class _NonFinite(ValueError):

@@ -41,6 +41,9 @@ class _FindingFields(NamedTuple):
     chain: str = ""
     # Further locations, e.g. the first of two duplicate keys: (path, line, column, label).
     related: tuple[tuple[str, int, int, str], ...] = ()
+    # A place with no text of its own, inside ``path`` (a record of a SQLite store):
+    # ``handoffs/handoff_42``; the pointer goes on from there. Empty for places in text.
+    logical: str = ""
 
 
 class Finding(_FindingFields):
@@ -58,8 +61,11 @@ class Finding(_FindingFields):
 
     __slots__ = ()
 
-    def _place(self) -> tuple[str, int, int, str, str, int, int]:
-        return (self.path, self.line, self.column, self.code, self.pointer, self.end_line, self.end_column)
+    def _place(self) -> tuple[str, int, int, str, str, int, int, str]:
+        return (
+            self.path, self.line, self.column, self.code, self.pointer, self.end_line, self.end_column,
+            self.logical,
+        )  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
         return self._place() == other._place() if isinstance(other, Finding) else NotImplemented
@@ -88,7 +94,9 @@ class Finding(_FindingFields):
 
     @property
     def location(self) -> str:
-        """``path:line:col`` as compilers print it."""
+        """``path:line:col`` as compilers print it; ``store.sqlite3#handoffs/ID/pointer`` for a logical place."""
+        if self.logical:
+            return f"{self.path}#{self.logical}{self.pointer}"
         if self.line <= 0:
             return self.path
         return f"{self.path}:{self.line}:{self.column}"
@@ -108,6 +116,7 @@ class Finding(_FindingFields):
             "rule": self.rule,
             "chain": self.chain,
             "related": [list(r) for r in self.related],
+            "logical": self.logical,
         }
 
     @classmethod

@@ -133,6 +133,55 @@ def rule(
     return decorate
 
 
+def listed(
+    code: str,
+    name: str,
+    check: Callable[[Any, Settings], Iterable[Hit]],
+    *,
+    severity: Severity = Severity.ERROR,
+    scope: Scope = "document",
+    profile: str | None = None,
+    handoff_types: tuple[str, ...] = (),
+) -> Rule:
+    """A row of a profile's rule table: ``check`` with its docs (its docstring). Registers nothing.
+
+    Document rules run on each document whose ``handoff_type`` is in ``handoff_types`` (all
+    when empty); chain rules run once per chain (group of documents).
+    """
+    return Rule(
+        code=code,
+        name=name,
+        severity=severity,
+        scope=scope,
+        profile=profile,
+        handoff_types=handoff_types,
+        check=check,
+        doc=cleandoc(check.__doc__ or name),
+    )
+
+
+def reported(
+    code: str, name: str, doc: str, *, severity: Severity = Severity.ERROR, profile: str | None = None
+) -> Rule:
+    """A row of a rule table for a rule a reader or validator reports itself (it has no check)."""
+    return Rule(
+        code=code,
+        name=name,
+        severity=severity,
+        scope="load",
+        profile=profile,
+        handoff_types=(),
+        check=None,
+        doc=cleandoc(doc),
+    )
+
+
+def register_table(table: Iterable[Rule]) -> None:
+    """Add a profile's whole rule table (the engine does, when it loads the profile)."""
+    for rule_ in table:
+        register(rule_)
+
+
 def describe(
     code: str, name: str, doc: str, *, severity: Severity = Severity.ERROR, profile: str | None = None
 ) -> None:

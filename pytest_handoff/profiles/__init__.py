@@ -1,35 +1,101 @@
 """Handoff formats as pluggable profiles.
 
-A profile says which files it owns, how a file is read with positions, which
-schema applies to a document, and how documents group into chains. Built-in
-profiles are listed here; others register through the ``pytest_handoff.profiles``
-entry point group, loaded once on first use.
+A profile says which files it owns, how a file turns into documents with places, which
+schema applies to a document, how documents group, and which rules check them. Each built-in
+profile lives in its own package (``pytest_handoff/profiles/<name>/``) and is imported only when
+a file of its format is present: discovery matches paths against the globs of the
+:data:`BUILTIN_SPECS` table, which costs no import. Other packages add profiles through the
+``pytest_handoff.profiles`` entry point group (a :class:`Profile` subclass or instance), read
+when a walk or a named file needs them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.profiles.base import Profile
 
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+
+
+class ProfileSpec(NamedTuple):
+    """What discovery needs to know of a built-in profile without importing it."""
+
+    name: str
+    #: The module holding ``PROFILE``, the profile's instance.
+    module: str
+    default_globs: tuple[str, ...]
+    #: Keys of ``[tool.handoff.<name>]`` (None: the profile's options are tables of its own,
+    #: checked when it loads).
+    option_keys: tuple[str, ...] | None = ("globs",)
+
+    def globs(self, settings: Settings) -> tuple[str, ...]:
+        """Where the profile's files are looked for under ``settings``."""
+        if self.name == "neuralrelay":
+            return settings.globs  # its globs predate profile tables: [tool.handoff] globs
+        configured = settings.options_of(self.name).get("globs")
+        return tuple(configured) if configured else self.default_globs
+
+
+#: The built-in formats, in the order a file is offered to them.
+BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
+    ProfileSpec(
+        "neuralrelay",
+        "pytest_handoff.profiles.neuralrelay",
+        (".neuralrelay/handoffs/**/*.json",),
+        ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
+    ),
+)
+
+SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}
+
 
 @cache
-def builtin_profiles() -> tuple[Profile, ...]:
-    """The profiles shipped with pytest-handoff."""
-    from pytest_handoff.profiles.neuralrelay import NeuralRelayProfile
+def load(name: str) -> Profile:
+    """The profile called ``name`` (built-in or plugin), imported and its rules tabled on first use."""
+    from pytest_handoff.rules import register_table
 
-    return (NeuralRelayProfile(),)
+    spec = SPECS_BY_NAME.get(name)
+    if spec is None:
+        found = next((p for p in plugin_profiles() if p.name == name), None)
+        if found is None:
+            raise KeyError(name)
+        return found
+    from importlib import import_module
+
+    profile: Profile = import_module(spec.module).PROFILE
+    register_table(profile.rule_table())
+    return profile
+
+
+def builtin_profiles() -> tuple[Profile, ...]:
+    """Every profile shipped with pytest-handoff (imports them all: for listings, not the hot path)."""
+    return tuple(load(spec.name) for spec in BUILTIN_SPECS)
 
 
 @cache
 def plugin_profiles() -> tuple[Profile, ...]:
     """Profiles registered by other packages (entry point group ``pytest_handoff.profiles``).
 
-    Loaded on first need only: reading entry points costs start-up time.
+    Loaded on first need only: reading entry points costs start-up time. An entry point may
+    name a :class:`Profile` subclass or an instance.
     """
     from importlib.metadata import entry_points
 
-    return tuple(entry.load()() for entry in entry_points(group="pytest_handoff.profiles"))
+    from pytest_handoff.rules import register_table
+
+    found: list[Profile] = []
+    for entry in entry_points(group="pytest_handoff.profiles"):
+        loaded: Any = entry.load()
+        profile = loaded() if isinstance(loaded, type) else loaded
+        if not isinstance(profile, Profile):
+            raise TypeError(f"entry point {entry.name!r} ({entry.value}) is not a pytest_handoff Profile")
+        register_table(profile.rule_table())
+        found.append(profile)
+    return tuple(found)
 
 
 def all_profiles() -> tuple[Profile, ...]:
@@ -37,4 +103,18 @@ def all_profiles() -> tuple[Profile, ...]:
     return builtin_profiles() + plugin_profiles()
 
 
-__all__ = ["Profile", "all_profiles", "builtin_profiles", "plugin_profiles"]
+def profile_names() -> tuple[str, ...]:
+    """Names of the built-in profiles (no import)."""
+    return tuple(spec.name for spec in BUILTIN_SPECS)
+
+
+__all__ = [
+    "BUILTIN_SPECS",
+    "Profile",
+    "ProfileSpec",
+    "all_profiles",
+    "builtin_profiles",
+    "load",
+    "plugin_profiles",
+    "profile_names",
+]

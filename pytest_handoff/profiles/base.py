@@ -7,24 +7,31 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.documents import Document, LoadResult, parse_json_bytes
+from pytest_handoff.documents import Document, Loaded, LoadResult, parse_json_bytes
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.engine import Chain
-    from pytest_handoff.rules import Hit
+    from pytest_handoff.rules import Hit, Rule
     from pytest_handoff.views.model import ChainView
 
 
 class Profile(ABC):
-    """A handoff format: which files it owns, how they read, group and validate.
+    """A handoff format: which files it owns, how they read, group and validate, and its rules.
 
-    Subclasses set ``name`` (also the ``profile`` of their rules) and
-    ``default_globs`` (where its files live in a repository).
+    Subclasses set ``name`` (also the ``profile`` of their rules, and the table of their options,
+    ``[tool.handoff.<name>]``) and ``default_globs`` (where its files live in a repository).
+
+    The data path: the engine finds files by :meth:`globs`, groups them with :meth:`chain_of`
+    and :meth:`members`, turns each into documents with :meth:`read` (or :meth:`open`, for a
+    store the profile opens itself), types them with :meth:`classify`, validates them against
+    :meth:`schema_name`, and runs the rules of :meth:`rule_table`.
     """
 
     name: str
     default_globs: tuple[str, ...]
+    #: Keys of ``[tool.handoff.<name>]`` this profile reads (``globs`` always).
+    option_keys: tuple[str, ...] = ("globs",)
     #: Codes whose findings are about the chain as a whole (a missing stage, a gap in the
     #: numbering), not about the file they are placed in: when files of a chain are named,
     #: every one of them owns these findings.
@@ -38,9 +45,50 @@ class Profile(ABC):
     def chain_of(self, path: Path) -> tuple[Path, str] | None:
         """The chain directory and chain id ``path`` belongs to, or None for a file on its own."""
 
+    def globs(self, settings: Settings) -> tuple[str, ...]:
+        """Where this profile's files are looked for: ``[tool.handoff.<name>] globs``, else the defaults."""
+        configured = settings.options_of(self.name).get("globs")
+        return tuple(configured) if configured else self.default_globs
+
+    def options(self, settings: Settings) -> dict[str, object]:
+        """This profile's options as configured (``[tool.handoff.<name>]``), raw."""
+        return dict(settings.options_of(self.name))
+
+    def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
+        """Every file of the group ``chain_of`` put in ``directory`` (sorted by the engine).
+
+        ``listing`` is the regular files directly in ``directory`` when the walk already listed
+        them. The default: those of them this profile places in a chain.
+        """
+        if listing is None:
+            try:
+                listing = [entry for entry in directory.iterdir() if entry.is_file()]
+            except OSError:
+                listing = []
+        return [path for path in listing if self.chain_of(path) is not None]
+
+    def opens_itself(self, path: Path) -> bool:
+        """True for a source the profile opens itself (a database), rather than have its bytes read.
+
+        Its results are not cached (its bytes do not say all of what it holds).
+        """
+        return False
+
+    def open(self, path: Path, display_path: str, settings: Settings) -> Loaded:
+        """The documents of a source :meth:`opens_itself` (never modifying or locking it)."""
+        raise NotImplementedError(f"profile {self.name!r} does not open {display_path} itself")
+
+    def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
+        """Turn a file's bytes into its documents (one JSON document by default, via :meth:`parse`)."""
+        return Loaded.of(self.parse(raw, path, display_path, settings))
+
     def parse(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> LoadResult:
         """Turn a file's bytes into a document with positions (strict JSON by default)."""
         return parse_json_bytes(raw, path, display_path)
+
+    def rule_table(self) -> tuple[Rule, ...]:
+        """Every rule of this profile, as a table (codes unique across profiles)."""
+        return ()
 
     @abstractmethod
     def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:

@@ -241,5 +241,7 @@ def _secrets_in(raw: bytes, path: Path, display_path: str, settings: Settings) -
     return tuple(finding_of(RULES["HX001"], hit, settings, "") for hit in check_no_secrets(alone, settings))
 
 
+PROFILE = NeuralRelayProfile()
+
 # Registers the profile's rules.
 from pytest_handoff.profiles import neuralrelay_rules  # noqa: E402, F401
