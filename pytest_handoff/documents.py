@@ -167,10 +167,7 @@ class Document:
 
     def _shifted(self, line: int, column: int) -> tuple[int, int]:
         """A position in the document's text as a position in its file."""
-        first_line, first_column = self.origin
-        if line == 1:
-            column += first_column - 1
-        return line + first_line - 1, column
+        return shift(line, column, self.origin)
 
 
 def nearest_in_data(data: Any, pointer: str) -> str:
@@ -275,12 +272,46 @@ def _read_up_to(descriptor: int, count: int) -> bytes:
     return b"".join(chunks)
 
 
-def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
+def parse_json_bytes(
+    raw: bytes, path: Path, display_path: str, *, origin: tuple[int, int] = (1, 1), label: str = ""
+) -> LoadResult:
     """Parse bytes read from ``path`` (by :func:`read_file_bytes`) strictly, as one JSON document.
 
     Never raises for bad input: every way the bytes can fail to be a handoff's JSON is one
     finding at the position where it shows (line and column of the decoded text).
+
+    ``origin`` is where the bytes start in the file (a JSONL line ``n``: ``(n, 1)``): the
+    document's positions and the findings are placed in the file, not in the bytes.
     """
+    result = _parse_json_bytes(raw, path, display_path, label, origin)
+    if origin == (1, 1) or result.document is not None:
+        return result  # a document's findings are placed through its origin already
+    return LoadResult(None, tuple(shifted(finding, origin) for finding in result.findings))
+
+
+def shift(line: int, column: int, origin: tuple[int, int]) -> tuple[int, int]:
+    """A position in text that starts at ``origin`` of a file, as a position in the file."""
+    if line <= 0:
+        return line, column
+    first_line, first_column = origin
+    return line + first_line - 1, column + (first_column - 1 if line == 1 else 0)
+
+
+def shifted(finding: Finding, origin: tuple[int, int]) -> Finding:
+    """``finding`` (placed in text that starts at ``origin`` of its file) placed in the file."""
+    line, column = shift(finding.line, finding.column, origin)
+    end_line, end_column = shift(finding.end_line, finding.end_column, origin)
+    related = tuple(
+        (path, *shift(r_line, r_column, origin), label) for path, r_line, r_column, label in finding.related
+    )
+    return finding.replace(
+        line=line, column=column, end_line=end_line, end_column=end_column, related=related
+    )
+
+
+def _parse_json_bytes(
+    raw: bytes, path: Path, display_path: str, label: str, origin: tuple[int, int]
+) -> LoadResult:
     finding = _file_finding(display_path)
     if raw.startswith(_UTF8_BOM):
         return LoadResult(
@@ -384,7 +415,9 @@ def parse_json_bytes(raw: bytes, path: Path, display_path: str) -> LoadResult:
             ),
         )
 
-    document = Document(path=path, display_path=display_path, text=text, data=data)
+    document = Document(
+        path=path, display_path=display_path, text=text, data=data, label=label, origin=origin
+    )
     if not duplicates:
         return LoadResult(document, ())
     return LoadResult(document, tuple(_duplicate_findings(document)))
