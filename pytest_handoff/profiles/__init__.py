@@ -44,7 +44,7 @@ class ProfileSpec(NamedTuple):
 BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
     ProfileSpec(
         "neuralrelay",
-        "pytest_handoff.profiles.neuralrelay",
+        "pytest_handoff.profiles.neuralrelay.profile",
         (".neuralrelay/handoffs/**/*.json",),
         ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
     ),

@@ -8,8 +8,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from pytest_handoff.findings import Severity
-from pytest_handoff.profiles import neuralrelay_cycles
-from pytest_handoff.profiles.neuralrelay import (
+from pytest_handoff.profiles.neuralrelay.cycles import cycles
+from pytest_handoff.profiles.neuralrelay.profile import (
     CHAIN_ID,
     NAME,
     NUMBERED_FILE,
@@ -156,7 +156,7 @@ def check_stage_order(chain: Chain, settings: Settings) -> Iterator[Hit]:
 
     **Use instead**: run (and number) the agents in pipeline order.
     """
-    for cycle in neuralrelay_cycles.cycles(chain):
+    for cycle in cycles(chain):
         yield from _check_cycle_order(cycle.documents)
 
 

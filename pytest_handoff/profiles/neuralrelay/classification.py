@@ -2,7 +2,7 @@
 
 Each cycle's believed properties (its dev handoff) are matched to the classification entries of
 every test-to-review handoff of the cycle (a security agent's and a test agent's) by the
-assignment of :mod:`~pytest_handoff.profiles.neuralrelay_matching`, one handoff at a time.
+assignment of :mod:`~pytest_handoff.profiles.neuralrelay.matching`, one handoff at a time.
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_handoff.findings import Severity
-from pytest_handoff.profiles import neuralrelay_cycles
-from pytest_handoff.profiles.neuralrelay import NAME
-from pytest_handoff.profiles.neuralrelay_matching import (
+from pytest_handoff.profiles.neuralrelay.cycles import cycles
+from pytest_handoff.profiles.neuralrelay.matching import (
     FLOOR,
     GENERIC_STEMS,
     GENERIC_WORDS,
@@ -25,6 +24,7 @@ from pytest_handoff.profiles.neuralrelay_matching import (
     assign,
     identifiers,
 )
+from pytest_handoff.profiles.neuralrelay.profile import NAME
 from pytest_handoff.rules import Hit, rule
 from pytest_handoff.text import content_tokens, head, match_words, quote
 
@@ -120,7 +120,7 @@ def classifications(chain: Chain) -> list[CycleClassifications]:
     if cached is not None:
         return cached
     found = []
-    for cycle in neuralrelay_cycles.cycles(chain):
+    for cycle in cycles(chain):
         dev, tests = cycle.last("dev_to_test"), cycle.valid("test_to_review")
         if dev is None or not tests:
             continue

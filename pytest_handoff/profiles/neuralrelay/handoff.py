@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pytest_handoff.findings import Severity
-from pytest_handoff.profiles.neuralrelay import NAME
-from pytest_handoff.profiles.neuralrelay_matching import GENERIC_STEMS
+from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS
+from pytest_handoff.profiles.neuralrelay.profile import NAME
 from pytest_handoff.rules import Hit, rule
 from pytest_handoff.text import content_tokens, find_phrases, match_words, normalise, quote, word_stem
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.findings import Severity
 from pytest_handoff.pointers import pointer_join
-from pytest_handoff.profiles.neuralrelay import NAME
-from pytest_handoff.profiles.neuralrelay_matching import GENERIC_STEMS
+from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS
+from pytest_handoff.profiles.neuralrelay.profile import NAME
 from pytest_handoff.rules import Hit, rule
 from pytest_handoff.text import containment, match_words, quote
 

@@ -165,7 +165,7 @@ class NeuralRelayProfile(Profile):
         return sorted(words)
 
     def summarise(self, chain: Chain) -> ChainView:
-        from pytest_handoff.profiles.neuralrelay_views import summarise
+        from pytest_handoff.profiles.neuralrelay.views import summarise
 
         return summarise(chain)
 
@@ -244,4 +244,4 @@ def _secrets_in(raw: bytes, path: Path, display_path: str, settings: Settings) -
 PROFILE = NeuralRelayProfile()
 
 # Registers the profile's rules.
-from pytest_handoff.profiles import neuralrelay_rules  # noqa: E402, F401
+from pytest_handoff.profiles.neuralrelay import rules  # noqa: E402, F401

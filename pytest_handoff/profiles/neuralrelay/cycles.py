@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from pytest_handoff.profiles.neuralrelay import NAME, REWORK_FILE
+from pytest_handoff.profiles.neuralrelay.profile import NAME, REWORK_FILE
 from pytest_handoff.rules import Hit, rule
 
 if TYPE_CHECKING:
