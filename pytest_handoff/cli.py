@@ -322,7 +322,7 @@ def explain(codes: list[str]) -> int:
     from pytest_handoff.rules import RULES
 
     all_profiles()  # registers every profile's rules
-    import pytest_handoff.core_rules  # noqa: F401
+    import pytest_handoff.engine  # noqa: F401  (registers the load, schema and secret rules)
 
     if not codes:
         raise UsageError("explain takes a rule code, e.g. handoff-lint explain NR301")
@@ -340,7 +340,7 @@ def list_rules() -> int:
     from pytest_handoff.rules import RULES
 
     all_profiles()
-    import pytest_handoff.core_rules  # noqa: F401
+    import pytest_handoff.engine  # noqa: F401  (registers the load, schema and secret rules)
 
     for code in sorted(RULES):
         rule = RULES[code]

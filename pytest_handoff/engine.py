@@ -15,15 +15,18 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
 from pytest_handoff.config import Settings
+from pytest_handoff.core_rules import CORE_RULES
 from pytest_handoff.documents import Document, display_path_for, read_file_bytes, too_large
 from pytest_handoff.findings import Finding, Severity
 from pytest_handoff.profiles import Profile, all_profiles, builtin_profiles
-from pytest_handoff.rules import RULES, Hit, Rule, rules_for, table_version
+from pytest_handoff.rules import RULES, Hit, Rule, register_table, rules_for, table_version
 
 if TYPE_CHECKING:
     from pytest_handoff.cache import ResultCache
+
+# The rules every profile shares (HF, HS, HX001); a profile's own are tabled when it loads.
+register_table(CORE_RULES)
 
 # Folders never worth walking into when discovering handoffs.
 SKIPPED_DIRECTORIES = frozenset(
