@@ -32,6 +32,9 @@ class Profile(ABC):
     default_globs: tuple[str, ...]
     #: Keys of ``[tool.handoff.<name>]`` this profile reads (``globs`` always).
     option_keys: tuple[str, ...] = ("globs",)
+    #: True when a group is a folder holding its files (a NeuralRelay chain folder); False when a
+    #: group's files are spread over folders (a Ralph session: ``prd.json``, ``.claude/session``, logs).
+    groups_by_folder: bool = True
     #: Codes whose findings are about the chain as a whole (a missing stage, a gap in the
     #: numbering), not about the file they are placed in: when files of a chain are named,
     #: every one of them owns these findings.
