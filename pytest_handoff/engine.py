@@ -227,8 +227,6 @@ def _check_contents(
     extra_checks: Sequence[ExtraCheck],
     overrides: Mapping[Path, bytes] = _NO_OVERRIDES,
 ) -> ChainResult:
-    from pytest_handoff.schemas import compiled_schema
-
     profile = ref.profile
     load_findings: list[Finding] = []
     documents: list[Document] = []
@@ -252,7 +250,7 @@ def _check_contents(
         document.handoff_type = handoff_type
         if handoff_type is None:
             continue
-        schema_findings = compiled_schema(profile.schema_name(handoff_type)).findings(document)
+        schema_findings = profile.validate(document, settings)
         load_findings.extend(schema_findings)
         # Content rules trust the schema: only schema-valid documents feed them.
         document.schema_valid = not schema_findings
