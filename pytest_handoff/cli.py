@@ -277,7 +277,9 @@ def lint(argv: list[str]) -> int:
             raise UsageError(f"no such file or folder: {', '.join(missing)}")
         for path, given in named.items():
             if path.is_dir() and not any(_holds(path, ref.paths) for ref in discovery.chains):
-                globs = ", ".join(settings.globs)
+                from pytest_handoff.specs import BUILTIN_SPECS
+
+                globs = ", ".join(glob for spec in BUILTIN_SPECS for glob in spec.globs(settings))
                 warn(f"no handoff files in {given} (handoff files match {globs} below {root})")
     if cache is not None:
         cache.flush()
