@@ -48,6 +48,12 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         (".neuralrelay/handoffs/**/*.json",),
         ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
     ),
+    ProfileSpec(
+        "trinity",
+        "pytest_handoff.profiles.trinity.profile",
+        ("**/handoff/*-*-*-*T*.json",),
+        ("globs", "workspaces", "timestamp-tolerance-ms"),
+    ),
 )
 
 SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}
