@@ -43,6 +43,8 @@ class Settings(NamedTuple):
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     # Each profile's own table (``[tool.handoff.<profile>]``), raw: profile name -> key -> value.
     options: Mapping[str, Mapping[str, Any]] = _EMPTY
+    # A profile forced on named files (``--profile``); empty: each file's own.
+    profile: str = ""
 
     def options_of(self, profile: str) -> Mapping[str, Any]:
         """The options of ``profile`` (``[tool.handoff.<profile>]``; empty when not configured)."""
@@ -53,7 +55,7 @@ class Settings(NamedTuple):
         return repr(
             (self.globs, self.select, self.ignore, sorted(self.severities.items()), self.threshold,
              self.max_counterexample_length, self.max_rework_cycles, sorted(self.agents.items()),
-             self.max_file_size, _stable(self.options))
+             self.max_file_size, _stable(self.options), self.profile)
         )  # fmt: skip
 
     def check_codes(self, known: Iterable[str], source: str | Path = "") -> None:

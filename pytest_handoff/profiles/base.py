@@ -67,6 +67,13 @@ class Profile(ABC):
                 listing = []
         return [path for path in listing if self.chain_of(path) is not None]
 
+    def default_sources(self, settings: Settings) -> list[Path]:
+        """Sources checked when this profile is forced (``--profile``) and no path is named.
+
+        For stores kept outside the project (Craik's ``$CRAIK_HOME/state/craik.sqlite3``).
+        """
+        return []
+
     def opens_itself(self, path: Path) -> bool:
         """True for a source the profile opens itself (a database), rather than have its bytes read.
 
