@@ -25,6 +25,8 @@ TIMESTAMP = re.compile(
 )
 #: Digits of a second's fraction kept when comparing (picoseconds: far below any clock's).
 _FRACTION_DIGITS = 12
+_PICOS_PER_SECOND: int = 10**_FRACTION_DIGITS
+_PICOS_PER_MILLI: int = 10**9
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
@@ -40,8 +42,8 @@ class Instant(NamedTuple):
 
     def minus(self, other: Instant) -> int:
         """How much later this instant is than ``other``, in milliseconds (rounded toward zero)."""
-        picos = (self.seconds - other.seconds) * 10**_FRACTION_DIGITS + self.picoseconds - other.picoseconds
-        millis = abs(picos) // 10 ** (_FRACTION_DIGITS - 3)
+        picos = (self.seconds - other.seconds) * _PICOS_PER_SECOND + self.picoseconds - other.picoseconds
+        millis = abs(picos) // _PICOS_PER_MILLI
         return millis if picos >= 0 else -millis
 
 

@@ -107,12 +107,12 @@ def check_timestamp_in_name(document: Document, settings: Settings) -> Iterator[
     apart = abs(written.minus(named.instant))
     tolerance = timestamp_tolerance_ms(settings)
     if apart > tolerance:
-        allowed = "the same instant" if tolerance == 0 else f"within {tolerance} ms"
+        allowed = "be the same instant" if tolerance == 0 else f"be at most {tolerance} ms apart"
         yield Hit(
             document,
             "/timestamp",
             f"'timestamp' is {stamp!r}, {_duration(apart)} away from {named.stamp!r} in the file "
-            f"name; they should name {allowed}",
+            f"name; they should {allowed} ('timestamp-tolerance-ms')",
         )
 
 
@@ -121,9 +121,9 @@ def _duration(millis: int) -> str:
         return f"{millis} ms"
     if millis < 120_000:
         return f"{millis / 1000:g} s"
-    if millis < 7_200_000:
+    if millis < 3_600_000:
         return f"{millis // 60_000} min"
-    return f"{millis // 3_600_000} h"
+    return f"{millis / 3_600_000:.3g} h"
 
 
 def check_workspace_is_recipients(document: Document, settings: Settings) -> Iterator[Hit]:
@@ -173,9 +173,10 @@ def check_workspace_is_recipients(document: Document, settings: Settings) -> Ite
     workspace = shown or "."
     whose = f" ({' and '.join(repr(owner) for owner in owners)}'s, by 'workspaces')" if owners else ""
     reads = (
-        f"{expected}/{HANDOFF_FOLDER}/"
+        f"{expected}/{HANDOFF_FOLDER}/ (by 'workspaces')"
         if expected is not None
-        else f"the {HANDOFF_FOLDER}/ folder of a workspace named {recipient!r}"
+        else f"{recipient}/{HANDOFF_FOLDER}/ (a workspace folder named after it; "
+        "configure 'workspaces' when it is named otherwise)"
     )
     yield Hit(
         document,

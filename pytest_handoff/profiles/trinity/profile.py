@@ -6,7 +6,6 @@ moment it was written. A group, the unit of checking, is one workspace's ``hando
 
 from __future__ import annotations
 
-import os
 import posixpath
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -89,16 +88,6 @@ class TrinityProfile(Profile):
             return None
         folder = path.parent
         return folder, folder.parent.name or HANDOFF_FOLDER
-
-    def globs(self, settings: Settings) -> tuple[str, ...]:
-        """The configured globs (else the defaults), plus each configured workspace's ``handoff/*.json``."""
-        found = list(super().globs(settings))
-        for folder in workspaces(settings).values():
-            if not os.path.isabs(folder) and folder != "..":
-                anchored = "/handoff/*.json" if folder == "." else f"/{folder}/handoff/*.json"
-                if anchored not in found:
-                    found.append(anchored)
-        return tuple(found)
 
     def sort_key(self, path: Path) -> tuple[int, str]:
         """In the order written (the timestamp of the name); names that do not read go last."""
