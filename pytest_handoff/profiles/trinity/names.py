@@ -13,15 +13,11 @@ from datetime import datetime, timedelta, timezone
 from typing import NamedTuple
 
 # One separator for all the colons of a stamp (backreference): ``10:00:00``, ``10_00_00``, ``10-00-00``.
-_STAMP = (
+# One pattern serves names and fields (a compiled pattern costs start-up time): anchored at the end,
+# ``search`` finds where a name's timestamp starts, however many hyphens the agent holds.
+STAMP = re.compile(
     r"(?P<date>\d{4}-\d{2}-\d{2})[Tt](?P<hour>\d{2})(?P<sep>[:_-])(?P<minute>\d{2})(?P=sep)(?P<second>\d{2})"
-    r"(?:\.(?P<fraction>\d+))?(?P<zone>[Zz]|[+-]\d{2}(?P=sep)\d{2})"
-)
-FILE_NAME = re.compile(rf"(?P<agent>.+?)-(?P<stamp>{_STAMP})\.json")
-#: The timestamp field: RFC 3339 (what the schema's ``date-time`` accepts), colons only.
-TIMESTAMP = re.compile(
-    r"(?P<date>\d{4}-\d{2}-\d{2})[Tt](?P<hour>\d{2})(?P<sep>:)(?P<minute>\d{2}):(?P<second>\d{2})"
-    r"(?:\.(?P<fraction>\d+))?(?P<zone>[Zz]|[+-]\d{2}:\d{2})"
+    r"(?:\.(?P<fraction>\d+))?(?P<zone>[Zz]|[+-]\d{2}(?P=sep)\d{2})\Z"
 )
 #: Digits of a second's fraction kept when comparing (picoseconds: far below any clock's).
 _FRACTION_DIGITS = 12
@@ -58,7 +54,7 @@ class FileName(NamedTuple):
 
 
 def _instant(match: re.Match[str]) -> Instant | None:
-    """The instant a stamp matched by :data:`FILE_NAME` or :data:`TIMESTAMP` names (None: no such date)."""
+    """The instant a stamp matched by :data:`STAMP` names (None: no such date)."""
     year, month, day = (int(part) for part in match.group("date").split("-"))
     hour, minute, second = (int(match.group(key)) for key in ("hour", "minute", "second"))
     zone = match.group("zone")
@@ -84,21 +80,31 @@ def _instant(match: re.Match[str]) -> Instant | None:
 
 def parse_file_name(name: str) -> FileName | str:
     """``name`` read as ``{agent}-{timestamp}.json``, or why it cannot be (a sentence for a finding)."""
-    match = FILE_NAME.fullmatch(name)
-    if match is None:
-        if not name.endswith(".json"):
-            return "a handoff file name ends in .json"
+    if not name.endswith(".json"):
+        return "a handoff file name ends in .json"
+    stem = name[:-5]
+    match = STAMP.search(stem)
+    start = match.start() if match is not None else 0
+    if match is None or start < 2 or stem[start - 1] != "-":
         return (
             "file name should be {agent}-{ISO 8601 timestamp}.json, "
             "e.g. developer-2026-04-02T10:00:00.000Z.json"
         )
     instant = _instant(match)
     if instant is None:
-        return f"the timestamp in the file name, {match.group('stamp')!r}, is no real date and time"
-    return FileName(match.group("agent"), match.group("stamp"), instant, match.group("sep") != ":")
+        return f"the timestamp in the file name, {match.group()!r}, is no real date and time"
+    return FileName(stem[: start - 1], match.group(), instant, match.group("sep") != ":")
+
+
+def looks_like_handoff(name: str) -> bool:
+    """True when ``name`` is ``{agent}-{timestamp}.json`` as far as its shape goes (the date may be wrong)."""
+    if not name.endswith(".json"):
+        return False
+    match = STAMP.search(name, 0, len(name) - 5)
+    return match is not None and match.start() >= 2 and name[match.start() - 1] == "-"
 
 
 def parse_timestamp(value: str) -> Instant | None:
     """The instant of an RFC 3339 timestamp (``2026-04-02T10:00:00.000Z``), None when it is not one."""
-    match = TIMESTAMP.fullmatch(value)
-    return None if match is None else _instant(match)
+    match = STAMP.match(value)
+    return None if match is None or match.group("sep") != ":" else _instant(match)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.profiles.base import Profile
-from pytest_handoff.profiles.trinity.names import FILE_NAME, parse_file_name
+from pytest_handoff.profiles.trinity.names import looks_like_handoff, parse_file_name
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -77,7 +77,7 @@ class TrinityProfile(Profile):
 
     def claims(self, path: Path) -> bool:
         name = path.name
-        return name.endswith(".json") and (in_handoff_folder(path) or FILE_NAME.fullmatch(name) is not None)
+        return name.endswith(".json") and (in_handoff_folder(path) or looks_like_handoff(name))
 
     def chain_of(self, path: Path) -> tuple[Path, str] | None:
         """Every ``.json`` file of a ``handoff/`` folder belongs to its workspace's group.
