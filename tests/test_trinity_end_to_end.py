@@ -168,6 +168,29 @@ def test_checking_one_trinity_file_imports_no_other_profile_and_nothing_heavy(pr
     assert done.stdout == "0 []\n"
 
 
+def test_profile_trinity_checks_a_file_no_profile_would_claim(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trinity_workspaces("studio", project)
+    (project / "inbox").mkdir()
+    message = project / "inbox" / "message.json"
+    message.write_bytes(
+        (project / with_colons("tester/handoff/developer-2026-04-02T10_00_00.000Z.json")).read_bytes()
+    )
+    code, report = lint_json(capsys, "--profile", "trinity", "inbox/message.json")
+    assert code == 1
+    assert found(report) == [("inbox/message.json", 1, 1, "TR101"), ("inbox/message.json", 3, 9, "TR104")]
+    assert "belongs in tester/handoff/" in report["findings"][1]["message"]
+
+
+def test_profile_trinity_checks_every_workspace_when_no_path_is_named(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trinity_workspaces("broken", project)
+    code, report = lint_json(capsys, "--profile", "trinity")
+    assert (code, found(report)) == (1, BROKEN)
+
+
 # --- pytest --handoffs ---------------------------------------------------------------------
 
 

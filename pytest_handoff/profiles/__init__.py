@@ -56,6 +56,7 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         "pytest_handoff.profiles.trinity.profile",
         ("**/handoff/*-*-*-*T*.json",),
         ("globs", "workspaces", "timestamp-tolerance-ms"),
+        "TR",
     ),
 )
 

@@ -151,12 +151,12 @@ def check_workspace_is_recipients(document: Document, settings: Settings) -> Ite
     configured = workspaces(settings)
     expected = configured.get(recipient)
     if not in_handoff_folder(document.path):
-        where = f"{expected}/" if expected is not None else f"a workspace folder named {recipient!r}, in "
+        where = expected if expected is not None else recipient
         yield Hit(
             document,
             "/to",
-            f"not in a {HANDOFF_FOLDER}/ folder: a handoff to {recipient!r} belongs in {where}"
-            f"{HANDOFF_FOLDER}/, where the agent looks for it",
+            f"not in a {HANDOFF_FOLDER}/ folder: a handoff to {recipient!r} belongs in "
+            f"{where}/{HANDOFF_FOLDER}/, the folder of its workspace that it reads",
         )
         return
     shown = posixpath.dirname(posixpath.dirname(document.display_path))
