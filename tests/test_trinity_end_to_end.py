@@ -191,6 +191,26 @@ def test_profile_trinity_checks_every_workspace_when_no_path_is_named(
     assert (code, found(report)) == (1, BROKEN)
 
 
+def test_schema_export_gives_trinity_handoffs_their_schema(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_handoff.discovery import matches_globs
+
+    assert main(["schema", "export", "editor-schemas"]) == 0
+    out = capsys.readouterr().out
+    workspace = json.loads(out.split("// ")[2].split("\n", 1)[1])["json.schemas"]
+
+    def schemas_for(relative: str) -> list[str]:
+        return [entry["url"] for entry in workspace if matches_globs(relative, entry["fileMatch"])]
+
+    assert schemas_for("agents/tester/handoff/developer-2026-04-02T10:00:00.000Z.json") == [
+        "./editor-schemas/trinity/handoff.schema.json"
+    ]
+    assert schemas_for("docs/handoff/checklist.json") == []
+    written = json.loads((project / "editor-schemas" / "trinity" / "handoff.schema.json").read_text())
+    assert written["$id"] == "https://pytest-handoff.dev/schemas/trinity/handoff.schema.json"
+
+
 # --- pytest --handoffs ---------------------------------------------------------------------
 
 
