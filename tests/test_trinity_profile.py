@@ -135,6 +135,19 @@ def test_keywords_are_the_senders_named_by_the_files() -> None:
     assert PROFILE.keywords([*paths, WORKSPACE / "notes.json"], Settings()) == ["developer", "qa-lead"]
 
 
+def test_the_chain_view_shows_each_file_by_its_sender() -> None:
+    from pytest_handoff.discovery import ChainRef
+    from pytest_handoff.engine import Chain
+
+    paths = (WORKSPACE / "qa-lead-2026-04-02T10:00:00Z.json", WORKSPACE / "notes.json")
+    view = PROFILE.summarise(Chain(ChainRef(PROFILE, "tester", WORKSPACE, paths), []))
+    assert [(stage.file, stage.agent) for stage in view.stages] == [
+        ("qa-lead-2026-04-02T10:00:00Z.json", "qa-lead"),
+        ("notes.json", "notes"),
+    ]
+    assert (view.profile, view.chain_id) == ("trinity", "tester")
+
+
 # --- discovery globs -------------------------------------------------------------------------
 
 

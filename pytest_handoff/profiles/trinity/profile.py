@@ -17,7 +17,9 @@ from pytest_handoff.profiles.trinity.names import looks_like_handoff, parse_file
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.documents import Document
+    from pytest_handoff.engine import Chain
     from pytest_handoff.rules import Hit, Rule
+    from pytest_handoff.views.model import ChainView
 
 NAME = "trinity"
 #: The folder of a workspace that other agents write handoffs into.
@@ -68,6 +70,12 @@ def in_handoff_folder(path: Path) -> bool:
     return path.parent.name == HANDOFF_FOLDER
 
 
+def sender_in_name(path: Path) -> str:
+    """The agent a file name names as the sender; the name without ``.json`` when it does not read."""
+    named = parse_file_name(path.name)
+    return path.stem if isinstance(named, str) else named.agent
+
+
 class TrinityProfile(Profile):
     """Trinity's file-based handoffs between agents' workspaces."""
 
@@ -98,12 +106,9 @@ class TrinityProfile(Profile):
 
     def keywords(self, paths: Iterable[Path], settings: Settings) -> list[str]:
         """The senders named by the files (the workspace is the group's id already)."""
-        senders = set()
-        for path in paths:
-            named = parse_file_name(path.name)
-            if not isinstance(named, str):
-                senders.add(named.agent)
-        return sorted(senders)
+        return sorted(
+            {sender_in_name(path) for path in paths if not isinstance(parse_file_name(path.name), str)}
+        )
 
     def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
         # One kind of handoff: the schema says what is wrong with any document, an array included.
@@ -116,6 +121,18 @@ class TrinityProfile(Profile):
         from pytest_handoff.profiles.trinity.rules import RULES
 
         return RULES
+
+    def summarise(self, chain: Chain) -> ChainView:
+        """The files of a workspace's ``handoff/`` folder, each by its sender (from the file name)."""
+        from pytest_handoff.views.model import generic_view
+
+        view = generic_view(self.name, chain)
+        senders = (sender_in_name(path) for path in chain.ref.paths)
+        return view._replace(
+            stages=tuple(
+                stage._replace(agent=sender) for stage, sender in zip(view.stages, senders, strict=True)
+            )
+        )
 
     def editor_schemas(self, settings: Settings) -> list[tuple[str, list[str]]]:
         return [(self.schema_name(HANDOFF_TYPE), ["**/handoff/*-*-*-*T*.json"])]
