@@ -43,6 +43,13 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
         "NR",
     ),
+    ProfileSpec(
+        "trinity",
+        "pytest_handoff.profiles.trinity.profile",
+        ("**/handoff/*-*-*-*T*.json",),
+        ("globs", "workspaces", "timestamp-tolerance-ms"),
+        "TR",
+    ),
 )
 
 SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}
