@@ -48,6 +48,12 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         (".neuralrelay/handoffs/**/*.json",),
         ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
     ),
+    ProfileSpec(
+        "craik",
+        "pytest_handoff.profiles.craik.profile",
+        (".craik/**/*.json", "**/*.craik.json", ".craik/state/craik.sqlite3"),
+        ("globs", "stores"),
+    ),
 )
 
 SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}
