@@ -99,7 +99,9 @@ def check_receipts_reviewed(document: Document, settings: Settings) -> Iterator[
     field = "receipts" if _docs(document) else "receipt_ids"
     if not _filled(document.data, field):
         yield Hit(
-            document, "/self_audit/receipts_reviewed", f"self_audit.receipts_reviewed is true but {field} is empty"
+            document,
+            "/self_audit/receipts_reviewed",
+            f"self_audit.receipts_reviewed is true but {field} is empty",
         )
 
 
@@ -123,7 +125,11 @@ def check_gap_explained(document: Document, settings: Settings) -> Iterator[Hit]
     data = document.data
     status = data.get("status")
     audit = data.get("self_audit")
-    if status not in UNFINISHED or not isinstance(audit, dict) or audit.get("validation_recorded") is not False:
+    if (
+        status not in UNFINISHED
+        or not isinstance(audit, dict)
+        or audit.get("validation_recorded") is not False
+    ):
         return
     if any(_filled(data, field) for field in EXPLANATIONS):
         return
@@ -133,7 +139,10 @@ def check_gap_explained(document: Document, settings: Settings) -> Iterator[Hit]
         "/self_audit/validation_recorded",
         f"status {status!r} with validation_recorded false, and no risks, context_debt or next_steps "
         "explain the missing validation",
-        related=((document, "/status", "status"), *((document, f"/{field}", "empty") for field in present[:1])),
+        related=(
+            (document, "/status", "status"),
+            *((document, f"/{field}", "empty") for field in present[:1]),
+        ),
     )
 
 
@@ -279,7 +288,9 @@ def check_docs_shape(document: Document, settings: Settings) -> Iterator[Hit]:
             )
     status = data.get("status")
     if status in DOCS_ONLY_STATUSES:
-        instead = "incomplete" if status == "paused" else "completed (with the review asked for in next_steps)"
+        instead = (
+            "incomplete" if status == "paused" else "completed (with the review asked for in next_steps)"
+        )
         yield Hit(
             document,
             "/status",

@@ -50,9 +50,9 @@ def failure_in(text: str) -> str | None:
     for match in _EXIT.finditer(text):
         if int(match.group(1)) != 0:
             return match.group(0)
-    match = _NON_ZERO.search(text)
-    if match:
-        return match.group(0)
+    non_zero = _NON_ZERO.search(text)
+    if non_zero:
+        return non_zero.group(0)
     for match in _COUNT_BEFORE.finditer(text):
         if int(match.group(1)) > 0:
             return match.group(0)

@@ -168,9 +168,7 @@ class CraikProfile(Profile):
             return None, ()  # another Craik contract, exported beside the handoffs: not checked
         known = ", ".join(SCHEMA_IDS)
         where = "/schema" if "schema" in data else ""
-        return None, (
-            Hit(document, where, f"not a Craik handoff record: 'schema' must be one of {known}"),
-        )
+        return None, (Hit(document, where, f"not a Craik handoff record: 'schema' must be one of {known}"),)
 
     def schema_name(self, handoff_type: str) -> str:
         return f"craik/{handoff_type}"

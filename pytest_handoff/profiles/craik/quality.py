@@ -158,7 +158,11 @@ def check_band(document: Document, settings: Settings) -> Iterator[Hit]:
     data = document.data
     expected = band_of(float(data["score"]))
     if data["band"] != expected:
-        yield Hit(document, "/band", f"band {data['band']!r} does not fit score {data['score']}: Craik's band is {expected!r}")
+        yield Hit(
+            document,
+            "/band",
+            f"band {data['band']!r} does not fit score {data['score']}: Craik's band is {expected!r}",
+        )
 
 
 def check_poor_has_reasons(document: Document, settings: Settings) -> Iterator[Hit]:
@@ -183,13 +187,13 @@ def check_poor_has_reasons(document: Document, settings: Settings) -> Iterator[H
 def check_weighted_mean(document: Document, settings: Settings) -> Iterator[Hit]:
     """A quality score is the weighted mean of its components, rounded to 4 places.
 
-    **What it does**: recomputes `sum(score × weight) / sum(weight)` over `components`, rounds it
+    **What it does**: recomputes `sum(score * weight) / sum(weight)` over `components`, rounds it
     to 4 decimal places as Craik does, and reports a `score` more than 0.0001 away from it.
 
     **Why is this bad?** The total is what readers see; if it does not follow from the components
     listed, it was edited by hand or computed by different rules, and neither can be trusted.
 
-    **Example**: components `summary` 1.0 × 0.12 and `next_steps` 0.0 × 0.04 with `"score": 1.0`
+    **Example**: components `summary` 1.0 * 0.12 and `next_steps` 0.0 * 0.04 with `"score": 1.0`
     (their mean is 0.75).
 
     **Use instead**: `"score": 0.75`, or the components that give 1.0.
@@ -198,7 +202,9 @@ def check_weighted_mean(document: Document, settings: Settings) -> Iterator[Hit]
     computed = weighted_mean(data["components"])
     if abs(float(data["score"]) - computed) > TOLERANCE:
         yield Hit(
-            document, "/score", f"score {data['score']} is not the weighted mean of its components ({computed})"
+            document,
+            "/score",
+            f"score {data['score']} is not the weighted mean of its components ({computed})",
         )
 
 
