@@ -165,11 +165,24 @@ def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
             parsed[name] = _as_positive_int(value, key, source)
         elif name == "agents":
             parsed["agents"] = _as_pairs(value, key, source)
+        elif name == "profile":
+            parsed["profile"] = _profile_name(str(value), source)
         elif isinstance(value, Mapping) and _is_profile(key):
             parsed.update(_profile_options(key, value, source, parsed))
         else:
             raise ConfigError(f"{source}: unknown setting '{key}'{_did_you_mean(key)}")
     return parsed
+
+
+def _profile_name(name: str, source: str) -> str:
+    """A profile name as given to ``--profile``: built-in or a plugin's."""
+    name = name.strip().lower()
+    if not name or _is_profile(name):
+        return name
+    from pytest_handoff.profiles import plugin_profiles, profile_names
+
+    known = [*profile_names(), *(p.name for p in plugin_profiles())]
+    raise ConfigError(f"{source}: unknown profile {name!r} (known: {', '.join(known)})")
 
 
 def _is_profile(key: str) -> bool:

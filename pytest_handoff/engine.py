@@ -34,6 +34,7 @@ from pytest_handoff.rules import RULES, Hit, Rule, rules_for, table_version
 if TYPE_CHECKING:
     from pytest_handoff.cache import ResultCache
 
+
 class Chain:
     """A chain being checked: its documents (parsed ones) and shared analysis.
 
@@ -126,7 +127,11 @@ ExtraCheck = Callable[[Chain], Iterable[Hit | Finding]]
 
 
 def read_member(
-    path: Path, display_path: str, settings: Settings, root: Path, overrides: Mapping[Path, bytes] = _NO_OVERRIDES
+    path: Path,
+    display_path: str,
+    settings: Settings,
+    root: Path,
+    overrides: Mapping[Path, bytes] = _NO_OVERRIDES,
 ) -> bytes | Finding:
     """A member file's bytes, or the finding that says why they cannot be had.
 
@@ -136,7 +141,11 @@ def read_member(
     """
     given = overrides.get(path)
     if given is not None:
-        return given if len(given) <= settings.max_file_size else too_large(display_path, len(given), settings.max_file_size)
+        return (
+            given
+            if len(given) <= settings.max_file_size
+            else too_large(display_path, len(given), settings.max_file_size)
+        )
     if os.path.islink(path) and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
         return Finding(
             path=display_path,
@@ -218,8 +227,6 @@ def _check_contents(
     extra_checks: Sequence[ExtraCheck],
     overrides: Mapping[Path, bytes] = _NO_OVERRIDES,
 ) -> ChainResult:
-    from pytest_handoff.schemas import compiled_schema
-
     profile = ref.profile
     load_findings: list[Finding] = []
     documents: list[Document] = []
@@ -228,7 +235,9 @@ def _check_contents(
             load_findings.append(raw)
             continue
         loaded = (
-            profile.open(path, display, settings) if raw is None else profile.read(raw, path, display, settings)
+            profile.open(path, display, settings)
+            if raw is None
+            else profile.read(raw, path, display, settings)
         )
         load_findings.extend(loaded.findings)
         documents.extend(loaded.documents)
@@ -241,7 +250,7 @@ def _check_contents(
         document.handoff_type = handoff_type
         if handoff_type is None:
             continue
-        schema_findings = compiled_schema(profile.schema_name(handoff_type)).findings(document)
+        schema_findings = profile.validate(document, settings)
         load_findings.extend(schema_findings)
         # Content rules trust the schema: only schema-valid documents feed them.
         document.schema_valid = not schema_findings
@@ -340,7 +349,9 @@ def secret_masker(secrets: Sequence[str]) -> Callable[[str], str]:
         found = match.group(0)
         # IGNORECASE also matches what lower() does not fold back (the long s, the dotted I).
         return masks.get(found.lower()) or next(
-            shown for spelling, shown in masks.items() if re.fullmatch(re.escape(spelling), found, re.IGNORECASE)
+            shown
+            for spelling, shown in masks.items()
+            if re.fullmatch(re.escape(spelling), found, re.IGNORECASE)
         )
 
     def hide(text: str) -> str:
@@ -416,9 +427,29 @@ def _sources(
     return sources
 
 
-def known_codes() -> list[str]:
-    """Every rule code of every profile (and ``USER`` for project hooks)."""
-    all_profiles()  # profiles register their rules when imported
+def known_codes(patterns: Iterable[str] | None = None) -> list[str]:
+    """Every rule code (and ``USER`` for project hooks) of the profiles ``patterns`` can name.
+
+    Without ``patterns``, of every profile. With them, only the profiles whose code prefix a
+    pattern starts with are loaded (a pre-commit run that ignores NR205 imports no other format).
+    """
+    from pytest_handoff.profiles import BUILTIN_SPECS, load
+
+    wanted = (
+        None if patterns is None else [p.upper() for p in patterns if not p.upper().startswith(("H", "USER"))]
+    )
+
+    def names(pattern: str, prefix: str) -> bool:
+        return pattern.startswith(prefix) or prefix.startswith(pattern)
+
+    if wanted is None or any(
+        p == "ALL" or not any(names(p, s.code_prefix) for s in BUILTIN_SPECS) for p in wanted
+    ):
+        all_profiles()  # a plugin's code, a typo, or everything: every profile has its say
+    else:
+        for spec in BUILTIN_SPECS:
+            if any(names(p, spec.code_prefix) for p in wanted):
+                load(spec.name)
     return [*RULES, USER_RULE.code]
 
 
