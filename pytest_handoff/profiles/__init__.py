@@ -56,6 +56,7 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         "pytest_handoff.profiles.craik.profile",
         (".craik/**/*.json", "**/*.craik.json", ".craik/state/craik.sqlite3"),
         ("globs", "stores"),
+        "CK",
     ),
 )
 
