@@ -12,13 +12,23 @@ from pytest_handoff.engine import ChainRef, check_chain
 from pytest_handoff.findings import Finding
 from pytest_handoff.profiles import load
 
+#: Our records, named ``*.json`` (not ``*.craik.json``): a walk of this repository must not take
+#: them for the project's own handoffs.
 FIXTURES = Path(__file__).parent / "fixtures" / "craik"
-CLEAN_HANDOFF = FIXTURES / "clean" / "handoff_invoice_export.craik.json"
-CLEAN_SCORE = FIXTURES / "clean" / "handoff_quality_invoice_export.craik.json"
+CLEAN_HANDOFF = FIXTURES / "clean" / "handoff_invoice_export.json"
+CLEAN_SCORE = FIXTURES / "clean" / "handoff_quality_invoice_export.json"
 CORPUS_CONTRACTS = (
     Path(__file__).resolve().parents[2] / "shared" / "corpus" / "craik" / "tests" / "fixtures" / "contracts"
     / "v0_1" / "contracts.json"
 )  # fmt: skip
+
+
+def copy_as_exports(source: Path, destination: Path) -> Path:
+    """The records of a fixture folder copied to ``destination`` as ``*.craik.json`` exports."""
+    destination.mkdir(parents=True, exist_ok=True)
+    for record in sorted(source.glob("*.json")):
+        (destination / f"{record.stem}.craik.json").write_bytes(record.read_bytes())
+    return destination
 
 
 def clean_handoff() -> dict[str, Any]:

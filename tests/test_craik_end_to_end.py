@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import main
-from tests.craik_helpers import FIXTURES, clean_handoff, clean_score
+from tests.craik_helpers import CLEAN_HANDOFF, FIXTURES, clean_handoff, clean_score, copy_as_exports
 from tests.test_craik_store import as_row, build_store
 
 
@@ -104,7 +104,7 @@ def test_handoff_lint_finds_exports_under_the_default_globs(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     shutil.copytree(FIXTURES / "clean", project / ".craik" / "handoffs")
-    shutil.copytree(FIXTURES / "broken", project / "docs" / "handoffs")
+    copy_as_exports(FIXTURES / "broken", project / "docs" / "handoffs")
     (project / ".craik" / "config.json").write_text('{"theme": "dark"}')  # not a record: not judged
     assert main(["--format", "json"]) == 1
     report = json.loads(capsys.readouterr().out)
@@ -112,9 +112,19 @@ def test_handoff_lint_finds_exports_under_the_default_globs(
     assert {f["path"].rsplit("/", 1)[0] for f in report["findings"]} == {"docs/handoffs"}
 
 
+def test_a_store_kept_in_the_project_under_craik_state_is_found_by_the_walk(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken_store(project / ".craik" / "state" / "craik.sqlite3")
+    assert main([]) == 1
+    assert ".craik/state/craik.sqlite3#handoffs/handoff_invoice_export/self_audit/validation_recorded" in (
+        capsys.readouterr().out
+    )
+
+
 def test_pytest_collects_one_item_per_group_of_exports_and_per_named_store(pytester: pytest.Pytester) -> None:
     shutil.copytree(FIXTURES / "clean", pytester.path / ".craik" / "handoffs")
-    shutil.copytree(FIXTURES / "broken", pytester.path / "docs" / "handoffs")
+    copy_as_exports(FIXTURES / "broken", pytester.path / "docs" / "handoffs")
     broken_store(pytester.path / "store.sqlite3")
     result = pytester.runpytest(
         "--handoffs", "-p", "no:cacheprovider", "-rf", ".craik", "docs", "store.sqlite3"
@@ -137,7 +147,7 @@ NOT_FOR_ONE_EXPORT = (
 
 def test_checking_one_craik_export_imports_no_other_profile_and_nothing_heavy(tmp_path: Path) -> None:
     export = tmp_path / "handoff_invoice_export.craik.json"
-    shutil.copyfile(FIXTURES / "clean" / export.name, export)
+    shutil.copyfile(CLEAN_HANDOFF, export)
     (tmp_path / "pyproject.toml").write_text("[tool.handoff]\n")
     probe = (
         "import io, sys\n"

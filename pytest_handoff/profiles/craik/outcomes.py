@@ -25,17 +25,21 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-_EXIT = re.compile(
+# Patterns as text, compiled (and cached by re) on first need: most entries are plain commands
+# that the quick test on _CLUES clears, and compiling costs start-up time.
+_EXIT = (
     r"(?i)\b(?:(?:exit(?:ed)?(?:[ \t]+(?:with|code|status))*|exit_code|exit_status|returncode|"
     r"return[ \t]+code)[ \t]*[:=]?|rc[ \t]*[:=])[ \t]*(-?\d+)\b"
 )
-_NON_ZERO = re.compile(r"(?i)\bnon-?zero[ \t]+(?:exit|status|return)")
-_COUNT_BEFORE = re.compile(r"(?i)\b(\d+)[ \t]+(?:tests?[ \t]+)?(failed|failures?|failing|errors?|errored)\b")
-_COUNT_AFTER = re.compile(r"(?i)\b(failed|failures?|errors?)[ \t]*[:=][ \t]*(\d+)\b")
-_CAPITALS = re.compile(r"(?<![-\w/.=])(FAILED|FAILURE|FAIL|ERROR)(?![-\w])")
-_WORD = re.compile(r"(?i)(?<![-\w/.=])(failed|failing|fails|failure)(?![-\w])")
-_ZERO_BEFORE = re.compile(r"(?i)(?:\b0|\bno|\bnone|\bwithout)[ \t]+(?:tests?[ \t]+)?$")
-_ZERO_AFTER = re.compile(r"^[ \t]*[:=][ \t]*0\b")
+_NON_ZERO = r"(?i)\bnon-?zero[ \t]+(?:exit|status|return)"
+_COUNT_BEFORE = r"(?i)\b(\d+)[ \t]+(?:tests?[ \t]+)?(failed|failures?|failing|errors?|errored)\b"
+_COUNT_AFTER = r"(?i)\b(failed|failures?|errors?)[ \t]*[:=][ \t]*(\d+)\b"
+_CAPITALS = r"(?<![-\w/.=])(FAILED|FAILURE|FAIL|ERROR)(?![-\w])"
+_WORD = r"(?i)(?<![-\w/.=])(failed|failing|fails|failure)(?![-\w])"
+_ZERO_BEFORE = r"(?i)(?:\b0|\bno|\bnone|\bwithout)[ \t]+(?:tests?[ \t]+)?$"
+_ZERO_AFTER = r"^[ \t]*[:=][ \t]*0\b"
+#: Text without any of these (lower-cased) shows no failure: no pattern needs to look at it.
+_CLUES = ("fail", "error", "exit", "rc", "return", "zero")
 _OUTCOME_AFTER = ("", ":", "(", ")", "[", "]", ",", ";", "!", ".", "|", "-", "\u2014", "\u2013")
 _OUTCOME_BEFORE = (":", "(", "[", "|", ">", "-", "=", "\u2014", "\u2013")
 
@@ -47,22 +51,25 @@ FAILED_VERDICTS = frozenset({"failed", "fail", "failure", "error", "errored", "f
 
 def failure_in(text: str) -> str | None:
     """The part of ``text`` that says the command failed, or None when nothing does."""
-    for match in _EXIT.finditer(text):
+    lowered = text.lower()
+    if not any(clue in lowered for clue in _CLUES):
+        return None
+    for match in re.finditer(_EXIT, text):
         if int(match.group(1)) != 0:
             return match.group(0)
-    non_zero = _NON_ZERO.search(text)
+    non_zero = re.search(_NON_ZERO, text)
     if non_zero:
         return non_zero.group(0)
-    for match in _COUNT_BEFORE.finditer(text):
+    for match in re.finditer(_COUNT_BEFORE, text):
         if int(match.group(1)) > 0:
             return match.group(0)
-    for match in _COUNT_AFTER.finditer(text):
+    for match in re.finditer(_COUNT_AFTER, text):
         if int(match.group(2)) > 0:
             return match.group(0)
     for pattern, needs_outcome in ((_CAPITALS, False), (_WORD, True)):
-        for match in pattern.finditer(text):
+        for match in re.finditer(pattern, text):
             before, after = text[: match.start()], text[match.end() :]
-            if _ZERO_BEFORE.search(before) or _ZERO_AFTER.match(after):
+            if re.search(_ZERO_BEFORE, before) or re.match(_ZERO_AFTER, after):
                 continue
             if needs_outcome and not _reads_as_outcome(before, after):
                 continue

@@ -46,7 +46,8 @@ NAMED_SUFFIX = ".craik.json"
 #: How much of a named file is read to recognise it (a store row's JSON has sorted keys, so
 #: ``schema`` may come after long lists).
 HEAD_BYTES = 64 * 1024
-_SCHEMA_DECLARED = re.compile(rb'"schema"\s*:\s*"craik\.handoff(?:_quality_score)?"')
+# Compiled by re on first use (only a named .json file without a Craik name needs it).
+_SCHEMA_DECLARED = rb'"schema"\s*:\s*"craik\.handoff(?:_quality_score)?"'
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -116,7 +117,7 @@ class CraikProfile(Profile):
                 head = handle.read(HEAD_BYTES)
         except OSError:
             return False
-        return _SCHEMA_DECLARED.search(head) is not None
+        return re.search(_SCHEMA_DECLARED, head) is not None
 
     def chain_of(self, path: Path) -> tuple[Path, str] | None:
         if is_store_name(path):
