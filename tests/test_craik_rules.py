@@ -312,6 +312,14 @@ def test_ck204_accepts_a_score_listing_some_components_when_the_total_agrees(tmp
     assert check_records(handoff, score, root=tmp_path) == []
 
 
+def test_ck204_reports_a_task_or_project_other_than_the_handoffs(tmp_path: Path) -> None:
+    score = clean_score()
+    score["task_id"] = "task_invoice_import"
+    [finding] = only(check_records(clean_handoff(), score, root=tmp_path), "CK204")
+    assert finding.pointer == "/task_id"
+    assert "'task_invoice_export'" in finding.message
+
+
 def test_ck204_does_not_recompute_from_an_invalid_handoff(tmp_path: Path) -> None:
     handoff = clean_handoff()
     handoff["receipt_ids"] = "receipt_invoice_pytest"  # not a list: HS001

@@ -221,7 +221,8 @@ def check_agrees_with_handoff(chain: Chain, settings: Settings) -> Iterator[Hit]
     `artifacts`, `adjudication_ids`, `receipt_ids`), `context_debt` 0.12 (empty),
     `unresolved_risks` 0.12 (no `risks`, no `unresolved_disagreements`), `next_steps` 0.04 (not
     empty), `self_audit` 0.16 (all six booleans true). A score may list fewer than nine
-    components; those it leaves out are not reported.
+    components; those it leaves out are not reported. Its `task_id` and `project_id` must be the
+    handoff's. A handoff of the docs' shape is not recomputed (Craik scores only its own shape).
 
     **Why is this bad?** A score that does not follow from its handoff was made for another
     version of it (the handoff changed after scoring) or by hand; readers who trust it are misled
@@ -243,6 +244,14 @@ def check_agrees_with_handoff(chain: Chain, settings: Settings) -> Iterator[Hit]
 
 def _disagreements(score: Document, handoff: Document) -> Iterator[Hit]:
     data = handoff.data
+    for field in ("task_id", "project_id"):
+        if score.data[field] != data[field]:
+            yield Hit(
+                score,
+                f"/{field}",
+                f"{field} {score.data[field]!r} is not the scored handoff's ({data[field]!r})",
+                related=((handoff, f"/{field}", f"{data['id']}'s {field}"),),
+            )
     for index, component in enumerate(score.data["components"]):
         known = COMPONENTS[component["name"]]
         passed, why = known.test(data)
