@@ -50,6 +50,13 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         ("globs", "workspaces", "timestamp-tolerance-ms"),
         "TR",
     ),
+    ProfileSpec(
+        "craik",
+        "pytest_handoff.profiles.craik.profile",
+        (".craik/**/*.json", "**/*.craik.json", ".craik/state/craik.sqlite3"),
+        ("globs", "stores"),
+        "CK",
+    ),
 )
 
 SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}
