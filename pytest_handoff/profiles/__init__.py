@@ -48,6 +48,18 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         (".neuralrelay/handoffs/**/*.json",),
         ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
     ),
+    ProfileSpec(
+        "ralph",
+        "pytest_handoff.profiles.ralph.profile",
+        (
+            ".claude/session/handoff-signal.json",
+            ".claude/session/pending-handoff.json",
+            ".claude/session/handoff-log.json",
+            ".claude/session/coordinator-state.json",
+            ".claude/session/logs/*.log",
+            "logs/**/*.log",
+        ),
+    ),
 )
 
 SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}
