@@ -79,6 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.handoff] from")
     parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="read the named files as this format (neuralrelay, craik, ralph, yolo, trinity, contracts, "
+        "or a plugin's); with no paths, check only this format's files (and its default sources, e.g. "
+        "Craik's store)",
+    )
+    parser.add_argument(
         "--whole-chain",
         action="store_true",
         help="report every finding of a named file's chain, not only the named file's",
@@ -216,13 +223,23 @@ def lint(argv: list[str]) -> int:
     overrides = {key: getattr(options, key) for key in ("select", "ignore") if getattr(options, key)}
     if options.severity:
         overrides["threshold"] = options.severity
+    if options.profile:
+        overrides["profile"] = options.profile
     try:
         settings = load_settings(root, options.config)
         from_command_line = Settings().merged(overrides, "command line")
         if settings.select or settings.ignore or settings.severities or overrides:
             from pytest_handoff.engine import known_codes
 
-            codes = known_codes()
+            codes = known_codes(
+                (
+                    *settings.select,
+                    *settings.ignore,
+                    *settings.severities,
+                    *overrides.get("select", "").replace(",", " ").split(),
+                    *overrides.get("ignore", "").replace(",", " ").split(),
+                )
+            )
             settings.check_codes(codes, config_path(root, options.config))
             from_command_line.check_codes(codes, "command line")
         settings = settings.merged(overrides, "command line")

@@ -31,6 +31,8 @@ class ProfileSpec(NamedTuple):
     #: Keys of ``[tool.handoff.<name>]`` (None: the profile's options are tables of its own,
     #: checked when it loads).
     option_keys: tuple[str, ...] | None = ("globs",)
+    #: What every code of the profile's rules starts with (``NR``): selecting ``NR3`` loads it alone.
+    code_prefix: str = ""
 
     def globs(self, settings: Settings) -> tuple[str, ...]:
         """Where the profile's files are looked for under ``settings``."""
@@ -47,6 +49,7 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         "pytest_handoff.profiles.neuralrelay",
         (".neuralrelay/handoffs/**/*.json",),
         ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
+        "NR",
     ),
     ProfileSpec(
         "ralph",

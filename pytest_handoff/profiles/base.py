@@ -32,6 +32,9 @@ class Profile(ABC):
     default_globs: tuple[str, ...]
     #: Keys of ``[tool.handoff.<name>]`` this profile reads (``globs`` always).
     option_keys: tuple[str, ...] = ("globs",)
+    #: True when a group is a folder holding its files (a NeuralRelay chain folder); False when a
+    #: group's files are spread over folders (a Ralph session: ``prd.json``, ``.claude/session``, logs).
+    groups_by_folder: bool = True
     #: Codes whose findings are about the chain as a whole (a missing stage, a gap in the
     #: numbering), not about the file they are placed in: when files of a chain are named,
     #: every one of them owns these findings.
@@ -66,6 +69,13 @@ class Profile(ABC):
             except OSError:
                 listing = []
         return [path for path in listing if self.chain_of(path) is not None]
+
+    def default_sources(self, settings: Settings) -> list[Path]:
+        """Sources checked when this profile is forced (``--profile``) and no path is named.
+
+        For stores kept outside the project (Craik's ``$CRAIK_HOME/state/craik.sqlite3``).
+        """
+        return []
 
     def opens_itself(self, path: Path) -> bool:
         """True for a source the profile opens itself (a database), rather than have its bytes read.
