@@ -62,6 +62,8 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
             ".claude/session/logs/*.log",
             "logs/**/*.log",
         ),
+        ("globs",),
+        "RL",
     ),
 )
 

@@ -73,6 +73,7 @@ class RalphProfile(Profile):
     name = NAME
     default_globs = DEFAULT_GLOBS
     option_keys = ("globs",)
+    groups_by_folder = False  # prd.json, .claude/session/*.json and logs/ are one group
 
     def claims(self, path: Path) -> bool:
         name = path.name
@@ -106,13 +107,14 @@ class RalphProfile(Profile):
         return found
 
     def sort_key(self, path: Path) -> tuple[int, str]:
-        # The PRD, the session files, then the logs (by path: one agent's logs together).
+        # The session files, the logs (by path: one agent's together), then the PRD: the group's
+        # first file is one the globs find (pytest collects the group with it).
         name = path.name
-        if name == PRD_FILE:
-            return (0, name)
         if name in SESSION_FILES:
-            return (1, name)
-        return (2, path.as_posix())
+            return (0, name)
+        if name == PRD_FILE:
+            return (2, name)
+        return (1, path.as_posix())
 
     def keywords(self, paths: Iterable[Path], settings: Settings) -> list[str]:
         from pytest_handoff.profiles.ralph.logs import log_agent
