@@ -12,8 +12,8 @@ from pytest_handoff.config import Settings
 from pytest_handoff.documents import Document
 from pytest_handoff.engine import ChainRef, ChainResult, check_chain
 from pytest_handoff.findings import Finding
-from pytest_handoff.profiles.ralph.logs import read_log
 from pytest_handoff.profiles import load
+from pytest_handoff.profiles.ralph.logs import read_log
 from pytest_handoff.profiles.ralph.profile import PROFILE
 
 # Loaded as the engine loads it: its rules join the table.
@@ -28,7 +28,9 @@ def encode(context: dict[str, Any]) -> str:
     return base64.b64encode(json.dumps(context, separators=(",", ":")).encode("utf-8")).decode("ascii")
 
 
-def context(sender: str = "pm", reason: str = "task_assignment", task_id: str = "feat-101", **more: Any) -> dict[str, Any]:
+def context(
+    sender: str = "pm", reason: str = "task_assignment", task_id: str = "feat-101", **more: Any
+) -> dict[str, Any]:
     """A complete handoff context (override or add fields with keywords)."""
     made: dict[str, Any] = {
         "from": sender,
@@ -69,9 +71,7 @@ CLEAN_LOGS: dict[str, list[str]] = {
 }
 
 
-def make_session(
-    root: Path, fixture: str = "clean", logs: dict[str, list[str]] | None = None
-) -> Path:
+def make_session(root: Path, fixture: str = "clean", logs: dict[str, list[str]] | None = None) -> Path:
     """A project at ``root`` with the fixture's prd.json and session files, and agents' logs."""
     source = FIXTURES / fixture
     root.mkdir(parents=True, exist_ok=True)
@@ -109,7 +109,9 @@ def where(finding: Finding) -> tuple[str, int, int]:
     return (finding.path, finding.line, finding.column)
 
 
-def log_documents(lines: list[str], name: str = "developer.log") -> tuple[tuple[Document, ...], tuple[Finding, ...]]:
+def log_documents(
+    lines: list[str], name: str = "developer.log"
+) -> tuple[tuple[Document, ...], tuple[Finding, ...]]:
     """A log of ``lines`` read in memory: its documents and findings."""
     raw = ("\n".join(lines) + "\n").encode("utf-8")
     loaded = read_log(raw, Path(".claude/session/logs") / name, f".claude/session/logs/{name}")

@@ -25,7 +25,12 @@ def test_a_phrase_becomes_a_document_placed_at_its_context() -> None:
     start = column_of(line, "eyJ")
     assert document.fixed == Region(3, start, 3, len(line))
     assert document.data == context(sender="developer", reason="ready_for_qa")
-    assert (document.text, document.label, document.target, document.log_agent) == ("", "line 3", "qa", "developer")
+    assert (document.text, document.label, document.target, document.log_agent) == (
+        "",
+        "line 3",
+        "qa",
+        "developer",
+    )
     assert document.source_text.splitlines()[2] == line
 
 
@@ -193,4 +198,8 @@ def test_a_large_log_places_its_phrases_on_the_right_lines() -> None:
 def test_only_lines_holding_a_marker_are_looked_at() -> None:
     text = "a\nb HANDOFF here\r\nc\rd agent_ready e\n\nf <promise>RALPH_COMPLETE</promise>"
     marked = [(line.number, line.text) for line in _marked_lines(text)]
-    assert marked == [(2, "b HANDOFF here"), (4, "d agent_ready e"), (6, "f <promise>RALPH_COMPLETE</promise>")]
+    assert marked == [
+        (2, "b HANDOFF here"),
+        (4, "d agent_ready e"),
+        (6, "f <promise>RALPH_COMPLETE</promise>"),
+    ]

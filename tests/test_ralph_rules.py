@@ -59,8 +59,8 @@ def test_the_context_schema_requires_each_field_and_reports_at_the_context(field
 def test_the_context_schema_requires_the_task_id_and_accepts_a_complete_context() -> None:
     without_id = context(task={"title": "Save a note"})
     documents, _ = log_documents([READY, f"HANDOFF:developer:{encode(without_id)}"], name="pm.log")
-    assert ["missing required property 'id' in /task"] == [
-        f.message for f in compiled_schema("ralph/handoff_context").findings(documents[0])
+    assert [f.message for f in compiled_schema("ralph/handoff_context").findings(documents[0])] == [
+        "missing required property 'id' in /task"
     ]
     document, _ = _phrase_document("developer", log="pm.log")
     assert compiled_schema("ralph/handoff_context").findings(document) == []
@@ -169,7 +169,9 @@ def test_rl201_reports_a_complete_signal_while_an_item_does_not_pass(tmp_path: P
     root = make_session(tmp_path / "lantern", logs={})
     _set_passes(root, 0, "yes")  # not true: the schema reports it, and it does not pass either
 
-    passes_line = next(n for n, t in enumerate((root / "prd.json").read_text().splitlines(), 1) if '"yes"' in t)
+    passes_line = next(
+        n for n, t in enumerate((root / "prd.json").read_text().splitlines(), 1) if '"yes"' in t
+    )
     found = [(f.code, f.path, f.line, f.column) for f in check_session(root).findings]
     # A PRD that fails its schema is not used: fix the type, and RL201 speaks.
     assert found == [("HS001", "prd.json", passes_line, 17)]
@@ -254,13 +256,29 @@ def test_session_file_schemas_accept_what_ralph_writes(schema: str, data: object
 @pytest.mark.parametrize(
     ("schema", "data", "message"),
     [
-        ("handoff_signal", {"targetAgent": "tester", "context": "c", "timestamp": "t"}, '"tester" is not one of'),
+        (
+            "handoff_signal",
+            {"targetAgent": "tester", "context": "c", "timestamp": "t"},
+            '"tester" is not one of',
+        ),
         ("handoff_signal", {"targetAgent": "qa"}, "missing required property 'context'"),
         ("pending_handoff", {"targetAgent": "qa", "context": "c"}, "missing required property 'timestamp'"),
-        ("handoff_log", {"sessionId": "s", "handoffs": [{"from": "pm", "to": "qa"}]}, "property 'reason' in /handoffs/0"),
+        (
+            "handoff_log",
+            {"sessionId": "s", "handoffs": [{"from": "pm", "to": "qa"}]},
+            "property 'reason' in /handoffs/0",
+        ),
         ("coordinator_state", {"sessionId": "s", "status": "paused"}, '"paused" is not one of'),
-        ("prd", {"items": [{"id": "f", "title": "t", "passes": "yes"}]}, 'expected boolean, got string "yes"'),
-        ("prd", {"items": [{"id": "f", "title": "t", "passes": True, "category": "ui"}]}, '"ui" is not one of'),
+        (
+            "prd",
+            {"items": [{"id": "f", "title": "t", "passes": "yes"}]},
+            'expected boolean, got string "yes"',
+        ),
+        (
+            "prd",
+            {"items": [{"id": "f", "title": "t", "passes": True, "category": "ui"}]},
+            '"ui" is not one of',
+        ),
     ],
 )
 def test_session_file_schemas_reject_what_ralph_cannot_use(schema: str, data: object, message: str) -> None:
@@ -270,10 +288,19 @@ def test_session_file_schemas_reject_what_ralph_cannot_use(schema: str, data: ob
 
 def test_session_files_written_with_a_bom_are_read_and_placed_as_shown(tmp_path: Path) -> None:
     root = make_session(tmp_path / "broken", "broken", logs={})
-    found = [(f.code, *where(f)) for f in check_session(root).findings if f.path.endswith("coordinator-state.json")]
+    found = [
+        (f.code, *where(f)) for f in check_session(root).findings if f.path.endswith("coordinator-state.json")
+    ]
     assert found == [("HS001", ".claude/session/coordinator-state.json", 3, 13)]
 
 
 def test_the_broken_fixture_reports_each_of_its_faults(tmp_path: Path) -> None:
     root = make_session(tmp_path / "broken", "broken", logs={"pm": ["all done", PROMISE]})
-    assert sorted(codes(check_session(root).findings)) == ["HS001", "HS001", "RL201", "RL203", "RL204", "RL205"]
+    assert sorted(codes(check_session(root).findings)) == [
+        "HS001",
+        "HS001",
+        "RL201",
+        "RL203",
+        "RL204",
+        "RL205",
+    ]
