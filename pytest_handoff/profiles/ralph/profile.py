@@ -123,7 +123,7 @@ class RalphProfile(Profile):
         return [NAME, *sorted(agent for agent in agents if agent)]
 
     def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
-        if path.name.endswith(".log"):
+        if not path.name.endswith(".json"):  # a log (any text file, under --profile ralph)
             from pytest_handoff.profiles.ralph.logs import read_log
 
             return read_log(raw, path, display_path)
