@@ -115,3 +115,10 @@ def test_checking_one_log_imports_no_other_profile_and_nothing_heavy(tmp_path: P
         cwd=root,
     )
     assert done.stdout.splitlines() == ["0 []", "['pytest_handoff.profiles.base']"]
+
+
+def test_editors_get_the_session_file_schemas_but_not_one_for_every_prd_json() -> None:
+    pairs = dict(PROFILE.editor_schemas(Settings()))
+    assert pairs["ralph/handoff_log"] == ["**/.claude/session/handoff-log.json"]
+    assert len(pairs) == 4
+    assert "ralph/prd" not in pairs

@@ -147,6 +147,13 @@ class RalphProfile(Profile):
     def schema_name(self, handoff_type: str) -> str:
         return f"{NAME}/{handoff_type}"
 
+    def editor_schemas(self, settings: Settings) -> list[tuple[str, list[str]]]:
+        # Not prd.json: other tools name their files so, and an editor has no session to tell them apart.
+        return [
+            (self.schema_name(handoff_type), [f"**/.claude/session/{name}"])
+            for name, handoff_type in SESSION_FILES.items()
+        ]
+
     def rule_table(self) -> tuple[Rule, ...]:
         from pytest_handoff.profiles.ralph.rules import RULES
 
