@@ -13,7 +13,7 @@ from pytest_handoff.documents import Document
 from pytest_handoff.engine import ChainRef, ChainResult, check_chain
 from pytest_handoff.findings import Finding
 from pytest_handoff.profiles import load
-from pytest_handoff.profiles.ralph.logs import read_log
+from pytest_handoff.profiles.ralph.logs import LogLine, read_log
 from pytest_handoff.profiles.ralph.profile import PROFILE
 
 # Loaded as the engine loads it: its rules join the table.
@@ -112,10 +112,10 @@ def where(finding: Finding) -> tuple[str, int, int]:
 def log_documents(
     lines: list[str], name: str = "developer.log"
 ) -> tuple[tuple[Document, ...], tuple[Finding, ...]]:
-    """A log of ``lines`` read in memory: its documents and findings."""
+    """A log of ``lines`` read in memory: its phrases and promises (not its lines as text), and findings."""
     raw = ("\n".join(lines) + "\n").encode("utf-8")
     loaded = read_log(raw, Path(".claude/session/logs") / name, f".claude/session/logs/{name}")
-    return loaded.documents, loaded.findings
+    return tuple(doc for doc in loaded.documents if not isinstance(doc, LogLine)), loaded.findings
 
 
 def column_of(line: str, needle: str) -> int:

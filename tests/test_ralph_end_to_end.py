@@ -99,3 +99,18 @@ def test_pytest_fails_the_session_item_with_the_findings_of_its_files(
     result.stdout.fnmatch_lines(
         ["*lantern/.claude/session/logs/pm.log:5:1: RL201 complete-with-open-items*", f"*{PROMISE}*"]
     )
+
+
+def test_a_secret_in_a_log_line_shown_in_a_report_is_reported_and_masked(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+    good = phrase("qa", sender="developer", reason="ready_for_qa")
+    (project / LOG).write_text("\n".join([READY, good, READY, f"HANDOFF:qa:token {token} works"]) + "\n")
+
+    code = main([LOG])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert token not in out
+    assert f"{LOG}:4:1: HX001 unredacted-secret" in out
+    assert f"{LOG}:4:12: RL003 plain-text-handoff-context" in out

@@ -7,7 +7,14 @@ from pathlib import Path
 
 from pytest_handoff.documents import Region
 from pytest_handoff.findings import Severity
-from pytest_handoff.profiles.ralph.logs import Phrase, Promise, _marked_lines, decode_context, read_log
+from pytest_handoff.profiles.ralph.logs import (
+    LogLine,
+    Phrase,
+    Promise,
+    _marked_lines,
+    decode_context,
+    read_log,
+)
 from tests.ralph_helpers import PROMISE, READY, column_of, context, encode, log_documents, phrase
 
 
@@ -182,7 +189,7 @@ def test_bytes_that_are_not_utf8_do_not_hide_the_phrases_after_them() -> None:
     line = phrase("developer")
     raw = b"binary \xff\xfe output\n" + f"{READY}\n{line}\n".encode()
     loaded = read_log(raw, Path("pm.log"), "pm.log")
-    assert [d.fixed for d in loaded.documents] == [Region(3, 19, 3, len(line))]
+    assert [d.fixed for d in loaded.documents if isinstance(d, Phrase)] == [Region(3, 19, 3, len(line))]
 
 
 def test_a_large_log_places_its_phrases_on_the_right_lines() -> None:
@@ -203,3 +210,11 @@ def test_only_lines_holding_a_marker_are_looked_at() -> None:
         (4, "d agent_ready e"),
         (6, "f <promise>RALPH_COMPLETE</promise>"),
     ]
+
+
+def test_each_line_reported_on_is_also_a_document_of_its_text_where_secrets_are_looked_for() -> None:
+    lines = ["token ghp_abcdefghijklmnopqrstuvwxyz0123456789", READY, "HANDOFF:qa:use token ghp_abc", "done"]
+    loaded = read_log(("\n".join(lines) + "\n").encode(), Path("developer.log"), "developer.log")
+
+    shown = [(d.fixed, d.data) for d in loaded.documents if isinstance(d, LogLine)]
+    assert shown == [(Region(3, 1, 3, len(lines[2])), lines[2])]  # the RL003 line; not lines 1, 2, 4

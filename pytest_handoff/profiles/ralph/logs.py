@@ -31,6 +31,12 @@ _BASE64_LIKE = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
+class _Line(NamedTuple):
+    number: int
+    start: int  # offset of the line in the text
+    text: str
+
+
 class Phrase(Document):
     """A handoff phrase of a log: its decoded context is the data, placed at the context's text."""
 
@@ -55,16 +61,30 @@ class Promise(Document):
         )
 
 
+class LogLine(Document):
+    """A line of a log that findings or documents are placed at, as text (its data).
+
+    Reports show these lines; as documents, the engine looks for secrets in them (HX001) and
+    masks what it finds, as it does in a JSON file's strings.
+    """
+
+    def __init__(self, path: Path, display_path: str, line: _Line, source_text: str) -> None:
+        region = Region(line.number, 1, line.number, max(len(line.text), 1))
+        super().__init__(
+            path,
+            display_path,
+            "",
+            line.text,
+            fixed=region,
+            source_text=source_text,
+            label=f"line {line.number}",
+        )
+
+
 def log_agent(path: Path) -> str | None:
     """The agent a log belongs to by its name (``qa.log``), None when the name is no agent's."""
     stem = path.name[:-4].lower() if path.name.lower().endswith(".log") else ""
     return stem if stem in AGENTS else None
-
-
-class _Line(NamedTuple):
-    number: int
-    start: int  # offset of the line in the text
-    text: str
 
 
 def _marked_lines(text: str) -> list[_Line]:
@@ -122,7 +142,12 @@ def read_log(raw: bytes, path: Path, display_path: str) -> Loaded:
         )
 
     ready_since = False  # an AGENT_READY_FOR_HANDOFF since the last phrase
+    previous: _Line | None = None
+    placed = 0  # documents and findings placed before ``previous``
     for line in _marked_lines(text):
+        if previous is not None and len(documents) + len(findings) > placed:
+            documents.append(LogLine(path, display_path, previous, text))
+        previous, placed = line, len(documents) + len(findings)
         ready = _READY.search(line.text)
         phrase = _PHRASE.search(line.text)
         if phrase is None:
@@ -184,6 +209,8 @@ def read_log(raw: bytes, path: Path, display_path: str) -> Loaded:
             finding("RL002", Severity.ERROR, f"handoff context {problem}", *region[:2], region.end_column)
         if _PROMISE.search(line.text) is not None:
             documents.append(_promise(path, display_path, line, text))
+    if previous is not None and len(documents) + len(findings) > placed:
+        documents.append(LogLine(path, display_path, previous, text))
     return Loaded(tuple(documents), tuple(findings))
 
 
