@@ -83,6 +83,8 @@ def test_rl002_reports_each_way_a_base64_context_cannot_be_read_at_the_context()
         "not valid base64": "eyJmcm9tIjoicG0iLCJyZWFzb24i" + "Q",  # 29 characters: one past a multiple of 4
         "not UTF-8": _b64(b"\xff\xfe\xfd" * 8),
         "not JSON": _b64(b"{'from': 'pm', 'reason': 'x'}"),
+        "a duplicate key": _b64(b'{"from": "pm", "from": "qa", "reason": "error"}'),
+        "too deep": _b64(b"[" * 300 + b"]" * 300),
         "JSON list": _b64(b'["pm", "developer", "qa"]'),
     }
     for what, encoded in bad.items():
@@ -97,7 +99,7 @@ def test_rl002_reports_each_way_a_base64_context_cannot_be_read_at_the_context()
 def test_rl002_messages_say_what_is_wrong() -> None:
     assert "not valid base64" in str(decode_context("eyJmcm9tIjoicG0iLCJyZWFzb24iQ")[1])
     assert "not UTF-8" in str(decode_context(_b64(b"\xff\xfe\xfd" * 8))[1])
-    assert "not JSON" in str(decode_context(_b64(b"{'from': 'pm', 'reason': 'x'}"))[1])
+    assert "not strict JSON: invalid JSON" in str(decode_context(_b64(b"{'from': 'pm', 'reason': 'x'}"))[1])
     assert "JSON list, not an object" in str(decode_context(_b64(b'["pm", "developer", "qa"]'))[1])
 
 
@@ -218,3 +220,10 @@ def test_each_line_reported_on_is_also_a_document_of_its_text_where_secrets_are_
 
     shown = [(d.fixed, d.data) for d in loaded.documents if isinstance(d, LogLine)]
     assert shown == [(Region(3, 1, 3, len(lines[2])), lines[2])]  # the RL003 line; not lines 1, 2, 4
+
+
+def test_rl002_holds_a_decoded_context_to_the_rules_of_a_json_file() -> None:
+    duplicate = decode_context(_b64(b'{"from": "pm", "from": "qa", "reason": "error"}'))[1]
+    assert "duplicate key 'from'" in str(duplicate)
+    assert "nests deeper than 256" in str(decode_context(_b64(b"[" * 300 + b"]" * 300))[1])
+    assert "Infinity is not a finite number" in str(decode_context(_b64(b'{"from": "pm", "n": Infinity}'))[1])

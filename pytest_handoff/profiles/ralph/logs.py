@@ -8,12 +8,11 @@ lines holding a marker (``HANDOFF``, ``RALPH_COMPLETE``, ``AGENT_READY``) are lo
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pytest_handoff.documents import Document, Loaded, Region
+from pytest_handoff.documents import Document, Loaded, Region, parse_json_bytes
 from pytest_handoff.findings import Finding, Severity
 from pytest_handoff.profiles.ralph.protocol import AGENTS
 
@@ -237,17 +236,19 @@ def decode_context(context: str) -> tuple[Any, str | None]:
     except binascii.Error as error:
         return None, f"is not valid base64 ({error})"
     try:
-        decoded = raw.decode("utf-8")
+        raw.decode("utf-8")
     except UnicodeDecodeError as error:
         return (
             None,
             f"decodes from base64 to bytes that are not UTF-8 (byte 0x{raw[error.start]:02x} at {error.start})",
         )
-    try:
-        data = json.loads(decoded)
-    except ValueError as error:
-        reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
-        return None, f"decodes from base64 to text that is not JSON ({reason})"
+    # As strict as a JSON file: no NaN, no duplicate keys, no absurd nesting or numbers.
+    parsed = parse_json_bytes(raw, Path("context"), "context")
+    if parsed.findings:
+        message = parsed.findings[0].message
+        return None, f"decodes from base64 to text that is not strict JSON: {message} (in the decoded text)"
+    assert parsed.document is not None
+    data = parsed.document.data
     if not isinstance(data, dict):
         kind = "null" if data is None else type(data).__name__
         return None, f"decodes from base64 to JSON {kind}, not an object"
