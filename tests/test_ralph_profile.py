@@ -122,3 +122,13 @@ def test_editors_get_the_session_file_schemas_but_not_one_for_every_prd_json() -
     assert pairs["ralph/handoff_log"] == ["**/.claude/session/handoff-log.json"]
     assert len(pairs) == 4
     assert "ralph/prd" not in pairs
+
+
+def test_a_prd_json_is_no_member_of_a_group_of_logs_without_a_session(tmp_path: Path) -> None:
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "pm.log").write_text(f"{READY}\n{phrase('developer')}\n")
+    (tmp_path / "prd.json").write_text('{"userStories": []}')  # another tool's PRD
+    assert PROFILE.chain_of(tmp_path / "logs" / "pm.log") == (tmp_path, "ralph-session")
+    assert PROFILE.members(tmp_path, "ralph-session", None) == [tmp_path / "logs" / "pm.log"]
+    (tmp_path / ".claude" / "session").mkdir(parents=True)
+    assert tmp_path / "prd.json" in PROFILE.members(tmp_path, "ralph-session", None)

@@ -97,10 +97,11 @@ class RalphProfile(Profile):
 
     def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
         found: list[Path] = []
-        prd = directory / PRD_FILE
-        if (prd in listing) if listing is not None else prd.is_file():
-            found.append(prd)
         session = directory / ".claude" / "session"
+        prd = directory / PRD_FILE
+        # Other tools write a prd.json too: it is Ralph's only beside a Ralph session.
+        if session.is_dir() and ((prd in listing) if listing is not None else prd.is_file()):
+            found.append(prd)
         found.extend(path for path in (session / name for name in SESSION_FILES) if path.is_file())
         found.extend(_logs_in(session / "logs", deep=False))
         found.extend(_logs_in(directory / "logs", deep=True))
