@@ -179,14 +179,15 @@ def _profile_name(name: str, source: str) -> str:
     name = name.strip().lower()
     if not name or _is_profile(name):
         return name
-    from pytest_handoff.profiles import plugin_profiles, profile_names
+    from pytest_handoff.profiles import plugin_profiles
+    from pytest_handoff.specs import profile_names
 
     known = [*profile_names(), *(p.name for p in plugin_profiles())]
     raise ConfigError(f"{source}: unknown profile {name!r} (known: {', '.join(known)})")
 
 
 def _is_profile(key: str) -> bool:
-    from pytest_handoff.profiles import SPECS_BY_NAME
+    from pytest_handoff.specs import SPECS_BY_NAME
 
     if key in SPECS_BY_NAME:
         return True

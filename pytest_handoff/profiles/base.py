@@ -12,6 +12,7 @@ from pytest_handoff.documents import Document, Loaded, LoadResult, parse_json_by
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.engine import Chain
+    from pytest_handoff.findings import Finding
     from pytest_handoff.rules import Hit, Rule
     from pytest_handoff.views.model import ChainView
 
@@ -107,6 +108,16 @@ class Profile(ABC):
     @abstractmethod
     def schema_name(self, handoff_type: str) -> str:
         """The shipped schema for a handoff type, e.g. ``neuralrelay/dev_to_test``."""
+
+    def validate(self, document: Document, settings: Settings) -> list[Finding]:
+        """Schema findings of a classified document (none when valid): the shipped schema of its type.
+
+        A profile whose schemas are not shipped (a user's contract) validates in its own way.
+        """
+        from pytest_handoff.schemas import compiled_schema
+
+        assert document.handoff_type is not None
+        return compiled_schema(self.schema_name(document.handoff_type)).findings(document)
 
     def sort_key(self, path: Path) -> tuple[int, str]:
         """Order of a chain's files (the sequence they were written in)."""
