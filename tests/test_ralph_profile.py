@@ -132,3 +132,28 @@ def test_a_prd_json_is_no_member_of_a_group_of_logs_without_a_session(tmp_path: 
     assert PROFILE.members(tmp_path, "ralph-session", None) == [tmp_path / "logs" / "pm.log"]
     (tmp_path / ".claude" / "session").mkdir(parents=True)
     assert tmp_path / "prd.json" in PROFILE.members(tmp_path, "ralph-session", None)
+
+
+def test_the_ralph_table_has_unique_rl_codes_four_part_docs_and_loading_registers_exactly_it() -> None:
+    from pytest_handoff.profiles import load
+    from pytest_handoff.profiles.ralph.rules import RULES as TABLE
+    from pytest_handoff.rules import RULES
+
+    parts = ("**What it does**", "**Why is this bad?**", "**Example**", "**Use instead**")
+    assert len({rule.code for rule in TABLE}) == len({rule.name for rule in TABLE}) == len(TABLE)
+    for rule in TABLE:
+        assert rule.code.startswith("RL") and rule.profile == "ralph", rule.code
+        places = [rule.doc.find(part) for part in parts]
+        assert -1 not in places and places == sorted(places), rule.code
+        assert (rule.check is None) == (rule.scope == "load"), rule.code
+    load("ralph")
+    assert {code: rule for code, rule in RULES.items() if code.startswith("RL")} == {r.code: r for r in TABLE}
+
+
+def test_the_ralph_package_imports_none_of_its_modules() -> None:
+    probe = (
+        "import sys, pytest_handoff.profiles.ralph\n"
+        "print(sorted(m for m in sys.modules if m.startswith('pytest_handoff.profiles.ralph.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["[]"]
