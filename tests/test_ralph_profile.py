@@ -142,9 +142,11 @@ def test_the_ralph_table_has_unique_rl_codes_four_part_docs_and_loading_register
     parts = ("**What it does**", "**Why is this bad?**", "**Example**", "**Use instead**")
     assert len({rule.code for rule in TABLE}) == len({rule.name for rule in TABLE}) == len(TABLE)
     for rule in TABLE:
-        assert rule.code.startswith("RL") and rule.profile == "ralph", rule.code
+        assert rule.code.startswith("RL"), rule.code
+        assert rule.profile == "ralph", rule.code
         places = [rule.doc.find(part) for part in parts]
-        assert -1 not in places and places == sorted(places), rule.code
+        assert -1 not in places, rule.code
+        assert places == sorted(places), rule.code
         assert (rule.check is None) == (rule.scope == "load"), rule.code
     load("ralph")
     assert {code: rule for code, rule in RULES.items() if code.startswith("RL")} == {r.code: r for r in TABLE}
