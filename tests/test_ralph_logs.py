@@ -227,3 +227,11 @@ def test_rl002_holds_a_decoded_context_to_the_rules_of_a_json_file() -> None:
     assert "duplicate key 'from'" in str(duplicate)
     assert "nests deeper than 256" in str(decode_context(_b64(b"[" * 300 + b"]" * 300))[1])
     assert "Infinity is not a finite number" in str(decode_context(_b64(b'{"from": "pm", "n": Infinity}'))[1])
+
+
+def test_the_text_of_a_phrase_line_leaves_out_the_base64_its_document_decoded() -> None:
+    handoff = phrase("qa", sender="developer", reason="ready_for_qa")
+    lines = [READY, f"sent {handoff}  "]
+    loaded = read_log(("\n".join(lines) + "\n").encode(), Path("developer.log"), "developer.log")
+
+    assert [d.data for d in loaded.documents if isinstance(d, LogLine)] == ["sent HANDOFF:qa:…  "]

@@ -67,13 +67,20 @@ class LogLine(Document):
     masks what it finds, as it does in a JSON file's strings.
     """
 
-    def __init__(self, path: Path, display_path: str, line: _Line, source_text: str) -> None:
+    def __init__(
+        self, path: Path, display_path: str, line: _Line, source_text: str, decoded: Region | None = None
+    ) -> None:
         region = Region(line.number, 1, line.number, max(len(line.text), 1))
+        text = line.text
+        if decoded is not None:
+            # The base64 a phrase document decoded holds no secret as text (and its "eyJ" would
+            # send every run through the secret patterns): the rest of the line may.
+            text = f"{text[: decoded.column - 1]}…{text[decoded.end_column :]}"
         super().__init__(
             path,
             display_path,
             "",
-            line.text,
+            text,
             fixed=region,
             source_text=source_text,
             label=f"line {line.number}",
@@ -143,10 +150,11 @@ def read_log(raw: bytes, path: Path, display_path: str) -> Loaded:
     ready_since = False  # an AGENT_READY_FOR_HANDOFF since the last phrase
     previous: _Line | None = None
     placed = 0  # documents and findings placed before ``previous``
+    decoded: Region | None = None  # the context of ``previous`` that a phrase document holds
     for line in _marked_lines(text):
         if previous is not None and len(documents) + len(findings) > placed:
-            documents.append(LogLine(path, display_path, previous, text))
-        previous, placed = line, len(documents) + len(findings)
+            documents.append(LogLine(path, display_path, previous, text, decoded))
+        previous, placed, decoded = line, len(documents) + len(findings), None
         ready = _READY.search(line.text)
         phrase = _PHRASE.search(line.text)
         if phrase is None:
@@ -195,6 +203,7 @@ def read_log(raw: bytes, path: Path, display_path: str) -> Loaded:
         data, problem = decode_context(context)
         if problem is None:
             documents.append(Phrase(path, display_path, data, region=region, source_text=text, target=target))
+            decoded = region
         elif problem == "":
             finding(
                 "RL003",
@@ -209,7 +218,7 @@ def read_log(raw: bytes, path: Path, display_path: str) -> Loaded:
         if _PROMISE.search(line.text) is not None:
             documents.append(_promise(path, display_path, line, text))
     if previous is not None and len(documents) + len(findings) > placed:
-        documents.append(LogLine(path, display_path, previous, text))
+        documents.append(LogLine(path, display_path, previous, text, decoded))
     return Loaded(tuple(documents), tuple(findings))
 
 
