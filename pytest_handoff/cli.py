@@ -173,6 +173,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 2
     except Exception as error:  # never a traceback for users; the message says what broke
+        from pytest_handoff.config import ConfigError
+
+        if isinstance(error, ConfigError):  # a profile refusing its options when first used
+            print(f"handoff-lint: error: {error}", file=sys.stderr)
+            return 2
         print(f"handoff-lint: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
 

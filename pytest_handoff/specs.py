@@ -44,6 +44,13 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         "NR",
     ),
     ProfileSpec(
+        "trinity",
+        "pytest_handoff.profiles.trinity.profile",
+        ("**/handoff/*-*-*-*T*.json",),
+        ("globs", "workspaces", "timestamp-tolerance-ms"),
+        "TR",
+    ),
+    ProfileSpec(
         "ralph",
         "pytest_handoff.profiles.ralph.profile",
         (
