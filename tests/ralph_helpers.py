@@ -52,7 +52,7 @@ CLEAN_LOGS: dict[str, list[str]] = {
     "pm": [
         "Reading prd.json: 2 items, 0 passing",
         READY,
-        phrase("developer", sender="pm", reason="task_assignment"),
+        phrase("developer", sender="pm", reason="task_assignment", timestamp="2026-03-02T09:10:00Z"),
         "Received handoff from qa for task feat-101; every item passes",
         PROMISE,
     ],
@@ -60,13 +60,13 @@ CLEAN_LOGS: dict[str, list[str]] = {
         "Received handoff from PM for task feat-101",
         "Committed 3f2a1c0 feat-101: save notes",
         READY,
-        phrase("qa", sender="developer", reason="ready_for_qa"),
+        phrase("qa", sender="developer", reason="ready_for_qa", timestamp="2026-03-02T09:55:00Z"),
     ],
     "qa": [
         "Received handoff from developer for task feat-101",
         "12 tests passed",
         READY,
-        phrase("pm", sender="qa", reason="validation_passed"),
+        phrase("pm", sender="qa", reason="validation_passed", timestamp="2026-03-02T10:30:00Z"),
     ],
 }
 

@@ -27,7 +27,9 @@ from pytest_handoff.profiles.ralph.protocol import (
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
+    from pytest_handoff.engine import Chain
     from pytest_handoff.rules import Hit, Rule
+    from pytest_handoff.views.model import ChainView
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([A-Za-z0-9._:-]{1,80})"')
@@ -154,6 +156,11 @@ class RalphProfile(Profile):
             (self.schema_name(handoff_type), [f"**/.claude/session/{name}"])
             for name, handoff_type in SESSION_FILES.items()
         ]
+
+    def summarise(self, chain: Chain) -> ChainView:
+        from pytest_handoff.profiles.ralph.views import session_view
+
+        return session_view(chain)
 
     def rule_table(self) -> tuple[Rule, ...]:
         from pytest_handoff.profiles.ralph.rules import RULES
