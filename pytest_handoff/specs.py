@@ -57,6 +57,20 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         ("globs", "stores"),
         "CK",
     ),
+    ProfileSpec(
+        "ralph",
+        "pytest_handoff.profiles.ralph.profile",
+        (
+            ".claude/session/handoff-signal.json",
+            ".claude/session/pending-handoff.json",
+            ".claude/session/handoff-log.json",
+            ".claude/session/coordinator-state.json",
+            ".claude/session/logs/*.log",
+            "logs/**/*.log",
+        ),
+        ("globs",),
+        "RL",
+    ),
 )
 
 SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}

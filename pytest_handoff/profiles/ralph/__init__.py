@@ -1,0 +1,1 @@
+"""Ralph (feliperyba/ralph-orchestra): single-agent handoffs through phrases in agent logs."""

@@ -1,0 +1,264 @@
+"""Reading an agent's log: handoff phrases as documents, and the log's own findings.
+
+The watchdog looks for ``HANDOFF\\s*:\\s*(pm|developer|qa)\\s*:\\s*(.+)`` (case-insensitive) in an
+agent's output; the trimmed second group is the context, base64 of a UTF-8 JSON object by the
+protocol (plain text is accepted too). A log may be large: it is scanned once, and only the
+lines holding a marker (``HANDOFF``, ``RALPH_COMPLETE``, ``AGENT_READY``) are looked at closely.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from pytest_handoff.documents import Document, Loaded, Region, parse_json_bytes
+from pytest_handoff.findings import Finding, Severity
+from pytest_handoff.profiles.ralph.protocol import AGENTS
+
+_MARKER = re.compile(r"HANDOFF|RALPH_COMPLETE|AGENT_READY", re.IGNORECASE)
+_BREAK = re.compile(r"[\r\n]")
+#: The watchdog's regex (PowerShell ``-match`` ignores case).
+_PHRASE = re.compile(r"HANDOFF\s*:\s*(pm|developer|qa)\s*:\s*(.+)", re.IGNORECASE)
+#: A phrase naming any agent: what an agent meant, when the watchdog's regex misses it.
+#: ASCII: a case-insensitive Unicode ``\w`` costs milliseconds to compile, on every run.
+_ANY_AGENT = re.compile(r"HANDOFF\s*:\s*([A-Za-z][\w-]*)\s*:", re.IGNORECASE | re.ASCII)
+_READY = re.compile(r"AGENT_READY_FOR_HANDOFF", re.IGNORECASE)
+_PROMISE = re.compile(r"<promise>\s*RALPH_COMPLETE\s*</promise>", re.IGNORECASE)
+#: A context meant as base64: nothing but its alphabet, and longer than a plain word.
+_BASE64_LIKE = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+class _Line(NamedTuple):
+    number: int
+    start: int  # offset of the line in the text
+    text: str
+
+
+class Phrase(Document):
+    """A handoff phrase of a log: its decoded context is the data, placed at the context's text."""
+
+    def __init__(
+        self, path: Path, display_path: str, data: Any, *, region: Region, source_text: str, target: str
+    ) -> None:
+        super().__init__(
+            path, display_path, "", data, fixed=region, source_text=source_text, label=f"line {region.line}"
+        )
+        #: The agent the phrase hands over to (lower case).
+        self.target = target
+        #: The agent whose log holds the phrase (``developer.log``), None for another name.
+        self.log_agent = log_agent(path)
+
+
+class Promise(Document):
+    """A ``<promise>RALPH_COMPLETE</promise>`` of a log (no data: where it stands is what counts)."""
+
+    def __init__(self, path: Path, display_path: str, *, region: Region, source_text: str) -> None:
+        super().__init__(
+            path, display_path, "", {}, fixed=region, source_text=source_text, label=f"line {region.line}"
+        )
+
+
+class LogLine(Document):
+    """A line of a log that findings or documents are placed at, as text (its data).
+
+    Reports show these lines; as documents, the engine looks for secrets in them (HX001) and
+    masks what it finds, as it does in a JSON file's strings.
+    """
+
+    def __init__(
+        self, path: Path, display_path: str, line: _Line, source_text: str, decoded: Region | None = None
+    ) -> None:
+        region = Region(line.number, 1, line.number, max(len(line.text), 1))
+        text = line.text
+        if decoded is not None:
+            # The base64 a phrase document decoded holds no secret as text (and its "eyJ" would
+            # send every run through the secret patterns): the rest of the line may.
+            text = f"{text[: decoded.column - 1]}…{text[decoded.end_column :]}"
+        super().__init__(
+            path,
+            display_path,
+            "",
+            text,
+            fixed=region,
+            source_text=source_text,
+            label=f"line {line.number}",
+        )
+
+
+def log_agent(path: Path) -> str | None:
+    """The agent a log belongs to by its name (``qa.log``), None when the name is no agent's."""
+    stem = path.name[:-4].lower() if path.name.lower().endswith(".log") else ""
+    return stem if stem in AGENTS else None
+
+
+def _marked_lines(text: str) -> list[_Line]:
+    """The lines holding a marker, with their numbers: one pass over the text, no line split.
+
+    Line breaks are counted between one marked line and the next only, so the work is linear
+    in the size of the log however many markers it has.
+    """
+    found: list[_Line] = []
+    cursor = 0  # start of a line whose number is ``number``
+    number = 1
+    size = len(text)
+    for match in _MARKER.finditer(text):
+        position = match.start()
+        if position < cursor:
+            continue  # on a line already taken
+        number += (
+            text.count("\n", cursor, position)
+            + text.count("\r", cursor, position)
+            - text.count("\r\n", cursor, position)
+        )
+        last_break = max(text.rfind("\n", cursor, position), text.rfind("\r", cursor, position))
+        start = last_break + 1 if last_break >= 0 else cursor
+        ending = _BREAK.search(text, position)
+        end = ending.start() if ending else size
+        found.append(_Line(number, start, text[start:end]))
+        if end >= size:
+            break
+        cursor = end + (2 if text.startswith("\r\n", end) else 1)
+        number += 1
+    return found
+
+
+def read_log(raw: bytes, path: Path, display_path: str) -> Loaded:
+    """A log's phrases and promises as documents, and the findings about its phrases."""
+    if raw.startswith(_UTF8_BOM):
+        raw = raw[3:]  # PowerShell writes one; it is no character of the first line
+    # Agents print what they like: a stray byte must not hide the phrases around it.
+    text = raw.decode("utf-8", errors="replace")
+    documents: list[Document] = []
+    findings: list[Finding] = []
+
+    def finding(code: str, severity: Severity, message: str, line: int, column: int, end: int) -> None:
+        findings.append(
+            Finding(
+                path=display_path,
+                line=line,
+                column=column,
+                end_line=line,
+                end_column=end,
+                code=code,
+                severity=severity,
+                message=message,
+            )
+        )
+
+    ready_since = False  # an AGENT_READY_FOR_HANDOFF since the last phrase
+    previous: _Line | None = None
+    placed = 0  # documents and findings placed before ``previous``
+    decoded: Region | None = None  # the context of ``previous`` that a phrase document holds
+    for line in _marked_lines(text):
+        if previous is not None and len(documents) + len(findings) > placed:
+            documents.append(LogLine(path, display_path, previous, text, decoded))
+        previous, placed, decoded = line, len(documents) + len(findings), None
+        ready = _READY.search(line.text)
+        phrase = _PHRASE.search(line.text)
+        if phrase is None:
+            other = _ANY_AGENT.search(line.text)
+            if other is not None and other.group(1).lower() in AGENTS:
+                finding(
+                    "RL002",
+                    Severity.ERROR,
+                    f"handoff to {other.group(1).lower()} with no context: the watchdog's pattern needs "
+                    "one, so it ignores this phrase",
+                    line.number,
+                    other.start() + 1,
+                    other.end(),
+                )
+            elif other is not None:
+                finding(
+                    "RL001",
+                    Severity.ERROR,
+                    f"handoff to unknown agent {other.group(1)!r}: the watchdog hands over only to "
+                    f"{', '.join(AGENTS)}, so it ignores this phrase",
+                    line.number,
+                    other.start(1) + 1,
+                    other.end(1),
+                )
+            if _PROMISE.search(line.text) is not None:
+                documents.append(_promise(path, display_path, line, text))
+            ready_since = ready_since or ready is not None
+            continue
+        if ready is not None and ready.start() < phrase.start():
+            ready_since = True
+        target = phrase.group(1).lower()
+        context = phrase.group(2).strip()
+        column = phrase.start(2) + 1 + (len(phrase.group(2)) - len(phrase.group(2).lstrip()))
+        region = Region(line.number, column, line.number, column + max(len(context), 1) - 1)
+        if not ready_since:
+            finding(
+                "RL004",
+                Severity.ERROR,
+                f"handoff to {target} without AGENT_READY_FOR_HANDOFF before it in this log "
+                "(since the previous handoff): the watchdog waits 30 seconds, then stops the agent by force",
+                line.number,
+                phrase.start() + 1,
+                phrase.end(1),
+            )
+        ready_since = ready is not None and ready.start() > phrase.start()
+        data, problem = decode_context(context)
+        if problem is None:
+            documents.append(Phrase(path, display_path, data, region=region, source_text=text, target=target))
+            decoded = region
+        elif problem == "":
+            finding(
+                "RL003",
+                Severity.WARNING,
+                f"handoff to {target} with a plain-text context: the protocol asks for base64 of a JSON "
+                "object (from, reason, timestamp, task), which the next agent and this linter can read",
+                *region[:2],
+                region.end_column,
+            )
+        else:
+            finding("RL002", Severity.ERROR, f"handoff context {problem}", *region[:2], region.end_column)
+        if _PROMISE.search(line.text) is not None:
+            documents.append(_promise(path, display_path, line, text))
+    if previous is not None and len(documents) + len(findings) > placed:
+        documents.append(LogLine(path, display_path, previous, text, decoded))
+    return Loaded(tuple(documents), tuple(findings))
+
+
+def _promise(path: Path, display_path: str, line: _Line, text: str) -> Promise:
+    match = _PROMISE.search(line.text)
+    assert match is not None
+    region = Region(line.number, match.start() + 1, line.number, match.end())
+    return Promise(path, display_path, region=region, source_text=text)
+
+
+def decode_context(context: str) -> tuple[Any, str | None]:
+    """A phrase's context decoded: (object, None); (None, "") for plain text; else (None, what is wrong).
+
+    A context of nothing but base64's alphabet (16 characters or more) is taken as meant for
+    base64; anything else is plain text, which the watchdog passes on as it is.
+    """
+    if _BASE64_LIKE.fullmatch(context) is None:
+        return None, ""
+    import binascii
+
+    padded = context + "=" * (-len(context) % 4) if "=" not in context else context
+    try:
+        raw = binascii.a2b_base64(padded)
+    except binascii.Error as error:
+        return None, f"is not valid base64 ({error})"
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return (
+            None,
+            f"decodes from base64 to bytes that are not UTF-8 (byte 0x{raw[error.start]:02x} at {error.start})",
+        )
+    # As strict as a JSON file: no NaN, no duplicate keys, no absurd nesting or numbers.
+    parsed = parse_json_bytes(raw, Path("context"), "context")
+    if parsed.findings:
+        message = parsed.findings[0].message
+        return None, f"decodes from base64 to text that is not strict JSON: {message} (in the decoded text)"
+    assert parsed.document is not None
+    data = parsed.document.data
+    if not isinstance(data, dict):
+        kind = "null" if data is None else type(data).__name__
+        return None, f"decodes from base64 to JSON {kind}, not an object"
+    return data, None
