@@ -342,13 +342,19 @@ def _sources(
 ) -> dict[str, tuple[str, ...]]:
     """Lines of each file that has a positioned finding (decoded leniently if it did not parse).
 
-    Secrets in a file that did not parse (HX001 sees only parsed ones) are added to ``secrets``.
+    Secrets in a file that did not parse, or outside the documents of a file of many (HX001 sees
+    only documents), are added to ``secrets``.
     """
+    from pytest_handoff.secrets import find_secrets, may_hold_secrets
+
     wanted = {f.path for f in findings if f.line > 0}
     sources: dict[str, tuple[str, ...]] = {}
     for document in documents:
         if document.display_path in wanted and document.display_path not in sources:
-            sources[document.display_path] = tuple(_LINE_BREAK.split(document.source_text))
+            lines = sources[document.display_path] = tuple(_LINE_BREAK.split(document.source_text))
+            # A file of many documents (a log, JSONL) has text outside them: HX001 never saw it.
+            if document.source_text is not document.text and may_hold_secrets(document.source_text):
+                secrets.extend(secret for line in lines for _, secret in find_secrets(line))
     for path in ref.paths:
         display = display_path_for(path, root)
         if display in wanted and display not in sources and not ref.profile.opens_itself(path):
@@ -358,8 +364,6 @@ def _sources(
                 continue
             text = raw.decode("utf-8", errors="replace")
             sources[display] = tuple(_LINE_BREAK.split(text))
-            from pytest_handoff.secrets import find_secrets, may_hold_secrets
-
             if may_hold_secrets(text):
                 secrets.extend(secret for line in sources[display] for _, secret in find_secrets(line))
     return sources

@@ -230,3 +230,17 @@ def test_profile_forces_a_format_and_an_unknown_one_is_refused(tmp_path: Path) -
     assert Settings().merged({"profile": "Trinity"}, "command line").profile == "trinity"
     with pytest.raises(ConfigError, match="unknown profile 'nosuch'"):
         Settings().merged({"profile": "nosuch"}, "command line")
+
+
+def test_a_secret_in_a_line_no_document_holds_is_masked_in_excerpts(
+    tmp_path: Path, toy_plugins: object
+) -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    (tmp_path / "toys").mkdir()
+    (tmp_path / "toys" / "a.jsonl").write_text(f'{{"n": 2}}\n{{"note": "{token}",\n', encoding="utf-8")
+    _, results = check_paths([], tmp_path, Settings(ignore=("HX001",)))
+    outputs = {name: io.StringIO() for name in ("text", "json", "sarif", "github", "markdown")}
+    write_reports(results, list(outputs.items()), tmp_path)
+    assert sorted(f.code for f in results[0].findings) == ["HF002", "TY001"]
+    for name, stream in outputs.items():
+        assert token[4:16] not in stream.getvalue(), name
