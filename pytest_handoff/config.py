@@ -215,6 +215,12 @@ def _profile_options(
     if name == "neuralrelay":
         return _parse(table, where)
     options = dict(parsed.get("options", {}))
+    if known is None:
+        # Tables of the profile's own: it checks them, resolving paths from the file's folder.
+        given = Path(source)
+        base = given.parent if given.suffix == ".toml" else Path.cwd()
+        options[name] = load(name).checked_options(table, where, base)
+        return {"options": options}
     raw = {key.replace("_", "-"): value for key, value in table.items()}
     if "globs" in raw:
         raw["globs"] = _parse({"globs": raw["globs"]}, where)["globs"]

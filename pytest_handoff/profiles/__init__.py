@@ -38,6 +38,10 @@ class ProfileSpec(NamedTuple):
         """Where the profile's files are looked for under ``settings``."""
         if self.name == "neuralrelay":
             return settings.globs  # its globs predate profile tables: [tool.handoff] globs
+        if self.option_keys is None:
+            # Tables of its own (user contracts, one per contract, each with its globs): the
+            # profile reads them; it is imported only when such tables are configured.
+            return load(self.name).globs(settings) if settings.options_of(self.name) else ()
         configured = settings.options_of(self.name).get("globs")
         return tuple(configured) if configured else self.default_globs
 
@@ -50,6 +54,13 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         (".neuralrelay/handoffs/**/*.json",),
         ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
         "NR",
+    ),
+    ProfileSpec(
+        "contracts",
+        "pytest_handoff.profiles.contracts.profile",
+        (),
+        None,
+        "UC",
     ),
 )
 
