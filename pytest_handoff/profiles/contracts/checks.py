@@ -178,9 +178,7 @@ def check_covered_by(chain: Chain, settings: Settings) -> Iterator[Hit]:
                         continue
                     if not targets:
                         kinds = f" of type {', '.join(in_types)}" if in_types else ""
-                        message = (
-                            f"{pointer} has nothing to be covered by: no other document{kinds} in its group"
-                        )
+                        message = f"{pointer} has nothing to be covered by: no other schema-valid document{kinds} in its group"
                         yield _hit(document, pointer, use, message)
                         break
                     yield _hit(

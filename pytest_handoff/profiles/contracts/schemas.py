@@ -78,9 +78,9 @@ def _is_subset(schema: Any) -> bool:
     pending = [schema]
     while pending:
         node = pending.pop()
-        if isinstance(node, bool):
-            continue
-        if not isinstance(node, dict) or not set(node) <= _SUPPORTED:
+        if not isinstance(node, dict):
+            continue  # a boolean schema, or no schema at all (which the meta-schema check refuses)
+        if not set(node) <= _SUPPORTED:
             return False
         for key in _SUBSCHEMA:
             if key in node:
@@ -244,7 +244,7 @@ def _schema_problem(schema: Any) -> str | None:
     from jsonschema.validators import validator_for
 
     if not isinstance(schema, (dict, bool)):
-        return "a schema is an object or a boolean"
+        return "the schema at the root must be an object or a boolean"
     if isinstance(schema, dict) and "$schema" in schema and not isinstance(schema["$schema"], str):
         return "'$schema' must be a string"
     cls = validator_for(schema, default=_default_validator())

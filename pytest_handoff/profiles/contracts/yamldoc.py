@@ -140,6 +140,8 @@ class _Composer:
         self.anchors: dict[str, Node] = {}
         self.open_anchors: set[str] = set()
         self.aliased = 0
+        #: Documents composed so far (those before a syntax error are kept).
+        self.roots: list[Node] = []
         self.duplicates: list[
             tuple[str, tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]]
         ] = []
@@ -148,7 +150,7 @@ class _Composer:
         """Every document of the stream, as its root node; raises _Problem or a YAMLError."""
         events = self.yaml.events
         loader = self.loader
-        roots: list[Node] = []
+        roots = self.roots
         stack: list[_Frame] = []
         while loader.check_event():
             event = loader.get_event()
@@ -340,9 +342,8 @@ def _compose(text: str) -> _Read:
     loader, yaml = _loader(text)
     composer = _Composer(loader, yaml)
     findings: list[tuple[str, str, Region, tuple[int, int] | None]] = []
-    roots: list[Node] = []
     try:
-        roots = composer.documents()
+        composer.documents()
     except _Problem as problem:
         findings.append((problem.code, problem.message, _region(problem.mark, problem.mark, False), None))
     except yaml.YAMLError as error:
@@ -355,7 +356,7 @@ def _compose(text: str) -> _Read:
             "YAML readers keep only the last value"
         )
         findings.append(("HF003", message, _region(start, end), (first_start[0] + 1, first_start[1] + 1)))
-    return _Read(roots, findings)
+    return _Read(composer.roots, findings)
 
 
 def _syntax(error: Any, text: str) -> tuple[str, Region, None]:
