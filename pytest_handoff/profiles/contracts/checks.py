@@ -172,7 +172,14 @@ def check_covered_by(chain: Chain, settings: Settings) -> Iterator[Hit]:
                 covered = {
                     canonical(v, match) for target in targets for _, v in items_of(target.data, covering)
                 }
-                related = tuple((t, covering, f"covering field in {_name(t)}") for t in targets[:3])
+                related = tuple(
+                    (
+                        t,
+                        next((p for p, _ in items_of(t.data, covering)), covering),
+                        f"covering field in {_name(t)}",
+                    )
+                    for t in targets[:3]
+                )
                 for pointer, value in items_of(document.data, field):
                     if canonical(value, match) in covered:
                         continue
