@@ -147,3 +147,35 @@ def test_pytest_handoffs_collects_a_contracts_groups_and_fails_the_broken_one(
             f"*{PLAN}:2:10: UC202 no-tbd*",
         ]
     )
+
+
+def test_checking_one_clean_yaml_file_imports_nothing_heavy(project: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.test_cli import HEAVY_MODULES
+
+    heavy = (*HEAVY_MODULES, "referencing")
+    # Schemas of fastcheck's keywords (a $ref needs jsonschema, to resolve it).
+    (project / "pyproject.toml").write_text(
+        '[tool.handoff.contracts.plan]\nglobs = ["reviews/**/*.yaml"]\nschema = "schemas/plan.schema.json"\n'
+        '[tool.handoff.contracts.note]\nglobs = ["notes/*.json"]\nschema = "schemas/note.schema.json"\n',
+        encoding="utf-8",
+    )
+    probe = (
+        "import io, sys\n"
+        "from pytest_handoff.cli import main\n"
+        "out, sys.stdout = sys.stdout, io.StringIO()\n"
+        "code = main(sys.argv[1:])\n"
+        "sys.stdout = out\n"
+        f"print(code, sorted(m for m in {heavy!r} if m in sys.modules), 'yaml' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, PLAN], capture_output=True, text=True, check=True, cwd=project
+    )
+    assert done.stdout.split() == ["0", "[]", "True"]
+    # ... and a JSON contract document does not import yaml at all.
+    done = subprocess.run(
+        [sys.executable, "-c", probe, NOTE], capture_output=True, text=True, check=True, cwd=project
+    )
+    assert done.stdout.split() == ["0", "[]", "False"]

@@ -195,3 +195,21 @@ def test_read_yaml_data_gives_the_first_document_or_the_first_problem_with_its_p
     data, problem = read_yaml_data(b"a: 1\na: 2\n")
     assert data is None
     assert problem.startswith("2:1: duplicate key 'a'")
+
+
+def test_without_libyaml_the_pure_python_loader_gives_the_same_data_places_and_findings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import yaml
+
+    with_c = read(PLAN), read("a: 1\nb: [x\n"), read("k: 1\nk: 2\n")
+    monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
+    without_c = read(PLAN), read("a: 1\nb: [x\n"), read("k: 1\nk: 2\n")
+    (fast,), (slow,) = with_c[0].documents, without_c[0].documents
+    assert slow.data == fast.data
+    for pointer in ("/kind", "/criteria/1/weight", "/flow/2", "/written_at"):
+        assert slow.region(pointer) == fast.region(pointer)
+    assert [(f.code, f.line, f.column) for f in without_c[1].findings] == [
+        (f.code, f.line, f.column) for f in with_c[1].findings
+    ]
+    assert without_c[2].findings == with_c[2].findings
