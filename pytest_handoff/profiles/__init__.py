@@ -11,6 +11,7 @@ when a walk or a named file needs them.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -41,7 +42,9 @@ class ProfileSpec(NamedTuple):
         if self.option_keys is None:
             # Tables of its own (user contracts, one per contract, each with its globs): the
             # profile reads them; it is imported only when such tables are configured.
-            return load(self.name).globs(settings) if settings.options_of(self.name) else ()
+            # Asked again once imported: its path-only questions follow the latest settings.
+            asked = bool(settings.options_of(self.name)) or self.module in sys.modules
+            return load(self.name).globs(settings) if asked else ()
         configured = settings.options_of(self.name).get("globs")
         return tuple(configured) if configured else self.default_globs
 

@@ -142,6 +142,7 @@ class ContractsProfile(Profile):
         return f"contracts/{handoff_type}"
 
     def validate(self, document: Document, settings: Settings) -> list[Finding]:
+        from pytest_handoff.config import ConfigError
         from pytest_handoff.profiles.contracts.fields import contract_of, document_kind
         from pytest_handoff.profiles.contracts.schemas import user_schema
 
@@ -149,7 +150,17 @@ class ContractsProfile(Profile):
         path = contract.schema_for(document_kind(document)) if contract is not None else None
         if contract is None or path is None:
             return []
-        return user_schema(path, contract.schema_map).findings(document)
+        try:
+            return user_schema(path, contract.schema_map).findings(document)
+        except ConfigError as error:  # settings made in code, not checked when loaded
+            from pytest_handoff.findings import Finding, Severity
+
+            return [
+                Finding(
+                    path=document.display_path, line=1, column=1, end_line=1, end_column=1, code="HS001",
+                    severity=Severity.ERROR, message=f"schema cannot be used: {error}", logical=document.logical,
+                )
+            ]  # fmt: skip
 
     def rule_table(self) -> tuple[Rule, ...]:
         from pytest_handoff.profiles.contracts.rules import RULES
