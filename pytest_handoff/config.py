@@ -179,14 +179,15 @@ def _profile_name(name: str, source: str) -> str:
     name = name.strip().lower()
     if not name or _is_profile(name):
         return name
-    from pytest_handoff.profiles import plugin_profiles, profile_names
+    from pytest_handoff.profiles import plugin_profiles
+    from pytest_handoff.specs import profile_names
 
     known = [*profile_names(), *(p.name for p in plugin_profiles())]
     raise ConfigError(f"{source}: unknown profile {name!r} (known: {', '.join(known)})")
 
 
 def _is_profile(key: str) -> bool:
-    from pytest_handoff.profiles import SPECS_BY_NAME
+    from pytest_handoff.specs import SPECS_BY_NAME
 
     if key in SPECS_BY_NAME:
         return True
@@ -216,14 +217,17 @@ def _profile_options(
         return _parse(table, where)
     options = dict(parsed.get("options", {}))
     if known is None:
-        # Tables of the profile's own: it checks them, resolving paths from the file's folder.
+        # Tables of the profile's own (user contracts): it reads them, resolving the paths they
+        # hold from the configuration file's folder; their values are checked at first use.
         given = Path(source)
         base = given.parent if given.suffix == ".toml" else Path.cwd()
-        options[name] = load(name).checked_options(table, where, base)
+        options[name] = load(name).read_options(table, where, base)
         return {"options": options}
     raw = {key.replace("_", "-"): value for key, value in table.items()}
     if "globs" in raw:
         raw["globs"] = _parse({"globs": raw["globs"]}, where)["globs"]
+    # Values are checked by the profile when it is loaded for a run (loading it here would
+    # import every configured format on every run): see discovery.checked_options.
     options[name] = raw
     return {"options": options}
 

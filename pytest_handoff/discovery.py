@@ -9,15 +9,15 @@ also recognised by its own look (name, place, content); ``--profile`` forces one
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Iterable, Iterator, Sequence
-from functools import cache
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from pytest_handoff.config import Settings
 from pytest_handoff.documents import display_path_for
-from pytest_handoff.profiles import BUILTIN_SPECS, Profile, load
+from pytest_handoff.globs import Matcher as Matcher
+from pytest_handoff.globs import matches_globs as matches_globs
+from pytest_handoff.profiles import Profile, load
 
 SKIPPED_DIRECTORIES = frozenset(
     {
@@ -50,106 +50,6 @@ class ChainRef(NamedTuple):
     @property
     def standalone(self) -> bool:
         return self.directory is None
-
-
-@cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """A glob as a regex over POSIX relative paths; ``**`` spans folders.
-
-    A pattern matches at any depth unless it starts with ``/``.
-    """
-    anchored = pattern.startswith("/")
-    body = pattern.lstrip("/")
-    out: list[str] = []
-    index = 0
-    while index < len(body):
-        if body.startswith("**/", index):
-            out.append("(?:[^/]*/)*")
-            index += 3
-        elif body.startswith("**", index):
-            out.append(".*")
-            index += 2
-        elif body[index] == "*":
-            out.append("[^/]*")
-            index += 1
-        elif body[index] == "?":
-            out.append("[^/]")
-            index += 1
-        else:
-            out.append(re.escape(body[index]))
-            index += 1
-    prefix = "" if anchored else "(?:.*/)?"
-    return re.compile(prefix + "".join(out))
-
-
-def matches_globs(relative_posix: str, globs: Iterable[str]) -> bool:
-    return any(_glob_regex(glob).fullmatch(relative_posix) for glob in globs)
-
-
-
-class _Owner(NamedTuple):
-    """One profile's globs as compiled patterns, with the file-name endings they can match."""
-
-    name: str
-    patterns: tuple[re.Pattern[str], ...]
-    # None: a glob whose last part is not ``*.ext`` or a plain name, so any file may match.
-    endings: tuple[str, ...] | None
-
-
-def _ending(glob: str) -> str | None:
-    last = glob.rsplit("/", 1)[-1]
-    if last.startswith("*") and not any(c in last[1:] for c in "*?["):
-        return last[1:]
-    return None if any(c in last for c in "*?[") else last
-
-
-def _owner(name: str, globs: Sequence[str]) -> _Owner:
-    endings = [_ending(glob) for glob in globs]
-    return _Owner(
-        name,
-        tuple(_glob_regex(glob) for glob in globs),
-        None if None in endings else tuple(e for e in endings if e is not None),
-    )
-
-
-class Matcher:
-    """Which profile's globs a relative path matches (the first profile in order wins)."""
-
-    def __init__(self, settings: Settings, *, plugins: bool) -> None:
-        only = settings.profile
-        owners = [_owner(spec.name, spec.globs(settings)) for spec in BUILTIN_SPECS]
-        if plugins:
-            from pytest_handoff.profiles import plugin_profiles
-
-            owners += [_owner(p.name, p.globs(settings)) for p in plugin_profiles()]
-        self.owners = tuple(o for o in owners if o.patterns and (not only or o.name == only))
-        endings = [o.endings for o in self.owners]
-        self.endings: tuple[str, ...] | None = (
-            None if None in endings else tuple({e for group in endings if group for e in group})
-        )
-
-    def may_match(self, name: str) -> bool:
-        """A cheap first test on a file name alone."""
-        return self.endings is None or name.endswith(self.endings)
-
-    def owners_of(self, relative_posix: str) -> list[str]:
-        """Names of the profiles whose globs match, in order."""
-        name = relative_posix.rsplit("/", 1)[-1]
-        return [
-            o.name
-            for o in self.owners
-            if (o.endings is None or name.endswith(o.endings)) and any(p.fullmatch(relative_posix) for p in o.patterns)
-        ]
-
-    def owner_of(self, path: Path, relative_posix: str) -> Profile | None:
-        """The profile of a file its globs match: the first, or on a tie the first that claims it."""
-        names = self.owners_of(relative_posix)
-        if not names:
-            return None
-        if len(names) == 1:
-            return load(names[0])
-        profiles = [load(name) for name in names]
-        return next((p for p in profiles if p.claims(path)), profiles[0])
 
 
 def profile_for(
@@ -216,6 +116,24 @@ def iter_handoff_files(
         pending.extend(reversed(folders))
 
 
+_CHECKED: set[tuple[str, str]] = set()
+
+
+def checked_options(profile: Profile, settings: Settings) -> None:
+    """Let ``profile`` refuse its option values (ConfigError), once per profile and settings.
+
+    Done when the profile is first used rather than when the configuration is read, so that
+    configuring a format costs nothing on runs that check none of its files.
+    """
+    options = settings.options_of(profile.name)
+    if not options:
+        return
+    key = (profile.name, repr(sorted(options.items(), key=lambda item: item[0])))
+    if key not in _CHECKED:
+        profile.check_options(dict(options), f"[tool.handoff.{profile.name}]")
+        _CHECKED.add(key)
+
+
 def chain_ref_for(
     profile: Profile, path: Path, settings: Settings, root: Path, listing: list[Path] | None = None
 ) -> ChainRef:
@@ -223,6 +141,7 @@ def chain_ref_for(
 
     ``listing`` is the regular files of the group's folder, when already known.
     """
+    checked_options(profile, settings)
     located = profile.chain_of(path)
     if located is None:
         return ChainRef(profile, path.stem, None, (path,))
@@ -231,6 +150,7 @@ def chain_ref_for(
     if path not in members:
         members.append(path)
     return ChainRef(profile, chain_id, directory, tuple(sorted(members, key=profile.sort_key)))
+
 
 class Discovery(NamedTuple):
     """The chains to check and, when files were named, the files to report on."""
@@ -265,7 +185,9 @@ def discover(
         matcher = Matcher(settings, plugins=True)
         files.extend(iter_handoff_files(root, root, settings, listings, matcher))
         if settings.profile:  # a forced profile's own sources outside the tree (a store in $HOME)
-            files.extend((path, load(settings.profile)) for path in load(settings.profile).default_sources(settings))
+            files.extend(
+                (path, load(settings.profile)) for path in load(settings.profile).default_sources(settings)
+            )
     for given in paths:
         path = given if given.is_absolute() else (root / given)
         if path.is_dir():
@@ -281,7 +203,11 @@ def discover(
     # Keyed by the folder as text (normcase: one folder, however spelt): hashing a Path costs more.
     chains: dict[tuple[str, str], ChainRef] = {}
     for path, found in files:
-        profile = found or profile_for(path, settings, display_path_for(path, root), explicit=True) or load("neuralrelay")
+        profile = (
+            found
+            or profile_for(path, settings, display_path_for(path, root), explicit=True)
+            or load("neuralrelay")
+        )
         located = profile.chain_of(path)
         folder = os.path.normcase(located[0] if located else path)
         if (profile.name, folder) in chains:
@@ -309,4 +235,3 @@ def discover(
             chains[(owner.name, folder)] = ref._replace(paths=left)
     ordered = tuple(sorted(chains.values(), key=lambda ref: str(ref.directory or ref.paths[0])))
     return Discovery(ordered, frozenset(focus) if focus else None, tuple(missing), frozenset(folders))
-

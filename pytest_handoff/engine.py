@@ -7,7 +7,6 @@ they differ only in how they report the result.
 from __future__ import annotations
 
 import _thread
-import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -15,24 +14,29 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
 from pytest_handoff.config import Settings
+from pytest_handoff.core_rules import CORE_RULES
 from pytest_handoff.discovery import SKIPPED_DIRECTORIES as SKIPPED_DIRECTORIES
 from pytest_handoff.discovery import ChainRef as ChainRef
 from pytest_handoff.discovery import Discovery as Discovery
-from pytest_handoff.discovery import Matcher as Matcher
 from pytest_handoff.discovery import chain_ref_for as chain_ref_for
 from pytest_handoff.discovery import discover as discover
 from pytest_handoff.discovery import iter_handoff_files as iter_handoff_files
-from pytest_handoff.discovery import matches_globs as matches_globs
 from pytest_handoff.discovery import profile_for as profile_for
 from pytest_handoff.documents import Document, display_path_for, read_file_bytes, too_large
 from pytest_handoff.findings import Finding, Severity
+from pytest_handoff.globs import Matcher as Matcher
+from pytest_handoff.globs import matches_globs as matches_globs
+from pytest_handoff.masking import SHOWN_RUN as SHOWN_RUN
+from pytest_handoff.masking import secret_masker as secret_masker
 from pytest_handoff.profiles import all_profiles
-from pytest_handoff.rules import RULES, Hit, Rule, rules_for, table_version
+from pytest_handoff.rules import RULES, Hit, Rule, register_table, rules_for, table_version
 
 if TYPE_CHECKING:
     from pytest_handoff.cache import ResultCache
+
+# The rules every profile shares (HF, HS, HX001); a profile's own are tabled when it loads.
+register_table(CORE_RULES)
 
 
 class Chain:
@@ -323,72 +327,6 @@ def _enabled_rules(
         for scope in ("document", "chain")
     )
     return document_rules, chain_rules
-
-
-def secret_masker(secrets: Sequence[str]) -> Callable[[str], str]:
-    """A function that hides every secret (also JSON-escaped, in any case, also in part) in a text.
-
-    A message may quote a string cut short or case-folded, so any run of more than
-    :data:`SHOWN_RUN` of a secret's characters, in any case, is hidden too.
-    """
-    from pytest_handoff.secrets import mask
-
-    masks: dict[str, str] = {}
-    for secret in sorted(secrets, key=len, reverse=True):
-        for spelling in (secret, json.dumps(secret)[1:-1]):
-            masks.setdefault(spelling.lower(), mask(secret))
-    whole = re.compile("|".join(re.escape(s) for s in sorted(masks, key=len, reverse=True)), re.IGNORECASE)
-    width = SHOWN_RUN + 1
-    runs = [
-        ({spelling[i : i + width] for i in range(len(spelling) - width + 1)}, masked)
-        for spelling, masked in masks.items()
-        if len(spelling) >= width
-    ]
-
-    def masked_form(match: re.Match[str]) -> str:
-        found = match.group(0)
-        # IGNORECASE also matches what lower() does not fold back (the long s, the dotted I).
-        return masks.get(found.lower()) or next(
-            shown
-            for spelling, shown in masks.items()
-            if re.fullmatch(re.escape(spelling), found, re.IGNORECASE)
-        )
-
-    def hide(text: str) -> str:
-        if masks:
-            text = whole.sub(masked_form, text)
-        for grams, masked in runs:
-            text = _hide_runs(text, grams, masked)
-        return text
-
-    return hide
-
-
-#: The longest run of a secret's characters an output may show (a mask shows its first four).
-SHOWN_RUN = 7
-
-
-def _hide_runs(text: str, grams: set[str], masked: str) -> str:
-    """``text`` with every run of a secret's ``grams`` (lower-case, :data:`SHOWN_RUN` + 1 long) replaced."""
-    lowered = text.lower()
-    if not any(gram in lowered for gram in grams):
-        return text  # the common case
-    width = SHOWN_RUN + 1
-    hidden = [False] * len(text)
-    for start in range(len(text) - width + 1):
-        if text[start : start + width].lower() in grams:
-            hidden[start : start + width] = [True] * width
-    out: list[str] = []
-    index = 0
-    while index < len(text):
-        if not hidden[index]:
-            out.append(text[index])
-            index += 1
-            continue
-        out.append(masked)
-        while index < len(text) and hidden[index]:
-            index += 1
-    return "".join(out)
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

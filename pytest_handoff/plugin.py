@@ -150,7 +150,7 @@ def _result_cache(config: pytest.Config) -> Any:
 
 def _hidden_roots(settings: Settings) -> set[str]:
     """Hidden folder names that some profile's globs walk into (``.neuralrelay``, ``.claude``)."""
-    from pytest_handoff.profiles import BUILTIN_SPECS
+    from pytest_handoff.specs import BUILTIN_SPECS
 
     globs = [glob for spec in BUILTIN_SPECS for glob in spec.globs(settings)]
     return {part for glob in globs for part in glob.strip("/").split("/") if part.startswith(".")}
@@ -171,7 +171,7 @@ MATCHER_KEY = pytest.StashKey[Any]()
 def _matcher(config: pytest.Config, settings: Settings) -> Any:
     """The globs of every profile, compiled once per run."""
     if MATCHER_KEY not in config.stash:
-        from pytest_handoff.discovery import Matcher
+        from pytest_handoff.globs import Matcher
 
         config.stash[MATCHER_KEY] = Matcher(settings, plugins=False)
     return config.stash[MATCHER_KEY]

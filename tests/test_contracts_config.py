@@ -39,6 +39,11 @@ def configure(root: Path, toml: str) -> Path:
     return path
 
 
+def use(root: Path) -> None:
+    """Check the project: a contract's schemas are checked when it is first used."""
+    check_paths([], root, load_settings(root))
+
+
 def write_schema(root: Path, name: str, schema: Any) -> None:
     (root / "schemas" / name).write_text(json.dumps(schema), encoding="utf-8")
 
@@ -112,7 +117,7 @@ def test_an_unusable_contract_is_a_config_error_naming_the_pyproject(
 def test_a_missing_schema_file_is_a_config_error_naming_it(project: Path) -> None:
     configure(project, NOTE_TABLE.replace("note.schema.json", "gone.schema.json"))
     with pytest.raises(ConfigError, match=r"gone\.schema\.json: file not found"):
-        load_settings(project)
+        use(project)
 
 
 @pytest.mark.parametrize(
@@ -135,18 +140,28 @@ def test_a_schema_that_is_itself_invalid_is_a_config_error_naming_its_file(
     configure(project, NOTE_TABLE)
     write_schema(project, "note.schema.json", schema)
     with pytest.raises(ConfigError) as raised:
-        load_settings(project)
+        use(project)
     assert str(raised.value).startswith(
         f"{project / 'schemas' / 'note.schema.json'}: not a valid JSON Schema"
     )
     assert words in str(raised.value)
 
 
+def test_a_broken_schema_stops_no_run_until_a_contract_document_is_checked(project: Path) -> None:
+    write_schema(project, "note.schema.json", {"type": "strin"})
+    load_settings(project)  # configuring contracts costs other runs nothing but reading the tables
+    check_paths(
+        [project / "reviews"], project, load_settings(project).merged({"profile": "neuralrelay"}, "test")
+    )
+    with pytest.raises(ConfigError, match="not a valid JSON Schema"):
+        use(project)
+
+
 def test_a_schema_that_is_not_json_is_a_config_error_naming_its_file(project: Path) -> None:
     configure(project, NOTE_TABLE)
     (project / "schemas" / "note.schema.json").write_text("{'type': 'object'}", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"note\.schema\.json: not valid JSON"):
-        load_settings(project)
+        use(project)
 
 
 REMOTE = "https://schemas.example.com/outcome.json"
@@ -156,7 +171,7 @@ def test_a_remote_ref_is_refused_and_the_message_says_how_to_map_it(project: Pat
     configure(project, NOTE_TABLE)
     write_schema(project, "note.schema.json", {"properties": {"outcome": {"$ref": REMOTE}}})
     with pytest.raises(ConfigError) as raised:
-        load_settings(project)
+        use(project)
     message = str(raised.value)
     assert message.startswith(str(project / "schemas" / "note.schema.json"))
     assert f"$ref '{REMOTE}' is remote: schemas are never fetched from the network" in message
@@ -214,7 +229,7 @@ def test_a_relative_ref_to_a_missing_file_is_a_config_error(project: Path) -> No
     configure(project, NOTE_TABLE)
     write_schema(project, "note.schema.json", {"properties": {"a": {"$ref": "defs/missing.json"}}})
     with pytest.raises(ConfigError, match=r"note\.schema\.json: \$ref '.*defs/missing\.json': no such file"):
-        load_settings(project)
+        use(project)
 
 
 CONTRACTS_FILE = """\

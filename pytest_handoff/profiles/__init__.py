@@ -11,63 +11,11 @@ when a walk or a named file needs them.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any
 
 from pytest_handoff.profiles.base import Profile
-
-if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
-
-
-class ProfileSpec(NamedTuple):
-    """What discovery needs to know of a built-in profile without importing it."""
-
-    name: str
-    #: The module holding ``PROFILE``, the profile's instance.
-    module: str
-    default_globs: tuple[str, ...]
-    #: Keys of ``[tool.handoff.<name>]`` (None: the profile's options are tables of its own,
-    #: checked when it loads).
-    option_keys: tuple[str, ...] | None = ("globs",)
-    #: What every code of the profile's rules starts with (``NR``): selecting ``NR3`` loads it alone.
-    code_prefix: str = ""
-
-    def globs(self, settings: Settings) -> tuple[str, ...]:
-        """Where the profile's files are looked for under ``settings``."""
-        if self.name == "neuralrelay":
-            return settings.globs  # its globs predate profile tables: [tool.handoff] globs
-        if self.option_keys is None:
-            # Tables of its own (user contracts, one per contract, each with its globs): the
-            # profile reads them; it is imported only when such tables are configured.
-            # Asked again once imported: its path-only questions follow the latest settings.
-            asked = bool(settings.options_of(self.name)) or self.module in sys.modules
-            return load(self.name).globs(settings) if asked else ()
-        configured = settings.options_of(self.name).get("globs")
-        return tuple(configured) if configured else self.default_globs
-
-
-#: The built-in formats, in the order a file is offered to them.
-BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
-    ProfileSpec(
-        "neuralrelay",
-        "pytest_handoff.profiles.neuralrelay",
-        (".neuralrelay/handoffs/**/*.json",),
-        ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
-        "NR",
-    ),
-    ProfileSpec(
-        "contracts",
-        "pytest_handoff.profiles.contracts.profile",
-        (),
-        None,
-        "UC",
-    ),
-)
-
-SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}
+from pytest_handoff.specs import BUILTIN_SPECS, SPECS_BY_NAME, ProfileSpec, profile_names
 
 
 @cache
@@ -120,13 +68,9 @@ def all_profiles() -> tuple[Profile, ...]:
     return builtin_profiles() + plugin_profiles()
 
 
-def profile_names() -> tuple[str, ...]:
-    """Names of the built-in profiles (no import)."""
-    return tuple(spec.name for spec in BUILTIN_SPECS)
-
-
 __all__ = [
     "BUILTIN_SPECS",
+    "SPECS_BY_NAME",
     "Profile",
     "ProfileSpec",
     "all_profiles",

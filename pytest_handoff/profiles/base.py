@@ -54,13 +54,21 @@ class Profile(ABC):
         configured = settings.options_of(self.name).get("globs")
         return tuple(configured) if configured else self.default_globs
 
-    def checked_options(self, table: Mapping[str, Any], where: str, base: Path) -> dict[str, Any]:
-        """Options given as tables of their own (``option_keys`` None), checked when configuration loads.
+    def read_options(self, table: Mapping[str, Any], where: str, base: Path) -> dict[str, Any]:
+        """Options given as tables of their own (``option_keys`` None), read when configuration loads.
 
         Returns them as plain data (what :meth:`options` then gives), with paths resolved from
         ``base``, the folder of the configuration file; raises ConfigError naming ``where``.
         """
         return dict(table)
+
+    def check_options(self, options: dict[str, object], where: str) -> None:
+        """Refuse option values this profile cannot use: raise ConfigError naming ``where`` and the key.
+
+        Called when the profile is first used in a run (its keys were checked against
+        ``option_keys`` when the configuration was read). Accepts everything by default.
+        """
+        return None
 
     def options(self, settings: Settings) -> dict[str, object]:
         """This profile's options as configured (``[tool.handoff.<name>]``), raw."""

@@ -1,9 +1,10 @@
-"""Contracts as configured: read, checked and resolved once, when the configuration loads.
+"""Contracts as configured: read and resolved once, when the configuration loads.
 
 A contract comes from ``[tool.handoff.contracts.<name>]`` in ``pyproject.toml`` or from the YAML
 file ``[tool.handoff.contracts] file`` names. Relative paths (schemas, the YAML file, the targets
-of ``schema-map``) are resolved from the folder of the file that declares them. Anything that
-cannot be used (an unknown key, a missing or invalid schema) is a ConfigError naming its file.
+of ``schema-map``) are resolved from the folder of the file that declares them. A table that
+cannot be used (an unknown key, a missing required one) is a ConfigError naming its file; the
+schemas are checked when the profile is first used in a run (``ContractsProfile.check_options``).
 """
 
 from __future__ import annotations

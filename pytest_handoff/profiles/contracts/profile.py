@@ -44,22 +44,30 @@ class ContractsProfile(Profile):
 
     # --- configuration -----------------------------------------------------------------------
 
-    def checked_options(self, table: Mapping[str, Any], where: str, base: Path) -> dict[str, Any]:
-        """Contracts read, their schemas checked, paths resolved: ``{name: {...}}`` as plain data."""
+    def read_options(self, table: Mapping[str, Any], where: str, base: Path) -> dict[str, Any]:
+        """Contracts read (the YAML file too) with paths resolved: ``{name: {...}}`` as plain data.
+
+        Each contract carries a digest of its schema files (names, sizes, times: nothing is
+        parsed here), so that a changed schema changes the settings' fingerprint, and with it the
+        result cache's key. The schemas themselves are checked at first use (:meth:`check_options`).
+        """
         from pytest_handoff.profiles.contracts.config import as_table
-        from pytest_handoff.profiles.contracts.schemas import check_schema_file
+        from pytest_handoff.profiles.contracts.schemas import schema_files_digest
 
         contracts = parse_table(table, where, base)
         self._active = (contracts, base)
-        checked = as_table(contracts)
+        read = as_table(contracts)
         for contract in contracts:
-            paths = sorted({p for p in (contract.schema, *contract.schemas.values()) if p})
-            # The schemas' contents are part of the options: a changed schema changes the result
-            # cache's key, as a changed setting does.
-            checked[contract.name]["digest"] = ",".join(
-                check_schema_file(path, contract.schema_map) for path in paths
-            )
-        return checked
+            read[contract.name]["digest"] = schema_files_digest(contract)
+        return read
+
+    def check_options(self, options: dict[str, object], where: str) -> None:
+        """Every contract's schemas usable: found, valid schemas, no ``$ref`` to the network."""
+        from pytest_handoff.profiles.contracts.schemas import check_schema_file
+
+        for contract in parse_table(options, where, Path.cwd()):
+            for path in sorted({p for p in (contract.schema, *contract.schemas.values()) if p}):
+                check_schema_file(path, contract.schema_map)
 
     def globs(self, settings: Settings) -> tuple[str, ...]:
         contracts = contracts_of(settings)

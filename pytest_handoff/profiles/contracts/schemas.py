@@ -1,6 +1,6 @@
 """A contract's schemas: read from the project (JSON or YAML), checked, and never fetched from the network.
 
-A schema is checked when the configuration loads: it must itself be a valid schema (jsonschema's
+A schema is checked when its profile is first used in a run: it must itself be a valid schema (jsonschema's
 ``check_schema``; a schema that keeps to the keywords :mod:`~pytest_handoff.fastcheck` compiles is
 checked here against the same meta-schema rules, without importing jsonschema), and every
 ``$ref`` must lead to a local file: a remote one (http, https) only through ``schema-map``.
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from pytest_handoff.documents import Document
     from pytest_handoff.fastcheck import Check
     from pytest_handoff.findings import Finding
+    from pytest_handoff.profiles.contracts.config import Contract
 
 _DRAFTS = (
     "http://json-schema.org/draft-07/schema",
@@ -207,13 +208,38 @@ def remote_ref_message(uri: str, path: str) -> str:
     )
 
 
-def check_schema_file(path: str, schema_map: Mapping[str, str]) -> str:
-    """Check a contract's schema and every schema it refers to; their digest (for result caches).
+def schema_files_digest(contract: Contract) -> str:
+    """The names, sizes and modification times of a contract's schema files and their neighbours.
+
+    Only ``stat``: the files next to a schema are where its relative ``$ref`` s lead, and a
+    changed one must change the result cache's key. Missing files count as such (the check at
+    first use reports them).
+    """
+    digest = hashlib.sha256()
+    named = {p for p in (contract.schema, *contract.schemas.values(), *contract.schema_map.values()) if p}
+    folders = {os.path.dirname(path) for path in named}
+    files = set(named)
+    for folder in folders:
+        try:
+            with os.scandir(folder) as entries:
+                files.update(e.path for e in entries if e.name.endswith((".json", ".yaml", ".yml")))
+        except OSError:
+            continue
+    for path in sorted(files):
+        try:
+            info = os.stat(path)
+            digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+        except OSError:
+            digest.update(f"{path}\0missing\0".encode())
+    return digest.hexdigest()[:16]
+
+
+def check_schema_file(path: str, schema_map: Mapping[str, str]) -> None:
+    """Check a contract's schema and every schema it refers to.
 
     Raises ConfigError naming the file: missing, unreadable, not itself a valid schema, or with a
     ``$ref`` that leads to the network (unless mapped) or to a missing file.
     """
-    digest = hashlib.sha256()
     pending = [Path(path)]
     seen: set[str] = set()
     while pending:
@@ -223,7 +249,6 @@ def check_schema_file(path: str, schema_map: Mapping[str, str]) -> str:
             continue
         seen.add(key)
         schema = read_data_file(current)
-        digest.update(key.encode() + b"\0" + json.dumps(schema, sort_keys=True, default=str).encode())
         problem = _schema_problem(schema)
         if problem is not None:
             raise ConfigError(f"{current}: not a valid JSON Schema: {problem}")
@@ -234,7 +259,6 @@ def check_schema_file(path: str, schema_map: Mapping[str, str]) -> str:
             if not local.is_file():
                 raise ConfigError(f"{current}: $ref {uri!r}: no such file {local}")
             pending.append(local)
-    return digest.hexdigest()
 
 
 def _schema_problem(schema: Any) -> str | None:
