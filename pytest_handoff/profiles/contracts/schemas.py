@@ -8,7 +8,6 @@ checked here against the same meta-schema rules, without importing jsonschema), 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -170,6 +169,8 @@ def _file_uri(path: Path) -> str:
 
 def _refs(schema: Any, base: str) -> Iterator[str]:
     """Every ``$ref`` of ``schema`` as an absolute URI (against ``$id`` where one is set), fragment cut."""
+    if not any(isinstance(node, dict) and "$ref" in node for node in _walk(schema)):
+        return  # the common case, without importing urllib
     from urllib.parse import urldefrag, urljoin
 
     pending: list[tuple[Any, str]] = [(schema, base)]
@@ -215,7 +216,9 @@ def schema_files_digest(contract: Contract) -> str:
     changed one must change the result cache's key. Missing files count as such (the check at
     first use reports them).
     """
-    digest = hashlib.sha256()
+    import zlib  # not hashlib: its OpenSSL module costs every run milliseconds to import
+
+    digest = 0
     named = {p for p in (contract.schema, *contract.schemas.values(), *contract.schema_map.values()) if p}
     folders = {os.path.dirname(path) for path in named}
     files = set(named)
@@ -228,10 +231,11 @@ def schema_files_digest(contract: Contract) -> str:
     for path in sorted(files):
         try:
             info = os.stat(path)
-            digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+            seen = f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0"
         except OSError:
-            digest.update(f"{path}\0missing\0".encode())
-    return digest.hexdigest()[:16]
+            seen = f"{path}\0missing\0"
+        digest = zlib.crc32(seen.encode(), digest)
+    return f"{len(files)}:{digest:08x}"
 
 
 def check_schema_file(path: str, schema_map: Mapping[str, str]) -> None:
