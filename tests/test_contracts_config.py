@@ -99,6 +99,11 @@ def test_a_changed_schema_changes_the_settings_fingerprint(project: Path) -> Non
             "'min' must be a whole number of at least 1",
         ),
         (
+            NOTE_TABLE
+            + "[tool.handoff.contracts.note.rules.x]\ncheck = 'no-placeholders'\nplaceholders = ['re:(']\n",
+            "placeholder 're:(' is not a regular expression",
+        ),
+        (
             '[tool.handoff.contracts.note]\nglobs = ["n/*.json"]\nschemas = {a = "schemas/note.schema.json"}\n',
             "'schemas' (a schema per value) needs a 'discriminator' field",
         ),

@@ -337,3 +337,13 @@ def test_hs002_reports_a_discriminator_value_that_names_no_schema(project: Path)
     (finding,) = (f for f in lint(project) if f.code == "HS002")
     assert (finding.path, finding.line, finding.column) == (PLAN, 1, 7)
     assert finding.message == "/kind is 'plam', which names no schema; expected one of plan, report"
+
+
+def test_a_wildcard_field_reaches_every_item_in_document_order_in_linear_time() -> None:
+    from pytest_handoff.profiles.contracts.fields import resolve
+
+    assert list(resolve({"a": [{"b": 1}, {"c": 2}, {"b": 3}]}, "/a/*/b")) == [("/a/0/b", 1), ("/a/2/b", 3)]
+    assert list(resolve({"m": {"x": [1], "y~/": [2]}}, "/m/*/0")) == [("/m/x/0", 1), ("/m/y~0~1/0", 2)]
+    many = {"a": [{"b": index} for index in range(100_000)]}
+    found = list(resolve(many, "/a/*/b"))  # a quadratic walk would take minutes here
+    assert (len(found), found[-1]) == (100_000, ("/a/99999/b", 99_999))

@@ -158,6 +158,9 @@ def test_aliases_below_the_limit_share_their_data() -> None:
         ("# only a comment\n", (1, 1), "file holds no YAML document"),
         ("a: \x07\n", (1, 4), "is not allowed"),
         ("[" * 300, (1, 257), "nests deeper than 256 levels"),
+        ("a: !!int x\n", (1, 4), "'x' cannot be read as int"),
+        ("a: !!bool maybe\n", (1, 4), "'maybe' cannot be read as bool"),
+        ("n: " + "7" * 5000 + "\n", (1, 4), "cannot be read as int"),
     ],
 )
 def test_uc001_reports_a_file_that_cannot_be_read_safely_at_its_place(

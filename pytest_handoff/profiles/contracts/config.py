@@ -119,6 +119,17 @@ def _unknown(keys: Any, known: tuple[str, ...], where: str) -> None:
             raise _fail(where, f"unknown key '{key}'{hint}")
 
 
+def _regex(entry: str, where: str) -> None:
+    """Refuse a ``re:`` placeholder that is no regular expression."""
+    if entry.startswith("re:"):
+        import re
+
+        try:
+            re.compile(entry[3:])
+        except re.error as error:
+            raise _fail(where, f"placeholder {entry!r} is not a regular expression: {error}") from None
+
+
 def _rule(rule_id: str, table: Any, where: str) -> RuleUse:
     where = f"{where} rule '{rule_id}'"
     if not isinstance(table, Mapping):
@@ -143,6 +154,8 @@ def _rule(rule_id: str, table: Any, where: str) -> RuleUse:
             params[key] = tuple(as_pointer(item, where, key) for item in _strings(value, where, key))
         elif key in ("placeholders", "in-types"):
             params[key] = _strings(value, where, key)
+            for entry in params[key] if key == "placeholders" else ():
+                _regex(entry, where)
         elif key == "min":
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise _fail(where, f"'min' must be a whole number of at least 1, got {value!r}")

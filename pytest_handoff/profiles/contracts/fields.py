@@ -17,13 +17,15 @@ if TYPE_CHECKING:
 
 def resolve(data: Any, field: str) -> Iterator[tuple[str, Any]]:
     """Every (pointer, value) ``field`` reaches in ``data``, in document order; ``*`` fans out."""
-    pending: list[tuple[str, Any, list[str]]] = [("", data, field[1:].split("/") if field else [])]
+    tokens = field[1:].split("/") if field else []
+    # A stack of (pointer, value, tokens used): children pushed in reverse come out in order.
+    pending: list[tuple[str, Any, int]] = [("", data, 0)]
     while pending:
-        pointer, value, rest = pending.pop(0)
-        if not rest:
+        pointer, value, used = pending.pop()
+        if used == len(tokens):
             yield pointer, value
             continue
-        token, tail = rest[0], rest[1:]
+        token = tokens[used]
         if token == "*":
             if isinstance(value, dict):
                 children = [(f"{pointer}/{escape_pointer_token(key)}", item) for key, item in value.items()]
@@ -31,13 +33,13 @@ def resolve(data: Any, field: str) -> Iterator[tuple[str, Any]]:
                 children = [(f"{pointer}/{index}", item) for index, item in enumerate(value)]
             else:
                 children = []
-            pending[0:0] = [(child, item, tail) for child, item in children]
+            pending.extend((child, item, used + 1) for child, item in reversed(children))
             continue
         key = unescape_pointer_token(token)
         if isinstance(value, dict) and key in value:
-            pending.insert(0, (f"{pointer}/{token}", value[key], tail))
+            pending.append((f"{pointer}/{token}", value[key], used + 1))
         elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
-            pending.insert(0, (f"{pointer}/{token}", value[int(token)], tail))
+            pending.append((f"{pointer}/{token}", value[int(token)], used + 1))
 
 
 def items_of(data: Any, field: str) -> Iterator[tuple[str, Any]]:

@@ -211,7 +211,11 @@ class _Composer:
             data: Any = event.value  # JSON has no timestamps or bytes: the text as written
         elif tag in _SCALAR_TAGS:
             scalar = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
-            data = self.loader.yaml_constructors[tag](self.loader, scalar)
+            try:
+                data = self.loader.yaml_constructors[tag](self.loader, scalar)
+            except (ValueError, KeyError, yaml.YAMLError):  # `!!int x`, an integer of 5,000 digits
+                kind = tag.rsplit(":", 1)[-1]
+                raise _Problem("UC001", f"{_shown(event.value)} cannot be read as {kind}", start) from None
         elif tag == _TAG + "merge":
             data = _MERGE
         else:
@@ -296,6 +300,10 @@ class _Composer:
 
 
 _MERGE: Any = object()
+
+
+def _shown(value: str) -> str:
+    return repr(value if len(value) <= 40 else value[:37] + "...")
 
 
 def _key_text(node: Node, event: Any) -> str:
