@@ -30,6 +30,7 @@ from pytest_handoff.pointers import unescape_pointer_token
 MAX_ALIAS_NODES = 10_000
 
 _TAG = "tag:yaml.org,2002:"
+_STR = _TAG + "str"
 _SCALAR_TAGS = frozenset(_TAG + name for name in ("null", "bool", "int", "float", "str"))
 _TEXT_TAGS = frozenset({_TAG + "timestamp", _TAG + "binary"})
 _MAPPING_TAGS = frozenset({_TAG + "map", _TAG + "set"})
@@ -207,8 +208,10 @@ class _Composer:
                 else self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
             )
         start, end = _mark(event.start_mark), _mark(event.end_mark)
-        if tag in _TEXT_TAGS:
-            data: Any = event.value  # JSON has no timestamps or bytes: the text as written
+        if tag == _STR:
+            data: Any = event.value  # the common case, without a node for the constructor
+        elif tag in _TEXT_TAGS:
+            data = event.value  # JSON has no timestamps or bytes: the text as written
         elif tag in _SCALAR_TAGS:
             scalar = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
             try:
