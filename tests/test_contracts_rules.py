@@ -347,3 +347,52 @@ def test_a_wildcard_field_reaches_every_item_in_document_order_in_linear_time() 
     many = {"a": [{"b": index} for index in range(100_000)]}
     found = list(resolve(many, "/a/*/b"))  # a quadratic walk would take minutes here
     assert (len(found), found[-1]) == (100_000, ("/a/99999/b", 99_999))
+
+
+JSON_CONTRACT = """\
+[tool.handoff.contracts.log]
+globs = ["logs/*.json"]
+schema = "schemas/log.schema.json"
+group = "per-folder"
+[tool.handoff.contracts.log.rules.forward]
+check = "timestamps-forward"
+field = "/events/*/at"
+[tool.handoff.contracts.log.rules.answered]
+check = "covered-by"
+field = "/asks"
+covered-by = "/answers/*/to"
+[tool.handoff.contracts.log.rules.counted]
+check = "count-equals-sum"
+count = "/count"
+sum = ["/events"]
+"""
+
+
+def test_the_group_checks_place_their_findings_in_json_documents_too(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(JSON_CONTRACT, encoding="utf-8")
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "log.schema.json").write_text('{"type": "object"}', encoding="utf-8")
+    (tmp_path / "logs").mkdir()
+    write(
+        tmp_path,
+        "logs/01.json",
+        '{\n  "asks": ["why", "how"],\n  "count": 2,\n  "events": [{"at": "2026-03-22T10:00:00Z"}, {"at": "2026-03-22T11:00:00Z"}]\n}\n',
+    )
+    write(
+        tmp_path,
+        "logs/02.json",
+        '{\n  "answers": [{"to": "Why"}],\n  "count": 1,\n  "events": [\n    {"at": "2026-03-22T09:59:59Z"}\n  ]\n}\n',
+    )
+    found = sorted((f.code, f.path, f.line, f.column, f.rule) for f in lint(tmp_path))
+    assert found == [
+        ("UC203", "logs/01.json", 2, 19, "answered"),  # "how" is answered nowhere; "why" is, as "Why"
+        ("UC205", "logs/02.json", 5, 12, "forward"),
+    ]
+    write(
+        tmp_path,
+        "logs/02.json",
+        '{"answers": [{"to": "why"}, {"to": "how"}], "count": 3, "events": [{"at": "2026-03-22T12:00:00Z"}]}\n',
+    )
+    assert sorted((f.code, f.path, f.line, f.column) for f in lint(tmp_path)) == [
+        ("UC204", "logs/02.json", 1, 54)
+    ]
