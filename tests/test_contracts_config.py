@@ -354,3 +354,16 @@ def test_a_schema_beyond_fastchecks_keywords_is_checked_by_jsonschema() -> None:
     assert not _is_subset({"$ref": "#/definitions/x", "definitions": {"x": {}}})
     assert _schema_problem({"oneOf": "not a list"}) is not None
     assert _schema_problem({"oneOf": [{"type": "string"}]}) is None
+
+
+def test_a_remote_ref_met_while_validating_is_a_finding_that_says_it_is_never_fetched(tmp_path: Path) -> None:
+    from pytest_handoff.documents import parse_json_bytes
+    from pytest_handoff.profiles.contracts.schemas import UserSchema
+
+    document = parse_json_bytes(b'{"a": 1}', tmp_path / "x.json", "x.json").document
+    assert document is not None
+    # A schema set up in code, never checked: the registry refuses the network all the same.
+    schema = UserSchema(str(tmp_path / "s.json"), {"properties": {"a": {"$ref": REMOTE}}}, {})
+    (finding,) = schema.findings(document)
+    assert (finding.code, finding.line) == ("HS001", 1)
+    assert f"$ref '{REMOTE}' is remote: schemas are never fetched from the network" in finding.message

@@ -356,10 +356,14 @@ class UserSchema:
         except (Unresolvable, ConfigError) as error:
             from pytest_handoff.findings import Finding, Severity
 
+            ref = str(getattr(error, "ref", ""))
+            remote = ref and _local_path(ref, self.schema_map) is None
+            reason = remote_ref_message(ref, path_name(self.path)) if remote else str(error)
+
             return [
                 Finding(
                     path=document.display_path, line=1, column=1, end_line=1, end_column=1, code="HS001",
-                    severity=Severity.ERROR, message=f"schema {path_name(self.path)} cannot be used: {error}",
+                    severity=Severity.ERROR, message=f"schema cannot be used: {reason}",
                     logical=document.logical,
                 )
             ]  # fmt: skip
