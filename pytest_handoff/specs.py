@@ -62,6 +62,13 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         "TR",
     ),
     ProfileSpec(
+        "craik",
+        "pytest_handoff.profiles.craik.profile",
+        (".craik/**/*.json", "**/*.craik.json", ".craik/state/craik.sqlite3"),
+        ("globs", "stores"),
+        "CK",
+    ),
+    ProfileSpec(
         "contracts",
         "pytest_handoff.profiles.contracts.profile",
         (),
