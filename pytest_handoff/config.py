@@ -216,6 +216,13 @@ def _profile_options(
     if name == "neuralrelay":
         return _parse(table, where)
     options = dict(parsed.get("options", {}))
+    if known is None:
+        # Tables of the profile's own (user contracts): it reads them, resolving the paths they
+        # hold from the configuration file's folder; their values are checked at first use.
+        given = Path(source)
+        base = given.parent if given.suffix == ".toml" else Path.cwd()
+        options[name] = load(name).read_options(table, where, base)
+        return {"options": options}
     raw = {key.replace("_", "-"): value for key, value in table.items()}
     if "globs" in raw:
         raw["globs"] = _parse({"globs": raw["globs"]}, where)["globs"]

@@ -480,7 +480,7 @@ def finding_of(rule: Rule, hit: Hit, settings: Settings, chain_id: str) -> Findi
         severity=settings.severity_of(rule),
         message=message,
         pointer=hit.pointer,
-        rule=rule.name,
+        rule=hit.rule or rule.name,
         chain=chain_id,
         related=related,
         logical=hit.document.logical,

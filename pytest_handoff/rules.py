@@ -31,6 +31,9 @@ class Hit(NamedTuple):
     anchor: Anchor = "value"
     # Other places worth showing, as (document, pointer, label).
     related: tuple[tuple[Document, str, str], ...] = ()
+    # The finding's rule name when not the rule's own: a user's id for one of a configured
+    # rule's uses (user contracts: code UC201, rule "enough-criteria").
+    rule: str = ""
 
 
 DocumentCheck = Callable[["Document", "Settings"], Iterable[Hit]]

@@ -30,6 +30,17 @@ class ProfileSpec(NamedTuple):
         """Where the profile's files are looked for under ``settings``."""
         if self.name == "neuralrelay":
             return settings.globs  # its globs predate profile tables: [tool.handoff] globs
+        if self.option_keys is None:
+            # Tables of its own (user contracts, each with its globs): the profile reads them. It
+            # is imported only when such tables are configured, and asked again once imported,
+            # so that its path-only questions follow the latest settings.
+            import sys
+
+            if settings.options_of(self.name) or self.module in sys.modules:
+                from pytest_handoff.profiles import load
+
+                return load(self.name).globs(settings)
+            return ()
         configured = settings.options_of(self.name).get("globs")
         return tuple(configured) if configured else self.default_globs
 
@@ -70,6 +81,13 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         ),
         ("globs",),
         "RL",
+    ),
+    ProfileSpec(
+        "contracts",
+        "pytest_handoff.profiles.contracts.profile",
+        (),
+        None,
+        "UC",
     ),
 )
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.documents import Document, Loaded, LoadResult, parse_json_bytes
 
@@ -53,6 +53,14 @@ class Profile(ABC):
         """Where this profile's files are looked for: ``[tool.handoff.<name>] globs``, else the defaults."""
         configured = settings.options_of(self.name).get("globs")
         return tuple(configured) if configured else self.default_globs
+
+    def read_options(self, table: Mapping[str, Any], where: str, base: Path) -> dict[str, Any]:
+        """Options given as tables of their own (``option_keys`` None), read when configuration loads.
+
+        Returns them as plain data (what :meth:`options` then gives), with paths resolved from
+        ``base``, the folder of the configuration file; raises ConfigError naming ``where``.
+        """
+        return dict(table)
 
     def check_options(self, options: dict[str, object], where: str) -> None:
         """Refuse option values this profile cannot use: raise ConfigError naming ``where`` and the key.

@@ -1,0 +1,179 @@
+"""User contracts as a profile: a project's JSON and YAML documents, its schemas, its rules.
+
+Which files a contract owns is told by its globs (the first contract whose globs match a file
+owns it); a contract's documents group per file (a multi-document YAML file is one group) or
+per folder. Path-only questions (``chain_of``, ``members``) have no settings to ask: they use
+the contracts last configured in this process (when the configuration loaded, or when
+discovery asked for the globs), which is the configuration of the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pytest_handoff.documents import Document, Loaded, parse_json_bytes
+from pytest_handoff.profiles.base import Profile
+from pytest_handoff.profiles.contracts.config import Contract, contracts_of, parse_table
+from pytest_handoff.rules import Hit
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.findings import Finding
+    from pytest_handoff.rules import Rule
+
+_YAML_SUFFIXES = (".yaml", ".yml")
+_SUFFIXES = (".json", *_YAML_SUFFIXES)
+
+
+def _contract_at(relative_posix: str, contracts: Iterable[Contract]) -> Contract | None:
+    """The first contract whose globs match a path relative to the project."""
+    from pytest_handoff.discovery import matches_globs
+
+    return next((c for c in contracts if matches_globs(relative_posix, c.globs)), None)
+
+
+class ContractsProfile(Profile):
+    name = "contracts"
+    default_globs: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        # The run's contracts and the folder paths are relative to, for path-only questions.
+        self._active: tuple[tuple[Contract, ...], Path] = ((), Path.cwd())
+
+    # --- configuration -----------------------------------------------------------------------
+
+    def read_options(self, table: Mapping[str, Any], where: str, base: Path) -> dict[str, Any]:
+        """Contracts read (the YAML file too) with paths resolved: ``{name: {...}}`` as plain data.
+
+        Each contract carries a digest of its schema files (names, sizes, times: nothing is
+        parsed here), so that a changed schema changes the settings' fingerprint, and with it the
+        result cache's key. The schemas themselves are checked at first use (:meth:`check_options`).
+        """
+        from pytest_handoff.profiles.contracts.config import as_table
+        from pytest_handoff.profiles.contracts.schemas import schema_files_digest
+
+        contracts = parse_table(table, where, base)
+        self._active = (contracts, base)
+        read = as_table(contracts)
+        for contract in contracts:
+            read[contract.name]["digest"] = schema_files_digest(contract)
+        return read
+
+    def check_options(self, options: dict[str, object], where: str) -> None:
+        """Every contract's schemas usable: found, valid schemas, no ``$ref`` to the network."""
+        from pytest_handoff.profiles.contracts.schemas import check_schema_file
+
+        for contract in parse_table(options, where, Path.cwd()):
+            for path in sorted({p for p in (contract.schema, *contract.schemas.values()) if p}):
+                check_schema_file(path, contract.schema_map)
+
+    def globs(self, settings: Settings) -> tuple[str, ...]:
+        contracts = contracts_of(settings)
+        if contracts is not self._active[0]:
+            self._active = (contracts, self._active[1])
+        return tuple(dict.fromkeys(glob for contract in contracts for glob in contract.globs))
+
+    def _contract_of_path(self, path: Path) -> Contract | None:
+        from pytest_handoff.documents import display_path_for
+
+        contracts, base = self._active
+        return _contract_at(display_path_for(path, base).lstrip("/"), contracts)
+
+    # --- files and groups --------------------------------------------------------------------
+
+    def claims(self, path: Path) -> bool:
+        return path.suffix.lower() in _SUFFIXES and self._contract_of_path(path) is not None
+
+    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+        contract = self._contract_of_path(path)
+        if contract is None or contract.group != "per-folder":
+            return None
+        return path.parent, path.parent.name
+
+    def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
+        if listing is None:
+            try:
+                listing = [entry for entry in directory.iterdir() if entry.is_file()]
+            except OSError:
+                listing = []
+        return [
+            path for path in listing if path.suffix.lower() in _SUFFIXES and self.chain_of(path) is not None
+        ]
+
+    def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
+        if path.suffix.lower() in _YAML_SUFFIXES:
+            from pytest_handoff.profiles.contracts.yamldoc import read_yaml
+
+            return read_yaml(raw, path, display_path)
+        return Loaded.of(parse_json_bytes(raw, path, display_path))
+
+    # --- types, schemas, rules ---------------------------------------------------------------
+
+    def contract_for(self, document: Document, settings: Settings) -> Contract | None:
+        """The contract of a document: the first whose globs match it, or the only one configured."""
+        contracts = contracts_of(settings)
+        found = _contract_at(document.display_path.lstrip("/"), contracts)
+        return found or (contracts[0] if len(contracts) == 1 else None)
+
+    def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
+        contract = self.contract_for(document, settings)
+        if contract is None:
+            names = ", ".join(c.name for c in contracts_of(settings)) or "none configured"
+            return None, (Hit(document, "", f"no contract's globs match this file (contracts: {names})"),)
+        if contract.discriminator is None:
+            return contract.name, ()
+        from pytest_handoff.profiles.contracts.fields import resolve
+
+        field = contract.discriminator
+        found = [value for _, value in resolve(document.data, field)]
+        value = found[0] if found else None
+        if (
+            isinstance(value, (str, int, float))
+            and not isinstance(value, bool)
+            and str(value) in contract.schemas
+        ):
+            return f"{contract.name}/{value}", ()
+        if contract.schema is not None:
+            return contract.name, ()  # the contract's default schema
+        known = ", ".join(contract.schemas)
+        if not found:
+            return None, (
+                Hit(document, field, f"no {field} field, which tells the schema; expected one of {known}"),
+            )
+        return None, (
+            Hit(document, field, f"{field} is {value!r}, which names no schema; expected one of {known}"),
+        )
+
+    def schema_name(self, handoff_type: str) -> str:
+        return f"contracts/{handoff_type}"
+
+    def validate(self, document: Document, settings: Settings) -> list[Finding]:
+        from pytest_handoff.config import ConfigError
+        from pytest_handoff.profiles.contracts.fields import contract_of, document_kind
+        from pytest_handoff.profiles.contracts.schemas import user_schema
+
+        contract = contract_of(document, settings)
+        path = contract.schema_for(document_kind(document)) if contract is not None else None
+        if contract is None or path is None:
+            return []
+        try:
+            return user_schema(path, contract.schema_map).findings(document)
+        except ConfigError as error:  # settings made in code, not checked when loaded
+            from pytest_handoff.findings import Finding, Severity
+
+            return [
+                Finding(
+                    path=document.display_path, line=1, column=1, end_line=1, end_column=1, code="HS001",
+                    severity=Severity.ERROR, message=f"schema cannot be used: {error}", logical=document.logical,
+                )
+            ]  # fmt: skip
+
+    def rule_table(self) -> tuple[Rule, ...]:
+        from pytest_handoff.profiles.contracts.rules import RULES
+
+        return RULES
+
+
+PROFILE = ContractsProfile()

@@ -1,0 +1,148 @@
+"""A package adds a whole profile through the ``pytest_handoff.profiles`` entry point.
+
+A tiny profile package is written to a temporary folder and announced by an entry point (the
+installed distributions' entry points are stood in for with ``importlib.metadata.entry_points``):
+its files are found by a walk through its default globs, its rule runs, and ``handoff-lint
+rules`` and ``explain`` know it.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import pytest_handoff.profiles as profiles
+from pytest_handoff.cli import main
+from pytest_handoff.config import Settings
+from pytest_handoff.engine import check_paths
+from pytest_handoff.rules import RULES, unregister
+
+TINY_PACKAGE = '''
+"""A tiny handoff format: ``greetings/**/*.greeting.json``, one rule."""
+
+from pytest_handoff.documents import Loaded, parse_json_bytes
+from pytest_handoff.profiles.base import Profile
+from pytest_handoff.rules import Hit, listed
+
+
+def check_polite(document, settings):
+    """A greeting says please.
+
+    **What it does**: reports a `text` without "please".
+
+    **Why is this bad?** Rude agents are hard to work with.
+
+    **Example**: `{"text": "give me the report"}`.
+
+    **Use instead**: `{"text": "please give me the report"}`.
+    """
+    text = document.data.get("text", "") if isinstance(document.data, dict) else ""
+    if "please" not in text.lower():
+        yield Hit(document, "/text", "no please in this greeting")
+
+
+class GreetingProfile(Profile):
+    name = "greeting"
+    default_globs = ("greetings/**/*.greeting.json",)
+
+    def claims(self, path):
+        return path.name.endswith(".greeting.json")
+
+    def chain_of(self, path):
+        return None
+
+    def classify(self, document, settings):
+        return "greeting", ()
+
+    def schema_name(self, handoff_type):
+        return "greeting"
+
+    def validate(self, document, settings):
+        return []
+
+    def rule_table(self):
+        return (listed("GR101", "polite-greeting", check_polite, profile=self.name),)
+'''
+
+
+@pytest.fixture
+def greeting_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A project folder, with the package ``tiny_greeting`` importable and announced by an entry point."""
+    package = tmp_path / "site" / "tiny_greeting"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(TINY_PACKAGE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    entry = importlib.metadata.EntryPoint(
+        name="greeting", value="tiny_greeting:GreetingProfile", group="pytest_handoff.profiles"
+    )
+    real = importlib.metadata.entry_points
+
+    def entry_points(**selection: str) -> object:
+        if selection.get("group") == "pytest_handoff.profiles":
+            return importlib.metadata.EntryPoints([entry])
+        return real(**selection)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    profiles.plugin_profiles.cache_clear()
+    profiles.load.cache_clear()
+    root = tmp_path / "project"
+    (root / ".git").mkdir(parents=True)
+    (root / "greetings" / "monday").mkdir(parents=True)
+    (root / "greetings" / "monday" / "a.greeting.json").write_text(
+        '{\n  "text": "give me the report"\n}\n', encoding="utf-8"
+    )
+    (root / "greetings" / "monday" / "b.greeting.json").write_text(
+        '{"text": "Please review"}\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(root)
+    yield root
+    profiles.plugin_profiles.cache_clear()
+    profiles.load.cache_clear()
+    unregister("GR101")
+    sys.modules.pop("tiny_greeting", None)
+
+
+def test_a_walk_finds_the_plugins_files_by_its_default_globs_and_runs_its_rule(greeting_plugin: Path) -> None:
+    discovery, results = check_paths([], greeting_plugin, Settings())
+    assert sorted(str(ref.paths[0].relative_to(greeting_plugin)) for ref in discovery.chains) == [
+        "greetings/monday/a.greeting.json",
+        "greetings/monday/b.greeting.json",
+    ]
+    (finding,) = (f for result in results for f in result.findings)
+    assert (finding.path, finding.line, finding.column, finding.code, finding.rule) == (
+        "greetings/monday/a.greeting.json", 2, 11, "GR101", "polite-greeting",
+    )  # fmt: skip
+
+
+def test_the_cli_reports_the_plugins_finding(
+    greeting_plugin: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--format", "json"]) == 1
+    (finding,) = json.loads(capsys.readouterr().out)["findings"]
+    assert (finding["code"], finding["line"]) == ("GR101", 2)
+
+
+def test_handoff_lint_rules_lists_the_plugins_rule_and_explain_prints_its_docs(
+    greeting_plugin: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rules"]) == 0
+    listed = capsys.readouterr().out
+    assert "GR101" in listed
+    assert "polite-greeting" in listed
+    assert main(["explain", "GR101"]) == 0
+    explained = capsys.readouterr().out
+    assert "A greeting says please." in explained
+    assert "**Use instead**" in explained
+
+
+def test_without_the_entry_point_the_files_are_nobodys(tmp_path: Path) -> None:
+    (tmp_path / "greetings").mkdir()
+    (tmp_path / "greetings" / "a.greeting.json").write_text('{"text": "hi"}\n', encoding="utf-8")
+    discovery, _ = check_paths([], tmp_path, Settings())
+    assert discovery.chains == ()
+    assert "GR101" not in RULES
