@@ -105,6 +105,11 @@ def toy_plugins(monkeypatch: pytest.MonkeyPatch) -> tuple[Profile, ...]:
     profiles.load.cache_clear()
     yield toys
     profiles.load.cache_clear()
+    from pytest_handoff.rules import unregister
+
+    for toy in toys:
+        for rule in toy.rule_table():
+            unregister(rule.code)
 
 
 def test_a_jsonl_finding_points_at_its_line_and_the_column_inside_it(
