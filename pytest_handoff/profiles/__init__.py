@@ -48,6 +48,12 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         (".neuralrelay/handoffs/**/*.json",),
         ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
     ),
+    ProfileSpec(
+        "yolo",
+        "pytest_handoff.profiles.yolo.profile",
+        (".yolo-planning/**/*.jsonl", ".yolo-planning/**/*.json"),
+        ("globs", "message-schemas"),
+    ),
 )
 
 SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}

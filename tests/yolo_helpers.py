@@ -1,0 +1,113 @@
+"""Helpers of the YOLO profile's tests: a project on disk, its groups checked, findings by code."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from pytest_handoff.config import Settings
+from pytest_handoff.documents import display_path_for
+from pytest_handoff.engine import Chain, ChainRef, finding_of
+from pytest_handoff.findings import Finding
+from pytest_handoff.profiles import load
+from pytest_handoff.rules import RULES
+from pytest_handoff.schemas import compiled_schema
+
+PROFILE = load("yolo")
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "tests" / "fixtures" / "yolo"
+CORPUS = REPO.parent / "shared" / "corpus" / "yolo"
+PHASE = ".yolo-planning/phases/05-escalation"
+
+Line = dict[str, Any] | str
+
+
+def jsonl(lines: Iterable[Line]) -> str:
+    """JSONL text: dicts as one line each (``", "``/``": "`` separators), strings as they are."""
+    return "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
+
+
+def write(root: Path, relative: str, content: str | bytes | Sequence[Line] | dict[str, Any]) -> Path:
+    """A file of the project: text or bytes as given, a list as JSONL, a dict as JSON."""
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    elif isinstance(content, dict):
+        path.write_text(json.dumps(content, indent=2) + "\n", encoding="utf-8")
+    else:
+        path.write_text(jsonl(content), encoding="utf-8")
+    return path
+
+
+def check_group(root: Path, paths: Sequence[Path], settings: Settings | None = None) -> list[Finding]:
+    """Read, classify, validate and run every YOLO rule on one group, as the engine does."""
+    settings = settings or Settings()
+    located = PROFILE.chain_of(paths[0])
+    ref = ChainRef(PROFILE, located[1] if located else paths[0].stem, located[0] if located else None, tuple(paths))
+    findings: list[Finding] = []
+    documents = []
+    for path in paths:
+        loaded = PROFILE.read(path.read_bytes(), path, display_path_for(path, root), settings)
+        findings.extend(loaded.findings)
+        documents.extend(loaded.documents)
+    hits = []
+    for document in documents:
+        handoff_type, found = PROFILE.classify(document, settings)
+        hits.extend((RULES["HS002"], hit) for hit in found)
+        document.handoff_type = handoff_type
+        if handoff_type is not None:
+            errors = compiled_schema(PROFILE.schema_name(handoff_type)).findings(document)
+            findings.extend(errors)
+            document.schema_valid = not errors
+    chain = Chain(ref, documents)
+    for rule in PROFILE.rule_table():
+        assert rule.check is not None
+        if rule.scope == "chain":
+            hits.extend((rule, hit) for hit in rule.check(chain, settings))
+            continue
+        for document in chain.valid():
+            if not rule.handoff_types or document.handoff_type in rule.handoff_types:
+                hits.extend((rule, hit) for hit in rule.check(document, settings))
+    findings.extend(finding_of(rule, hit, settings, ref.chain_id) for rule, hit in hits)
+    return sorted(findings)
+
+
+def check_folder(root: Path, folder: str = PHASE, settings: Settings | None = None) -> list[Finding]:
+    """Check the group of every YOLO file in ``folder`` (below ``root``)."""
+    directory = root / folder
+    paths = sorted(PROFILE.members(directory, "", None), key=PROFILE.sort_key)
+    return check_group(root, paths, settings)
+
+
+def check_file(root: Path, relative: str, settings: Settings | None = None) -> list[Finding]:
+    return check_group(root, [root / relative], settings)
+
+
+class Place(NamedTuple):
+    path: str
+    line: int
+    column: int
+
+
+def places(findings: Iterable[Finding], code: str) -> list[Place]:
+    """Where the findings of ``code`` are."""
+    return [Place(f.path.rsplit("/", 1)[-1], f.line, f.column) for f in findings if f.code == code]
+
+
+def messages(findings: Iterable[Finding], code: str) -> list[str]:
+    return [f.message for f in findings if f.code == code]
+
+
+def codes(findings: Iterable[Finding]) -> list[str]:
+    return sorted({f.code for f in findings})
+
+
+def column_of(line: str, needle: str, after: bool = True) -> int:
+    """1-based column of what follows ``needle`` in ``line`` (or of ``needle`` itself)."""
+    index = line.index(needle)
+    return index + (len(needle) if after else 0) + 1
