@@ -44,15 +44,27 @@ def write(root: Path, relative: str, content: str | bytes | Sequence[Line] | dic
     return path
 
 
-def check_group(root: Path, paths: Sequence[Path], settings: Settings | None = None) -> list[Finding]:
-    """Read, classify, validate and run every YOLO rule on one group, as the engine does."""
+def check_group(
+    root: Path,
+    paths: Sequence[Path],
+    settings: Settings | None = None,
+    contents: dict[Path, bytes] | None = None,
+) -> list[Finding]:
+    """Read, classify, validate and run every YOLO rule on one group, as the engine does.
+
+    ``contents`` gives the bytes of files that need not exist (in-memory documents).
+    """
     settings = settings or Settings()
+    contents = contents or {}
     located = PROFILE.chain_of(paths[0])
-    ref = ChainRef(PROFILE, located[1] if located else paths[0].stem, located[0] if located else None, tuple(paths))
+    ref = ChainRef(
+        PROFILE, located[1] if located else paths[0].stem, located[0] if located else None, tuple(paths)
+    )
     findings: list[Finding] = []
     documents = []
     for path in paths:
-        loaded = PROFILE.read(path.read_bytes(), path, display_path_for(path, root), settings)
+        raw = contents[path] if path in contents else path.read_bytes()
+        loaded = PROFILE.read(raw, path, display_path_for(path, root), settings)
         findings.extend(loaded.findings)
         documents.extend(loaded.documents)
     hits = []
@@ -86,6 +98,18 @@ def check_folder(root: Path, folder: str = PHASE, settings: Settings | None = No
 
 def check_file(root: Path, relative: str, settings: Settings | None = None) -> list[Finding]:
     return check_group(root, [root / relative], settings)
+
+
+#: Where in-memory documents pretend to be: a project that is not on disk.
+NOWHERE = Path("/nonexistent-yolo-project")
+
+
+def check_lines(
+    lines: Sequence[Line], name: str = "messages.jsonl", settings: Settings | None = None
+) -> list[Finding]:
+    """Check JSONL lines held in memory, as a file of a phase folder of a project not on disk."""
+    path = NOWHERE / PHASE / name
+    return check_group(NOWHERE, [path], settings, {path: jsonl(lines).encode()})
 
 
 class Place(NamedTuple):
