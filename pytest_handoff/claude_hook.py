@@ -175,25 +175,17 @@ def _settings(root: Path) -> Settings:
 
 
 def _claimed(path: Path, root: Path, settings: Settings) -> bool:
-    """True when ``path`` is a handoff by the configured globs (relative to ``root``).
+    """True when ``path`` is a handoff by some profile's globs (relative to ``root``).
 
     A name that the last part of no glob matches is turned away before the engine is imported:
     that keeps the hook as cheap as possible on the writes that are not handoffs.
     """
-    from fnmatch import fnmatchcase
-
     if not path.is_relative_to(root):
         return False  # another project's file: its own settings and chain are not known here
-    name = path.name
-    if not any(
-        "**" in glob.rsplit("/", 1)[-1] or fnmatchcase(name, glob.rsplit("/", 1)[-1])
-        for glob in settings.globs
-    ):
-        return False
-    from pytest_handoff.documents import display_path_for
-    from pytest_handoff.engine import matches_globs
+    from pytest_handoff.globs import Matcher
 
-    return matches_globs(display_path_for(path, root), settings.globs)
+    matcher = Matcher(settings, plugins=False)
+    return matcher.may_match(path.name) and bool(matcher.owners_of(path.relative_to(root).as_posix()))
 
 
 def _reason(

@@ -79,6 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.handoff] from")
     parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="read the named files as this format (neuralrelay, craik, ralph, yolo, trinity, contracts, "
+        "or a plugin's); with no paths, check only this format's files (and its default sources, e.g. "
+        "Craik's store)",
+    )
+    parser.add_argument(
         "--whole-chain",
         action="store_true",
         help="report every finding of a named file's chain, not only the named file's",
@@ -216,13 +223,23 @@ def lint(argv: list[str]) -> int:
     overrides = {key: getattr(options, key) for key in ("select", "ignore") if getattr(options, key)}
     if options.severity:
         overrides["threshold"] = options.severity
+    if options.profile:
+        overrides["profile"] = options.profile
     try:
         settings = load_settings(root, options.config)
         from_command_line = Settings().merged(overrides, "command line")
         if settings.select or settings.ignore or settings.severities or overrides:
             from pytest_handoff.engine import known_codes
 
-            codes = known_codes()
+            codes = known_codes(
+                (
+                    *settings.select,
+                    *settings.ignore,
+                    *settings.severities,
+                    *overrides.get("select", "").replace(",", " ").split(),
+                    *overrides.get("ignore", "").replace(",", " ").split(),
+                )
+            )
             settings.check_codes(codes, config_path(root, options.config))
             from_command_line.check_codes(codes, "command line")
         settings = settings.merged(overrides, "command line")
@@ -260,7 +277,9 @@ def lint(argv: list[str]) -> int:
             raise UsageError(f"no such file or folder: {', '.join(missing)}")
         for path, given in named.items():
             if path.is_dir() and not any(_holds(path, ref.paths) for ref in discovery.chains):
-                globs = ", ".join(settings.globs)
+                from pytest_handoff.specs import BUILTIN_SPECS
+
+                globs = ", ".join(glob for spec in BUILTIN_SPECS for glob in spec.globs(settings))
                 warn(f"no handoff files in {given} (handoff files match {globs} below {root})")
     if cache is not None:
         cache.flush()

@@ -43,6 +43,8 @@ class Settings(NamedTuple):
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     # Each profile's own table (``[tool.handoff.<profile>]``), raw: profile name -> key -> value.
     options: Mapping[str, Mapping[str, Any]] = _EMPTY
+    # A profile forced on named files (``--profile``); empty: each file's own.
+    profile: str = ""
 
     def options_of(self, profile: str) -> Mapping[str, Any]:
         """The options of ``profile`` (``[tool.handoff.<profile>]``; empty when not configured)."""
@@ -53,7 +55,7 @@ class Settings(NamedTuple):
         return repr(
             (self.globs, self.select, self.ignore, sorted(self.severities.items()), self.threshold,
              self.max_counterexample_length, self.max_rework_cycles, sorted(self.agents.items()),
-             self.max_file_size, _stable(self.options))
+             self.max_file_size, _stable(self.options), self.profile)
         )  # fmt: skip
 
     def check_codes(self, known: Iterable[str], source: str | Path = "") -> None:
@@ -163,6 +165,8 @@ def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
             parsed[name] = _as_positive_int(value, key, source)
         elif name == "agents":
             parsed["agents"] = _as_pairs(value, key, source)
+        elif name == "profile":
+            parsed["profile"] = _profile_name(str(value), source)
         elif isinstance(value, Mapping) and _is_profile(key):
             parsed.update(_profile_options(key, value, source, parsed))
         else:
@@ -170,8 +174,20 @@ def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
     return parsed
 
 
+def _profile_name(name: str, source: str) -> str:
+    """A profile name as given to ``--profile``: built-in or a plugin's."""
+    name = name.strip().lower()
+    if not name or _is_profile(name):
+        return name
+    from pytest_handoff.profiles import plugin_profiles
+    from pytest_handoff.specs import profile_names
+
+    known = [*profile_names(), *(p.name for p in plugin_profiles())]
+    raise ConfigError(f"{source}: unknown profile {name!r} (known: {', '.join(known)})")
+
+
 def _is_profile(key: str) -> bool:
-    from pytest_handoff.profiles import SPECS_BY_NAME
+    from pytest_handoff.specs import SPECS_BY_NAME
 
     if key in SPECS_BY_NAME:
         return True

@@ -7,56 +7,33 @@ they differ only in how they report the result.
 from __future__ import annotations
 
 import _thread
-import json
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
 from pytest_handoff.config import Settings
+from pytest_handoff.discovery import SKIPPED_DIRECTORIES as SKIPPED_DIRECTORIES
+from pytest_handoff.discovery import ChainRef as ChainRef
+from pytest_handoff.discovery import Discovery as Discovery
+from pytest_handoff.discovery import chain_ref_for as chain_ref_for
+from pytest_handoff.discovery import discover as discover
+from pytest_handoff.discovery import iter_handoff_files as iter_handoff_files
+from pytest_handoff.discovery import profile_for as profile_for
 from pytest_handoff.documents import Document, display_path_for, read_file_bytes, too_large
 from pytest_handoff.findings import Finding, Severity
-from pytest_handoff.profiles import Profile, all_profiles, builtin_profiles
+from pytest_handoff.globs import Matcher as Matcher
+from pytest_handoff.globs import matches_globs as matches_globs
+from pytest_handoff.masking import SHOWN_RUN as SHOWN_RUN
+from pytest_handoff.masking import secret_masker as secret_masker
+from pytest_handoff.profiles import all_profiles
 from pytest_handoff.rules import RULES, Hit, Rule, rules_for, table_version
 
 if TYPE_CHECKING:
     from pytest_handoff.cache import ResultCache
-
-# Folders never worth walking into when discovering handoffs.
-SKIPPED_DIRECTORIES = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        "node_modules",
-        ".venv",
-        "venv",
-        ".tox",
-        ".nox",
-        "__pycache__",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".pytest_cache",
-        "site-packages",
-        ".eggs",
-    }
-)
-
-
-class ChainRef(NamedTuple):
-    """A chain before it is read: its profile, id, folder and member files in order."""
-
-    profile: Profile
-    chain_id: str
-    directory: Path | None
-    paths: tuple[Path, ...]
-
-    @property
-    def standalone(self) -> bool:
-        return self.directory is None
 
 
 class Chain:
@@ -151,7 +128,11 @@ ExtraCheck = Callable[[Chain], Iterable[Hit | Finding]]
 
 
 def read_member(
-    path: Path, display_path: str, settings: Settings, root: Path, overrides: Mapping[Path, bytes] = _NO_OVERRIDES
+    path: Path,
+    display_path: str,
+    settings: Settings,
+    root: Path,
+    overrides: Mapping[Path, bytes] = _NO_OVERRIDES,
 ) -> bytes | Finding:
     """A member file's bytes, or the finding that says why they cannot be had.
 
@@ -161,7 +142,11 @@ def read_member(
     """
     given = overrides.get(path)
     if given is not None:
-        return given if len(given) <= settings.max_file_size else too_large(display_path, len(given), settings.max_file_size)
+        return (
+            given
+            if len(given) <= settings.max_file_size
+            else too_large(display_path, len(given), settings.max_file_size)
+        )
     if os.path.islink(path) and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
         return Finding(
             path=display_path,
@@ -210,16 +195,19 @@ def cached_result(ref: ChainRef, settings: Settings, root: Path, cache: ResultCa
 
 def _read_chain(
     ref: ChainRef, settings: Settings, root: Path, overrides: Mapping[Path, bytes] = _NO_OVERRIDES
-) -> tuple[list[tuple[Path, str]], list[tuple[str, bytes | Finding]]]:
+) -> tuple[list[tuple[Path, str]], list[tuple[str, bytes | Finding | None]]]:
+    """Each member's display path and bytes (or why they cannot be had; None: the profile opens it)."""
     members = [(path, display_path_for(path, root)) for path in ref.paths]
+    opens = ref.profile.opens_itself
     return members, [
-        (display, read_member(path, display, settings, root, overrides)) for path, display in members
+        (display, None if opens(path) else read_member(path, display, settings, root, overrides))
+        for path, display in members
     ]
 
 
 def _cache_key(
     members: list[tuple[Path, str]],
-    contents: list[tuple[str, bytes | Finding]],
+    contents: list[tuple[str, bytes | Finding | None]],
     cache: ResultCache | None,
     extra_checks: Sequence[ExtraCheck],
 ) -> str | None:
@@ -227,7 +215,7 @@ def _cache_key(
     if cache is None or extra_checks:
         return None
     raws = [(display, raw) for display, raw in contents if isinstance(raw, bytes)]
-    # A file that could not be read depends on more than its bytes.
+    # A file that could not be read, or a store the profile opens, depends on more than its bytes.
     return cache.key(raws) if len(raws) == len(contents) else None
 
 
@@ -236,12 +224,10 @@ def _check_contents(
     settings: Settings,
     root: Path,
     members: list[tuple[Path, str]],
-    contents: list[tuple[str, bytes | Finding]],
+    contents: list[tuple[str, bytes | Finding | None]],
     extra_checks: Sequence[ExtraCheck],
     overrides: Mapping[Path, bytes] = _NO_OVERRIDES,
 ) -> ChainResult:
-    from pytest_handoff.schemas import compiled_schema
-
     profile = ref.profile
     load_findings: list[Finding] = []
     documents: list[Document] = []
@@ -249,10 +235,13 @@ def _check_contents(
         if isinstance(raw, Finding):
             load_findings.append(raw)
             continue
-        loaded = profile.parse(raw, path, display, settings)
+        loaded = (
+            profile.open(path, display, settings)
+            if raw is None
+            else profile.read(raw, path, display, settings)
+        )
         load_findings.extend(loaded.findings)
-        if loaded.document is not None:
-            documents.append(loaded.document)
+        documents.extend(loaded.documents)
 
     hits: list[tuple[Rule, Hit]] = []
     classify_rule = RULES["HS002"]
@@ -262,7 +251,7 @@ def _check_contents(
         document.handoff_type = handoff_type
         if handoff_type is None:
             continue
-        schema_findings = compiled_schema(profile.schema_name(handoff_type)).findings(document)
+        schema_findings = profile.validate(document, settings)
         load_findings.extend(schema_findings)
         # Content rules trust the schema: only schema-valid documents feed them.
         document.schema_valid = not schema_findings
@@ -337,70 +326,6 @@ def _enabled_rules(
     return document_rules, chain_rules
 
 
-def secret_masker(secrets: Sequence[str]) -> Callable[[str], str]:
-    """A function that hides every secret (also JSON-escaped, in any case, also in part) in a text.
-
-    A message may quote a string cut short or case-folded, so any run of more than
-    :data:`SHOWN_RUN` of a secret's characters, in any case, is hidden too.
-    """
-    from pytest_handoff.secrets import mask
-
-    masks: dict[str, str] = {}
-    for secret in sorted(secrets, key=len, reverse=True):
-        for spelling in (secret, json.dumps(secret)[1:-1]):
-            masks.setdefault(spelling.lower(), mask(secret))
-    whole = re.compile("|".join(re.escape(s) for s in sorted(masks, key=len, reverse=True)), re.IGNORECASE)
-    width = SHOWN_RUN + 1
-    runs = [
-        ({spelling[i : i + width] for i in range(len(spelling) - width + 1)}, masked)
-        for spelling, masked in masks.items()
-        if len(spelling) >= width
-    ]
-
-    def masked_form(match: re.Match[str]) -> str:
-        found = match.group(0)
-        # IGNORECASE also matches what lower() does not fold back (the long s, the dotted I).
-        return masks.get(found.lower()) or next(
-            shown for spelling, shown in masks.items() if re.fullmatch(re.escape(spelling), found, re.IGNORECASE)
-        )
-
-    def hide(text: str) -> str:
-        if masks:
-            text = whole.sub(masked_form, text)
-        for grams, masked in runs:
-            text = _hide_runs(text, grams, masked)
-        return text
-
-    return hide
-
-
-#: The longest run of a secret's characters an output may show (a mask shows its first four).
-SHOWN_RUN = 7
-
-
-def _hide_runs(text: str, grams: set[str], masked: str) -> str:
-    """``text`` with every run of a secret's ``grams`` (lower-case, :data:`SHOWN_RUN` + 1 long) replaced."""
-    lowered = text.lower()
-    if not any(gram in lowered for gram in grams):
-        return text  # the common case
-    width = SHOWN_RUN + 1
-    hidden = [False] * len(text)
-    for start in range(len(text) - width + 1):
-        if text[start : start + width].lower() in grams:
-            hidden[start : start + width] = [True] * width
-    out: list[str] = []
-    index = 0
-    while index < len(text):
-        if not hidden[index]:
-            out.append(text[index])
-            index += 1
-            continue
-        out.append(masked)
-        while index < len(text) and hidden[index]:
-            index += 1
-    return "".join(out)
-
-
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -419,11 +344,11 @@ def _sources(
     wanted = {f.path for f in findings if f.line > 0}
     sources: dict[str, tuple[str, ...]] = {}
     for document in documents:
-        if document.display_path in wanted:
-            sources[document.display_path] = tuple(_LINE_BREAK.split(document.text))
+        if document.display_path in wanted and document.display_path not in sources:
+            sources[document.display_path] = tuple(_LINE_BREAK.split(document.source_text))
     for path in ref.paths:
         display = display_path_for(path, root)
-        if display in wanted and display not in sources:
+        if display in wanted and display not in sources and not ref.profile.opens_itself(path):
             try:
                 raw = overrides[path] if path in overrides else path.read_bytes()
             except OSError:
@@ -437,9 +362,29 @@ def _sources(
     return sources
 
 
-def known_codes() -> list[str]:
-    """Every rule code of every profile (and ``USER`` for project hooks)."""
-    all_profiles()  # profiles register their rules when imported
+def known_codes(patterns: Iterable[str] | None = None) -> list[str]:
+    """Every rule code (and ``USER`` for project hooks) of the profiles ``patterns`` can name.
+
+    Without ``patterns``, of every profile. With them, only the profiles whose code prefix a
+    pattern starts with are loaded (a pre-commit run that ignores NR205 imports no other format).
+    """
+    from pytest_handoff.profiles import BUILTIN_SPECS, load
+
+    wanted = (
+        None if patterns is None else [p.upper() for p in patterns if not p.upper().startswith(("H", "USER"))]
+    )
+
+    def names(pattern: str, prefix: str) -> bool:
+        return pattern.startswith(prefix) or prefix.startswith(pattern)
+
+    if wanted is None or any(
+        p == "ALL" or not any(names(p, s.code_prefix) for s in BUILTIN_SPECS) for p in wanted
+    ):
+        all_profiles()  # a plugin's code, a typo, or everything: every profile has its say
+    else:
+        for spec in BUILTIN_SPECS:
+            if any(names(p, spec.code_prefix) for p in wanted):
+                load(spec.name)
     return [*RULES, USER_RULE.code]
 
 
@@ -531,203 +476,13 @@ def finding_of(rule: Rule, hit: Hit, settings: Settings, chain_id: str) -> Findi
         rule=rule.name,
         chain=chain_id,
         related=related,
+        logical=hit.document.logical,
     )
 
 
 def _line_col(document: Document, pointer: str) -> tuple[int, int]:
     region = document.region(pointer)
     return region.line, region.column
-
-
-# --- discovery -------------------------------------------------------------
-
-
-@cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """A glob as a regex over POSIX relative paths; ``**`` spans folders.
-
-    A pattern matches at any depth unless it starts with ``/``.
-    """
-    anchored = pattern.startswith("/")
-    body = pattern.lstrip("/")
-    out: list[str] = []
-    index = 0
-    while index < len(body):
-        if body.startswith("**/", index):
-            out.append("(?:[^/]*/)*")
-            index += 3
-        elif body.startswith("**", index):
-            out.append(".*")
-            index += 2
-        elif body[index] == "*":
-            out.append("[^/]*")
-            index += 1
-        elif body[index] == "?":
-            out.append("[^/]")
-            index += 1
-        else:
-            out.append(re.escape(body[index]))
-            index += 1
-    prefix = "" if anchored else "(?:.*/)?"
-    return re.compile(prefix + "".join(out))
-
-
-def matches_globs(relative_posix: str, globs: Iterable[str]) -> bool:
-    return any(_glob_regex(glob).fullmatch(relative_posix) for glob in globs)
-
-
-def profile_for(
-    path: Path, settings: Settings, relative_posix: str | None = None, *, explicit: bool = False
-) -> Profile | None:
-    """The profile that owns ``path``.
-
-    A file found by walking a folder must match the configured globs; a file
-    named explicitly is also recognised by its own look (its name and place).
-    """
-    if relative_posix is not None and matches_globs(relative_posix, settings.globs):
-        return next((p for p in builtin_profiles() if p.claims(path)), builtin_profiles()[0])
-    if explicit:
-        return next((p for p in all_profiles() if p.claims(path)), None)
-    return None
-
-
-def iter_handoff_files(
-    directory: Path, root: Path, settings: Settings, listings: dict[str, list[Path]] | None = None
-) -> Iterator[Path]:
-    """Handoff files below ``directory``, skipping vendored and tool folders.
-
-    Walks like ``os.walk`` (top-down, sorted, symbolic links to folders not entered). When
-    ``listings`` is given it receives every folder's regular ``.json`` files (keyed by the
-    folder's path as text, ``os.path.normcase``), so that chains need not list their folders again.
-    """
-    pending = [directory]
-    while pending:
-        current = pending.pop()
-        try:
-            with os.scandir(current) as scan:
-                entries = sorted(scan, key=lambda entry: entry.name)
-        except OSError:
-            continue
-        folders: list[Path] = []
-        regular: list[Path] = []
-        shown = display_path_for(current, root)
-        prefix = "" if shown == "." else f"{shown}/"  # display paths of the files, built by hand
-        for entry in entries:
-            if entry.is_dir():
-                if not entry.is_symlink() and entry.name not in SKIPPED_DIRECTORIES:
-                    folders.append(current / entry.name)
-            elif entry.name.endswith(".json"):
-                path = current / entry.name  # joining to a parsed folder costs half of Path(entry.path)
-                if entry.is_file():
-                    regular.append(path)
-                if matches_globs(prefix + entry.name, settings.globs):
-                    yield path
-        if listings is not None:
-            listings[os.path.normcase(current)] = regular
-        pending.extend(reversed(folders))
-
-
-def chain_ref_for(
-    profile: Profile, path: Path, settings: Settings, root: Path, listing: list[Path] | None = None
-) -> ChainRef:
-    """The chain ``path`` belongs to, with all its sibling files read from disk.
-
-    ``listing`` is the regular ``.json`` files of the chain's folder, when already known.
-    """
-    located = profile.chain_of(path)
-    if located is None:
-        return ChainRef(profile, path.stem, None, (path,))
-    directory, chain_id = located
-    if listing is None:
-        listing = (
-            [sibling for sibling in directory.iterdir() if sibling.suffix == ".json" and sibling.is_file()]
-            if directory.is_dir()
-            else []
-        )
-    members = [sibling for sibling in listing if profile.chain_of(sibling) is not None]
-    if path not in members:
-        members.append(path)
-    return ChainRef(profile, chain_id, directory, tuple(sorted(members, key=profile.sort_key)))
-
-
-class Discovery(NamedTuple):
-    """The chains to check and, when files were named, the files to report on."""
-
-    chains: tuple[ChainRef, ...]
-    focus: frozenset[str] | None
-    missing: tuple[str, ...] = ()
-    # The named folders (``os.path.normcase`` text): a chain inside one is reported whole.
-    folders: frozenset[str] = frozenset()
-
-
-def discover(
-    paths: Sequence[Path], root: Path, settings: Settings, deleted: Sequence[Path] = ()
-) -> Discovery:
-    """Group handoff files into chains.
-
-    With no paths (and nothing deleted), handoffs under ``root`` matching the globs; a named
-    folder is searched whatever its location; a named file brings its whole chain along
-    (cross-handoff rules need it) but narrows reporting to itself.
-
-    ``deleted`` are files a commit removes: they are left out of their chains even when still
-    on disk, and a chain that loses one is checked (what is left of it) as if the deleted file
-    were named, so that the gap or missing stage it leaves is reported. A chain with no file
-    left is not checked.
-    """
-    files: list[Path] = []
-    focus: set[str] = set()
-    missing: list[str] = []
-    folders: set[str] = set()
-    listings: dict[str, list[Path]] = {}
-    if not paths and not deleted:
-        files.extend(iter_handoff_files(root, root, settings, listings))
-    for given in paths:
-        path = given if given.is_absolute() else (root / given)
-        if path.is_dir():
-            folders.add(os.path.normcase(path))
-            files.extend(iter_handoff_files(path, root, settings, listings))
-        elif path.is_file():
-            files.append(path)
-            focus.add(display_path_for(path, root))
-        else:
-            missing.append(str(given))
-    gone = {os.path.normcase(given if given.is_absolute() else root / given) for given in deleted}
-
-    # Keyed by the folder as text (normcase: one folder, however spelt): hashing a Path costs more.
-    chains: dict[tuple[str, str], ChainRef] = {}
-    for path in files:
-        relative = display_path_for(path, root) if focus else None
-        if relative is not None and relative in focus:
-            profile = profile_for(path, settings, relative, explicit=True) or builtin_profiles()[0]
-        else:  # found by the walk, so the globs matched it
-            profile = next((p for p in builtin_profiles() if p.claims(path)), builtin_profiles()[0])
-        located = profile.chain_of(path)
-        folder = os.path.normcase(located[0] if located else path)
-        if (profile.name, folder) in chains:
-            continue  # its chain was listed with an earlier member
-        ref = chain_ref_for(profile, path, settings, root, listings.get(folder) if located else None)
-        if gone:
-            ref = ref._replace(paths=tuple(p for p in ref.paths if os.path.normcase(p) not in gone))
-            if not ref.paths:  # named and deleted: the commit holds nothing of the chain
-                continue
-        chains[(profile.name, folder)] = ref
-    for given in deleted:
-        path = given if given.is_absolute() else (root / given)
-        relative = display_path_for(path, root)
-        owner = profile_for(path, settings, relative)  # where the globs look: pre-commit filters no deletion
-        located = owner.chain_of(path) if owner is not None else None
-        if owner is None or located is None or not located[0].is_dir():
-            continue  # not a handoff, a file on its own, or its whole chain went with it
-        focus.add(relative)
-        folder = os.path.normcase(located[0])
-        if (owner.name, folder) in chains:
-            continue
-        ref = chain_ref_for(owner, path, settings, root)
-        left = tuple(p for p in ref.paths if os.path.normcase(p) not in gone)
-        if left:
-            chains[(owner.name, folder)] = ref._replace(paths=left)
-    ordered = tuple(sorted(chains.values(), key=lambda ref: str(ref.directory or ref.paths[0])))
-    return Discovery(ordered, frozenset(focus) if focus else None, tuple(missing), frozenset(folders))
 
 
 def check_paths(

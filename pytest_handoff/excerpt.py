@@ -71,7 +71,8 @@ def format_finding(finding: Finding, text_lines: Sequence[str] | None = None) ->
         f"    {inert(finding.message)}",
     ]
     for path, line, column, label in finding.related:
-        lines.append(f"    see {inert(path)}:{line}:{column} ({inert(label)})")
+        place = f"{path}:{line}:{column}" if line > 0 else path
+        lines.append(f"    see {inert(place)} ({inert(label)})")
     if text_lines is not None:
         lines.extend(source_excerpt(text_lines, finding))
     return lines

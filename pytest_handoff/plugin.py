@@ -107,9 +107,13 @@ def pytest_configure(config: pytest.Config) -> None:
         from pytest_handoff.engine import known_codes
 
         # Each source checked on its own, so that an unknown code's message names where it is.
-        codes = known_codes()
-        from_file.check_codes(codes, config_path(config.rootpath))
-        Settings().merged(overrides, "pytest ini options").check_codes(codes, "pytest ini options")
+        from_ini = Settings().merged(overrides, "pytest ini options")
+        named = [*from_file.select, *from_file.ignore, *from_file.severities]
+        named += [*from_ini.select, *from_ini.ignore, *from_ini.severities]
+        if named:
+            codes = known_codes(named)
+            from_file.check_codes(codes, config_path(config.rootpath))
+            from_ini.check_codes(codes, "pytest ini options")
         settings = from_file.merged(overrides, "pytest ini options")
     except ConfigError as error:
         raise pytest.UsageError(f"pytest-handoff: {error}") from None
@@ -145,37 +149,53 @@ def _result_cache(config: pytest.Config) -> Any:
 
 
 def _hidden_roots(settings: Settings) -> set[str]:
-    """Hidden folder names that the configured globs walk into (``.neuralrelay``)."""
-    return {part for glob in settings.globs for part in glob.strip("/").split("/") if part.startswith(".")}
+    """Hidden folder names that some profile's globs walk into (``.neuralrelay``, ``.claude``)."""
+    from pytest_handoff.specs import BUILTIN_SPECS
+
+    globs = [glob for spec in BUILTIN_SPECS for glob in spec.globs(settings)]
+    return {part for glob in globs for part in glob.strip("/").split("/") if part.startswith(".")}
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """Walk into ``.neuralrelay`` although it matches the default ``norecursedirs`` (``.*``)."""
+    """Walk into ``.neuralrelay`` (and the like) although it matches the default ``norecursedirs`` (``.*``)."""
     settings = _settings(config)
     if settings is not None and collection_path.name in _hidden_roots(settings) and collection_path.is_dir():
         return False
     return None
 
 
-def _json_files(directory: Path) -> list[Path]:
-    """The regular ``.json`` files directly in ``directory``, sorted by name."""
+MATCHER_KEY = pytest.StashKey[Any]()
+
+
+def _matcher(config: pytest.Config, settings: Settings) -> Any:
+    """The globs of every profile, compiled once per run."""
+    if MATCHER_KEY not in config.stash:
+        from pytest_handoff.globs import Matcher
+
+        config.stash[MATCHER_KEY] = Matcher(settings, plugins=False)
+    return config.stash[MATCHER_KEY]
+
+
+def _candidate_files(directory: Path, config: pytest.Config, settings: Settings) -> list[Path]:
+    """The regular files directly in ``directory`` some profile's globs may match, sorted by name."""
+    matcher = _matcher(config, settings)
     try:
         with os.scandir(directory) as scan:
-            entries = sorted((entry for entry in scan if entry.name.endswith(".json")), key=lambda e: e.name)
+            entries = sorted((entry for entry in scan if matcher.may_match(entry.name)), key=lambda e: e.name)
     except OSError:
         return []
     return [directory / entry.name for entry in entries if entry.is_file()]
 
 
 def _handoff_files(
-    json_files: list[Path], settings: Settings, session: pytest.Session
+    files: list[Path], settings: Settings, session: pytest.Session
 ) -> Iterator[tuple[Path, Any]]:
-    """The files of ``json_files`` that are handoffs (by the globs, or named), with their profile."""
+    """The files of ``files`` that are handoffs (by the globs, or named), with their profile."""
     from pytest_handoff.documents import display_path_for
     from pytest_handoff.engine import profile_for
 
-    for path in json_files:
+    for path in files:
         relative = display_path_for(path, session.config.rootpath)
         profile = profile_for(path, settings, relative, explicit=session.isinitpath(path))
         if profile is not None:
@@ -183,32 +203,51 @@ def _handoff_files(
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A chain folder (a group whose files sit in one folder) is one collector."""
     settings = _settings(parent.config)
     if settings is None:
         return None
-    json_files = _json_files(path)
-    handoffs = list(_handoff_files(json_files, settings, parent.session))
+    files = _candidate_files(path, parent.config, settings)
+    handoffs = list(_handoff_files(files, settings, parent.session))
     for file_path, profile in handoffs:
+        if not profile.groups_by_folder:
+            continue
         located = profile.chain_of(file_path)
         if located is not None and located[0] == path:
             directory: ChainDirectory = ChainDirectory.from_parent(parent, path=path)
-            directory.listed = (json_files, handoffs)
+            directory.listed = (files, [(f, p) for f, p in handoffs if p is profile])
             return directory
     return None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """A handoff file outside any chain is an item of its own."""
+    """A handoff file outside any chain folder: an item of its own, or the item of its group.
+
+    A group whose files are spread over folders (a Ralph session) is collected once, with its
+    first file (or with each of its files named on the command line).
+    """
     settings = _settings(parent.config)
-    if settings is None or file_path.suffix != ".json":
+    if settings is None or file_path.suffix == ".py":
+        return None
+    if not _matcher(parent.config, settings).may_match(file_path.name) and not parent.session.isinitpath(
+        file_path
+    ):
         return None
     from pytest_handoff.documents import display_path_for
-    from pytest_handoff.engine import profile_for
+    from pytest_handoff.engine import chain_ref_for, profile_for
 
     relative = display_path_for(file_path, parent.config.rootpath)
-    profile = profile_for(file_path, settings, relative, explicit=parent.session.isinitpath(file_path))
-    if profile is None or profile.chain_of(file_path) is not None:
+    named = parent.session.isinitpath(file_path)
+    profile = profile_for(file_path, settings, relative, explicit=named)
+    if profile is None:
         return None
+    located = profile.chain_of(file_path)
+    if located is not None:
+        if profile.groups_by_folder:
+            return None  # its folder's collector has it
+        ref = chain_ref_for(profile, file_path, settings, parent.config.rootpath)
+        if not named and ref.paths[0] != file_path:
+            return None
     # Outside the configured globs, only files named explicitly are collected.
     collected: HandoffFile = HandoffFile.from_parent(parent, path=file_path)
     return collected
@@ -232,7 +271,7 @@ class ChainDirectory(pytest.Directory):
         settings = _settings(self.config)
         assert settings is not None
         if self.listed is None:
-            json_files = _json_files(self.path)
+            json_files = _candidate_files(self.path, self.config, settings)
             self.listed = (json_files, list(_handoff_files(json_files, settings, self.session)))
         json_files, files = self.listed
         if not files:
@@ -258,15 +297,21 @@ class HandoffFile(pytest.File):
 
         settings = _settings(self.config)
         assert settings is not None
-        profile = profile_for(self.path, settings, explicit=True)
-        if profile is None:
-            from pytest_handoff.profiles import builtin_profiles
+        from pytest_handoff.documents import display_path_for
+        from pytest_handoff.profiles import load
 
-            profile = builtin_profiles()[0]
+        relative = display_path_for(self.path, self.config.rootpath)
+        profile = profile_for(self.path, settings, relative, explicit=True) or load("neuralrelay")
         ref = chain_ref_for(profile, self.path, settings, self.config.rootpath)
+        keywords = profile.keywords(ref.paths, settings)
+        if ref.standalone:
+            return [ChainItem.from_parent(self, name=self.path.name, ref=ref, focus=None, keywords=keywords)]
+        # A group spread over folders: the whole group, or only this file when it is named.
+        named = self.session.isinitpath(self.path) and ref.paths[0] != self.path
+        name = f"{ref.chain_id}[{self.path.name}]" if named else ref.chain_id
         return [
             ChainItem.from_parent(
-                self, name=self.path.name, ref=ref, focus=None, keywords=profile.keywords(ref.paths, settings)
+                self, name=name, ref=ref, focus=self.path if named else None, keywords=keywords
             )
         ]
 
@@ -549,10 +594,10 @@ class CiReporting:
 
         from pytest_handoff.engine import ChainRef, ChainResult
         from pytest_handoff.findings import Finding
-        from pytest_handoff.profiles import builtin_profiles
+        from pytest_handoff.profiles import load
         from pytest_handoff.reporters import append_step_summary, write_reports
 
-        profile = builtin_profiles()[0]
+        profile = load("neuralrelay")  # only what reporters need: the findings and files
         results = [
             ChainResult(
                 ChainRef(profile, chain_id, None, tuple(Path(p) for p in files)),

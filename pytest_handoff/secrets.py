@@ -184,13 +184,20 @@ def secret_places(chain: Chain) -> list[SecretPlace]:
         return places
     places = chain.memo["secret_places"] = []
     for document in chain.documents:  # every parsed document, valid or not
-        if not may_hold_secrets(document.text):
+        if not may_hold_secrets(document.text if document.has_text else _as_text(document.data)):
             continue  # the common case: nothing shaped like a secret anywhere in the file
         for pointer, key, text, is_key in _texts(document.data):
             found = tuple(find_secrets(text, key))
             if found:
                 places.append(SecretPlace(document, pointer, is_key, found))
     return places
+
+
+def _as_text(data: Any) -> str:
+    """Decoded data (a phrase's base64 context, a store's row) as text for the quick pre-check."""
+    import json
+
+    return json.dumps(data, ensure_ascii=False)
 
 
 def secrets_to_mask(chain: Chain) -> list[str]:

@@ -12,6 +12,7 @@ from views_helpers import generator, run
 import pytest_handoff.engine as engine
 from pytest_handoff.config import Settings
 from pytest_handoff.engine import ChainRef, check_chains, discover
+from pytest_handoff.profiles import load
 from pytest_handoff.views.progress import FileProgress, progress_bar, wants_progress
 
 
@@ -56,7 +57,7 @@ def test_no_bar_when_output_is_piped_or_captured() -> None:
 
 
 def _refs(count: int, files: int) -> list[ChainRef]:
-    profile = engine.builtin_profiles()[0]
+    profile = load("neuralrelay")
     return [
         ChainRef(
             profile,

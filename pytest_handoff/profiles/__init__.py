@@ -11,52 +11,11 @@ when a walk or a named file needs them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any
 
 from pytest_handoff.profiles.base import Profile
-
-if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
-
-
-class ProfileSpec(NamedTuple):
-    """What discovery needs to know of a built-in profile without importing it."""
-
-    name: str
-    #: The module holding ``PROFILE``, the profile's instance.
-    module: str
-    default_globs: tuple[str, ...]
-    #: Keys of ``[tool.handoff.<name>]`` (None: the profile's options are tables of its own,
-    #: checked when it loads).
-    option_keys: tuple[str, ...] | None = ("globs",)
-
-    def globs(self, settings: Settings) -> tuple[str, ...]:
-        """Where the profile's files are looked for under ``settings``."""
-        if self.name == "neuralrelay":
-            return settings.globs  # its globs predate profile tables: [tool.handoff] globs
-        configured = settings.options_of(self.name).get("globs")
-        return tuple(configured) if configured else self.default_globs
-
-
-#: The built-in formats, in the order a file is offered to them.
-BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
-    ProfileSpec(
-        "neuralrelay",
-        "pytest_handoff.profiles.neuralrelay",
-        (".neuralrelay/handoffs/**/*.json",),
-        ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
-    ),
-    ProfileSpec(
-        "yolo",
-        "pytest_handoff.profiles.yolo.profile",
-        (".yolo-planning/**/*.jsonl", ".yolo-planning/**/*.json"),
-        ("globs", "message-schemas"),
-    ),
-)
-
-SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}
+from pytest_handoff.specs import BUILTIN_SPECS, SPECS_BY_NAME, ProfileSpec, profile_names
 
 
 @cache
@@ -109,13 +68,9 @@ def all_profiles() -> tuple[Profile, ...]:
     return builtin_profiles() + plugin_profiles()
 
 
-def profile_names() -> tuple[str, ...]:
-    """Names of the built-in profiles (no import)."""
-    return tuple(spec.name for spec in BUILTIN_SPECS)
-
-
 __all__ = [
     "BUILTIN_SPECS",
+    "SPECS_BY_NAME",
     "Profile",
     "ProfileSpec",
     "all_profiles",

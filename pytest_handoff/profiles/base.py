@@ -12,6 +12,7 @@ from pytest_handoff.documents import Document, Loaded, LoadResult, parse_json_by
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.engine import Chain
+    from pytest_handoff.findings import Finding
     from pytest_handoff.rules import Hit, Rule
     from pytest_handoff.views.model import ChainView
 
@@ -32,6 +33,9 @@ class Profile(ABC):
     default_globs: tuple[str, ...]
     #: Keys of ``[tool.handoff.<name>]`` this profile reads (``globs`` always).
     option_keys: tuple[str, ...] = ("globs",)
+    #: True when a group is a folder holding its files (a NeuralRelay chain folder); False when a
+    #: group's files are spread over folders (a Ralph session: ``prd.json``, ``.claude/session``, logs).
+    groups_by_folder: bool = True
     #: Codes whose findings are about the chain as a whole (a missing stage, a gap in the
     #: numbering), not about the file they are placed in: when files of a chain are named,
     #: every one of them owns these findings.
@@ -67,6 +71,13 @@ class Profile(ABC):
                 listing = []
         return [path for path in listing if self.chain_of(path) is not None]
 
+    def default_sources(self, settings: Settings) -> list[Path]:
+        """Sources checked when this profile is forced (``--profile``) and no path is named.
+
+        For stores kept outside the project (Craik's ``$CRAIK_HOME/state/craik.sqlite3``).
+        """
+        return []
+
     def opens_itself(self, path: Path) -> bool:
         """True for a source the profile opens itself (a database), rather than have its bytes read.
 
@@ -97,6 +108,16 @@ class Profile(ABC):
     @abstractmethod
     def schema_name(self, handoff_type: str) -> str:
         """The shipped schema for a handoff type, e.g. ``neuralrelay/dev_to_test``."""
+
+    def validate(self, document: Document, settings: Settings) -> list[Finding]:
+        """Schema findings of a classified document (none when valid): the shipped schema of its type.
+
+        A profile whose schemas are not shipped (a user's contract) validates in its own way.
+        """
+        from pytest_handoff.schemas import compiled_schema
+
+        assert document.handoff_type is not None
+        return compiled_schema(self.schema_name(document.handoff_type)).findings(document)
 
     def sort_key(self, path: Path) -> tuple[int, str]:
         """Order of a chain's files (the sequence they were written in)."""

@@ -115,7 +115,9 @@ class GithubReporter(Reporter):
                     properties["endColumn"] = str(finding.end_column)
         rule = finding.rule or finding.code
         properties["title"] = f"{finding.code} {rule}" if rule != finding.code else finding.code
-        return workflow_command(_command_for(finding.severity), properties, finding.message)
+        # A record with no text of its own is annotated on its store file, and named in the message.
+        message = f"{finding.logical}{finding.pointer}: {finding.message}" if finding.logical else finding.message
+        return workflow_command(_command_for(finding.severity), properties, message)
 
     def annotation_path(self, path: str) -> str:
         """``path`` (relative to the root) relative to the workspace, as GitHub resolves it."""

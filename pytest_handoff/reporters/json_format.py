@@ -51,6 +51,9 @@ def finding_as_dict(finding: Finding) -> dict[str, Any]:
             {"path": path, "line": line, "column": column, "label": label}
             for path, line, column, label in finding.related
         ],
+        # A record with no text of its own (a store's row): ``handoffs/ID``, and the whole place.
+        "logical": finding.logical,
+        "location": finding.location,
     }
 
 

@@ -173,7 +173,7 @@ class MarkdownReporter(Reporter):
         if finding.line > 0:
             location = f"[{markdown_text(finding.location)}]({link}#L{finding.line})"
         else:
-            location = f"[{markdown_text(finding.path)}]({link})"
+            location = f"[{markdown_text(finding.location)}]({link})"
         rule = finding.code
         if finding.rule and finding.rule != finding.code:
             rule += f" {finding.rule}"

@@ -195,7 +195,7 @@ class SarifReporter(Reporter):
             "ruleIndex": rule_index,
             "level": sarif_level(finding.severity),
             "message": {"text": inert(finding.message) or finding.code},
-            "locations": [{"physicalLocation": physical}],
+            "locations": [_location(physical, finding)],
         }
         related = []
         for number, (path, line, column, label) in enumerate(finding.related, start=1):
@@ -215,6 +215,20 @@ class SarifReporter(Reporter):
         result["partialFingerprints"] = {FINGERPRINT_KEY: fingerprint(finding)}
         result["properties"] = {"pointer": finding.pointer, "chain": finding.chain}
         return result
+
+
+def _location(physical: dict[str, Any], finding: Finding) -> dict[str, Any]:
+    """A result's location: the file, and for a record with no text (a store's row) its logical place."""
+    location: dict[str, Any] = {"physicalLocation": physical}
+    if finding.logical:
+        location["logicalLocations"] = [
+            {
+                "fullyQualifiedName": f"{finding.logical}{finding.pointer}",
+                "name": finding.pointer.rsplit("/", 1)[-1] or finding.logical.rsplit("/", 1)[-1],
+                "kind": "object",
+            }
+        ]
+    return location
 
 
 def _directory_uri(root: Path) -> str:

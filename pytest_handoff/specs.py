@@ -1,0 +1,60 @@
+"""The table of built-in profiles: what discovery needs to know of each without importing it.
+
+Kept apart from the profiles themselves (and import-free) so that a hook deciding whether a
+written file is a handoff at all costs next to nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+
+
+class ProfileSpec(NamedTuple):
+    """What discovery needs to know of a built-in profile without importing it."""
+
+    name: str
+    #: The module holding ``PROFILE``, the profile's instance.
+    module: str
+    default_globs: tuple[str, ...]
+    #: Keys of ``[tool.handoff.<name>]`` (None: the profile's options are tables of its own,
+    #: checked when it loads).
+    option_keys: tuple[str, ...] | None = ("globs",)
+    #: What every code of the profile's rules starts with (``NR``): selecting ``NR3`` loads it alone.
+    code_prefix: str = ""
+
+    def globs(self, settings: Settings) -> tuple[str, ...]:
+        """Where the profile's files are looked for under ``settings``."""
+        if self.name == "neuralrelay":
+            return settings.globs  # its globs predate profile tables: [tool.handoff] globs
+        configured = settings.options_of(self.name).get("globs")
+        return tuple(configured) if configured else self.default_globs
+
+
+#: The built-in formats, in the order a file is offered to them.
+BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
+    ProfileSpec(
+        "neuralrelay",
+        "pytest_handoff.profiles.neuralrelay",
+        (".neuralrelay/handoffs/**/*.json",),
+        ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
+        "NR",
+    ),
+    ProfileSpec(
+        "yolo",
+        "pytest_handoff.profiles.yolo.profile",
+        (".yolo-planning/**/*.jsonl", ".yolo-planning/**/*.json"),
+        ("globs", "message-schemas"),
+        "YL",
+    ),
+)
+
+SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}
+
+
+def profile_names() -> tuple[str, ...]:
+    """Names of the built-in profiles (no import)."""
+    return tuple(spec.name for spec in BUILTIN_SPECS)

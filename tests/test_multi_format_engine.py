@@ -1,0 +1,203 @@
+"""The engine is multi-format: a source yields many documents, each placed in its file or logically.
+
+Two toy profiles, registered as a plugin would be, stand in for the real formats: one reads
+JSONL (a document a line), one opens a store itself (documents with a logical place).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pytest
+
+import pytest_handoff.profiles as profiles
+from pytest_handoff.config import Settings
+from pytest_handoff.documents import Document, Loaded, parse_json_bytes
+from pytest_handoff.engine import ChainRef, check_chain, check_paths, discover, known_codes
+from pytest_handoff.findings import Finding
+from pytest_handoff.profiles.base import Profile
+from pytest_handoff.reporters import write_reports
+from pytest_handoff.rules import Hit, listed
+
+
+def check_n_at_most_one(document: Document, settings: Settings) -> Iterator[Hit]:
+    """``n`` is at most 1.
+
+    **What it does**: reports ``n`` above 1. **Why is this bad?** toys count to one.
+    **Example**: ``{"n": 2}``. **Use instead**: ``{"n": 1}``.
+    """
+    if isinstance(document.data, dict) and isinstance(document.data.get("n"), int) and document.data["n"] > 1:
+        yield Hit(document, "/n", f"n is {document.data['n']}, above 1")
+
+
+class ToyLines(Profile):
+    name = "toylines"
+    default_globs = ("toys/**/*.jsonl",)
+
+    def claims(self, path: Path) -> bool:
+        return path.suffix == ".jsonl"
+
+    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+        return None
+
+    def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
+        documents: list[Document] = []
+        findings: list[Finding] = []
+        text = raw.decode("utf-8")
+        for number, line in enumerate(raw.split(b"\n"), start=1):
+            if not line.strip():
+                continue
+            loaded = parse_json_bytes(line, path, display_path, origin=(number, 1), label=f"line {number}")
+            findings.extend(loaded.findings)
+            if loaded.document is not None:
+                loaded.document.source_text = text
+                documents.append(loaded.document)
+        return Loaded(tuple(documents), tuple(findings))
+
+    def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
+        return "toy", ()
+
+    def schema_name(self, handoff_type: str) -> str:
+        return "toy"
+
+    def validate(self, document: Document, settings: Settings) -> list[Finding]:
+        return []
+
+    def rule_table(self) -> tuple:  # type: ignore[type-arg]
+        return (listed("TY001", "n-at-most-one", check_n_at_most_one, profile=self.name),)
+
+
+class ToyStore(ToyLines):
+    name = "toystore"
+    default_globs = ("**/*.toydb",)
+
+    def claims(self, path: Path) -> bool:
+        return path.suffix == ".toydb"
+
+    def opens_itself(self, path: Path) -> bool:
+        return True
+
+    def open(self, path: Path, display_path: str, settings: Settings) -> Loaded:
+        rows = json.loads(path.read_text(encoding="utf-8"))  # a stand-in for a database
+        return Loaded(
+            tuple(
+                Document(path, display_path, "", data, logical=f"rows/{key}", label=key)
+                for key, data in rows.items()
+            ),
+            (),
+        )
+
+    def rule_table(self) -> tuple:  # type: ignore[type-arg]
+        return (listed("TY002", "store-n-at-most-one", check_n_at_most_one, profile=self.name),)
+
+
+@pytest.fixture
+def toy_plugins(monkeypatch: pytest.MonkeyPatch) -> tuple[Profile, ...]:
+    from pytest_handoff.rules import register_table
+
+    toys: tuple[Profile, ...] = (ToyLines(), ToyStore())
+    for toy in toys:
+        register_table(toy.rule_table())
+    monkeypatch.setattr(profiles, "plugin_profiles", lambda: toys)
+    profiles.load.cache_clear()
+    yield toys
+    profiles.load.cache_clear()
+
+
+def test_a_jsonl_finding_points_at_its_line_and_the_column_inside_it(
+    tmp_path: Path, toy_plugins: object
+) -> None:
+    (tmp_path / "toys").mkdir()
+    (tmp_path / "toys" / "a.jsonl").write_text('{"n": 1}\n\n{"id": "x",  "n": 7}\n', encoding="utf-8")
+    _, results = check_paths([], tmp_path, Settings())
+    (finding,) = (f for result in results for f in result.findings)
+    assert (finding.path, finding.line, finding.column, finding.code) == ("toys/a.jsonl", 3, 19, "TY001")
+    assert results[0].sources["toys/a.jsonl"][2] == '{"id": "x",  "n": 7}'
+
+
+def test_a_broken_jsonl_line_is_hf002_at_its_line_and_the_other_lines_are_still_checked(
+    tmp_path: Path, toy_plugins: object
+) -> None:
+    (tmp_path / "toys").mkdir()
+    (tmp_path / "toys" / "a.jsonl").write_text('{"n": 1,}\n{"n": 2}\n', encoding="utf-8")
+    _, results = check_paths([], tmp_path, Settings())
+    places = sorted((f.code, f.line, f.column) for f in results[0].findings)
+    assert places == [("HF002", 1, 8), ("TY001", 2, 7)]
+
+
+def test_a_walk_finds_a_plugin_profiles_files_by_its_default_globs(
+    tmp_path: Path, toy_plugins: object
+) -> None:
+    (tmp_path / "toys" / "deep").mkdir(parents=True)
+    (tmp_path / "toys" / "deep" / "b.jsonl").write_text('{"n": 1}\n', encoding="utf-8")
+    (tmp_path / "elsewhere.jsonl").write_text('{"n": 9}\n', encoding="utf-8")
+    refs = discover([], tmp_path, Settings()).chains
+    assert [(ref.profile.name, ref.paths[0].name) for ref in refs] == [("toylines", "b.jsonl")]
+
+
+def test_a_record_with_no_text_is_shown_at_its_logical_place_in_every_output(
+    tmp_path: Path, toy_plugins: object
+) -> None:
+    store = tmp_path / "data.toydb"
+    store.write_text(json.dumps({"r1": {"n": 1}, "r2": {"n": 5}}), encoding="utf-8")
+    _, results = check_paths([store], tmp_path, Settings())
+    (finding,) = results[0].findings
+    assert (finding.path, finding.line, finding.logical, finding.pointer) == (
+        "data.toydb",
+        0,
+        "rows/r2",
+        "/n",
+    )
+    assert finding.location == "data.toydb#rows/r2/n"
+
+    outputs = {name: io.StringIO() for name in ("text", "json", "sarif", "github")}
+    write_reports(results, list(outputs.items()), tmp_path)
+    assert "data.toydb#rows/r2/n" in outputs["text"].getvalue()
+    (entry,) = json.loads(outputs["json"].getvalue())["findings"]
+    assert (entry["logical"], entry["location"]) == ("rows/r2", "data.toydb#rows/r2/n")
+    (location,) = json.loads(outputs["sarif"].getvalue())["runs"][0]["results"][0]["locations"]
+    assert location["logicalLocations"][0]["fullyQualifiedName"] == "rows/r2/n"
+    assert location["physicalLocation"]["artifactLocation"]["uri"] == "data.toydb"
+    assert "region" not in location["physicalLocation"]
+    annotation = outputs["github"].getvalue()
+    assert "file=data.toydb" in annotation
+    assert "line=" not in annotation
+    assert "rows/r2/n: n is 5" in annotation
+
+
+def test_a_store_the_profile_opens_itself_is_never_taken_from_the_cache(
+    tmp_path: Path, toy_plugins: object
+) -> None:
+    from pytest_handoff.cache import ResultCache
+
+    store = tmp_path / "data.toydb"
+    store.write_text(json.dumps({"r1": {"n": 5}}), encoding="utf-8")
+    cache = ResultCache(tmp_path / "cache", Settings().fingerprint())
+    ref = ChainRef(profiles.load("toystore"), "data", None, (store,))
+    first = check_chain(ref, Settings(), tmp_path, cache=cache)
+    store.write_text(json.dumps({"r1": {"n": 1}}), encoding="utf-8")
+    second = check_chain(ref, Settings(), tmp_path, cache=cache)
+    assert (len(first.findings), first.from_cache) == (1, False)
+    assert (second.findings, second.from_cache) == ((), False)
+
+
+def test_selecting_a_plugins_code_is_known(toy_plugins: object) -> None:
+    assert {"TY001", "TY002"} <= set(known_codes(["TY"]))
+
+
+def test_selecting_neuralrelay_codes_loads_no_other_format() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from pytest_handoff.engine import known_codes; known_codes(['NR3', 'HX001']); "
+        "print(sorted(m for m in sys.modules if m.startswith('pytest_handoff.profiles.')))"
+    )
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    loaded = {name.split(".")[2] for name in eval(shown)}
+    assert loaded <= {"base", "neuralrelay", "neuralrelay_rules", "neuralrelay_layout", "neuralrelay_handoff",
+                      "neuralrelay_matching", "neuralrelay_classification", "neuralrelay_tracing",
+                      "neuralrelay_cycles"}  # fmt: skip
