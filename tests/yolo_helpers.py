@@ -8,12 +8,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pytest_handoff.config import Settings
-from pytest_handoff.documents import display_path_for
-from pytest_handoff.engine import Chain, ChainRef, finding_of
+from pytest_handoff.discovery import ChainRef
+from pytest_handoff.engine import check_chain
 from pytest_handoff.findings import Finding
 from pytest_handoff.profiles import load
-from pytest_handoff.rules import RULES
-from pytest_handoff.schemas import compiled_schema
 
 PROFILE = load("yolo")
 REPO = Path(__file__).resolve().parents[1]
@@ -50,43 +48,15 @@ def check_group(
     settings: Settings | None = None,
     contents: dict[Path, bytes] | None = None,
 ) -> list[Finding]:
-    """Read, classify, validate and run every YOLO rule on one group, as the engine does.
+    """Check one group with the engine (read, classify, validate, every YOLO rule).
 
     ``contents`` gives the bytes of files that need not exist (in-memory documents).
     """
-    settings = settings or Settings()
-    contents = contents or {}
     located = PROFILE.chain_of(paths[0])
     ref = ChainRef(
         PROFILE, located[1] if located else paths[0].stem, located[0] if located else None, tuple(paths)
     )
-    findings: list[Finding] = []
-    documents = []
-    for path in paths:
-        raw = contents[path] if path in contents else path.read_bytes()
-        loaded = PROFILE.read(raw, path, display_path_for(path, root), settings)
-        findings.extend(loaded.findings)
-        documents.extend(loaded.documents)
-    hits = []
-    for document in documents:
-        handoff_type, found = PROFILE.classify(document, settings)
-        hits.extend((RULES["HS002"], hit) for hit in found)
-        document.handoff_type = handoff_type
-        if handoff_type is not None:
-            errors = compiled_schema(PROFILE.schema_name(handoff_type)).findings(document)
-            findings.extend(errors)
-            document.schema_valid = not errors
-    chain = Chain(ref, documents)
-    for rule in PROFILE.rule_table():
-        assert rule.check is not None
-        if rule.scope == "chain":
-            hits.extend((rule, hit) for hit in rule.check(chain, settings))
-            continue
-        for document in chain.valid():
-            if not rule.handoff_types or document.handoff_type in rule.handoff_types:
-                hits.extend((rule, hit) for hit in rule.check(document, settings))
-    findings.extend(finding_of(rule, hit, settings, ref.chain_id) for rule, hit in hits)
-    return sorted(findings)
+    return list(check_chain(ref, settings or Settings(), root, overrides=contents or {}).findings)
 
 
 def check_folder(root: Path, folder: str = PHASE, settings: Settings | None = None) -> list[Finding]:
