@@ -9,7 +9,16 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.config import Settings
-from tests.yolo_helpers import CORPUS, FIXTURES, PHASE, PROFILE, check_folder, check_group, codes, write
+from tests.yolo_helpers import (
+    CORPUS,
+    PHASE,
+    PROFILE,
+    check_folder,
+    check_group,
+    codes,
+    fixture_project,
+    write,
+)
 
 FIXTURE_PHASE = ".yolo-planning/phases/03-auth"
 CORPUS_PHASE = ".yolo-planning/milestones/workflow-hardening-org-alignment-optimization/phases/05-escalation-gates-owner-user-loop"
@@ -20,14 +29,13 @@ def needs_corpus() -> None:
         pytest.skip("the shared corpus (../shared/corpus) is not beside this clone")
 
 
-def test_the_clean_fixture_project_has_no_finding() -> None:
-    assert check_folder(FIXTURES / "clean", FIXTURE_PHASE) == []
+def test_the_clean_fixture_project_has_no_finding(tmp_path: Path) -> None:
+    assert check_folder(fixture_project("clean", tmp_path), FIXTURE_PHASE) == []
 
 
-def test_the_broken_fixture_project_has_one_finding_per_planted_defect() -> None:
-    found = [
-        (f.code, f.path.rsplit("/", 1)[-1], f.line) for f in check_folder(FIXTURES / "broken", FIXTURE_PHASE)
-    ]
+def test_the_broken_fixture_project_has_one_finding_per_planted_defect(tmp_path: Path) -> None:
+    root = fixture_project("broken", tmp_path)
+    found = [(f.code, f.path.rsplit("/", 1)[-1], f.line) for f in check_folder(root, FIXTURE_PHASE)]
     assert sorted(found) == sorted(
         [
             ("YL301", "03-02.plan.jsonl", 1),

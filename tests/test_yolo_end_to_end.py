@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import main
-from tests.yolo_helpers import FIXTURES, column_of, jsonl, write
+from tests.yolo_helpers import column_of, fixture_project, jsonl, write
 
 PHASE = ".yolo-planning/phases/03-auth"
 CRITIQUE = {"type": "critique_result", "phase": "03", "findings": 3, "critical": 0, "major": 1, "minor": 1}
@@ -24,8 +24,7 @@ def lint(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of our broken YOLO fixture project as the working directory (a git root)."""
-    root = tmp_path / "project"
-    shutil.copytree(FIXTURES / "broken", root)
+    root = fixture_project("broken", tmp_path / "project")
     (root / ".git").mkdir()
     monkeypatch.chdir(root)
     for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR", "CI"):
@@ -53,8 +52,7 @@ def test_the_json_output_places_every_yolo_finding_at_its_line_and_column(
 def test_the_clean_fixture_project_passes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = tmp_path / "clean"
-    shutil.copytree(FIXTURES / "clean", root)
+    root = fixture_project("clean", tmp_path / "clean")
     (root / ".git").mkdir()
     monkeypatch.chdir(root)
     code, out, _ = lint(capsys, "--format", "json")
@@ -155,7 +153,7 @@ def test_pytest_handoffs_collects_a_phase_folder_and_fails_it_at_its_lines(pytes
 
 
 def test_pytest_handoffs_passes_the_clean_fixture_project(pytester: pytest.Pytester) -> None:
-    shutil.copytree(FIXTURES / "clean", pytester.path, dirs_exist_ok=True)
+    fixture_project("clean", pytester.path)
     result = pytester.runpytest("--handoffs", "-p", "no:cacheprovider")
     # The phase folder, and the top-level execution state, a file of its own.
     result.assert_outcomes(passed=2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -20,6 +21,17 @@ CORPUS = REPO.parent / "shared" / "corpus" / "yolo"
 PHASE = ".yolo-planning/phases/05-escalation"
 
 Line = dict[str, Any] | str
+
+
+def fixture_project(name: str, destination: Path) -> Path:
+    """Our fixture project ``name`` (``clean``, ``broken``) copied to ``destination``.
+
+    In the repository its planning folder is ``yolo-planning`` (no dot), so that linting the
+    repository itself does not take the broken project for ours; the copy gets its real name.
+    """
+    shutil.copytree(FIXTURES / name, destination, dirs_exist_ok=True)
+    (destination / "yolo-planning").rename(destination / ".yolo-planning")
+    return destination
 
 
 def jsonl(lines: Iterable[Line]) -> str:
