@@ -201,7 +201,7 @@ def test_importing_the_profile_imports_nothing_heavy_and_no_other_profile(module
     heavy = [
         "rich", "jsonschema", "pytest", "dataclasses", "inspect", "importlib.metadata", "multiprocessing",
         "sqlite3", "difflib", "pytest_handoff.profiles.neuralrelay", "pytest_handoff.profiles.yolo.catalogue",
-        "pytest_handoff.profiles.yolo.rules",
+        "pytest_handoff.profiles.yolo.rules", "pytest_handoff.profiles.yolo.project",
     ]  # fmt: skip
     code = f"import sys, {module}; print([m for m in {heavy!r} if m in sys.modules])"
     result = subprocess.run(
@@ -212,12 +212,14 @@ def test_importing_the_profile_imports_nothing_heavy_and_no_other_profile(module
         assert "pytest_handoff.profiles.yolo.profile" not in result.stdout
 
 
-def test_checking_a_clean_group_needs_no_difflib_or_jsonschema(tmp_path: Path) -> None:
+def test_checking_a_clean_group_of_flat_messages_needs_no_difflib_jsonschema_or_project_file_reader(
+    tmp_path: Path,
+) -> None:
     write(tmp_path, f"{PHASE}/messages.jsonl", [SHUTDOWN])
     code = (
         "import sys; from pathlib import Path; from tests.yolo_helpers import check_folder;"
         f"assert check_folder(Path({str(tmp_path)!r})) == [];"
-        "print([m for m in ('difflib', 'jsonschema', 'rich') if m in sys.modules])"
+        "print([m for m in ('difflib', 'jsonschema', 'rich', 'pytest_handoff.profiles.yolo.project') if m in sys.modules])"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True

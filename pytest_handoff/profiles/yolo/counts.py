@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.profiles.yolo.layout import TASK_REF
+from pytest_handoff.profiles.yolo.layout import task_plan
 from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
@@ -230,11 +230,11 @@ def check_task_in_plan(document: Document, settings: Settings) -> Iterator[Hit]:
     task, plan_id = data.get("task"), data.get("plan_id")
     if not isinstance(task, str) or not isinstance(plan_id, str):
         return
-    named = TASK_REF.fullmatch(task)
-    if named is not None and named.group("plan") != plan_id:
+    plan = task_plan(task)
+    if plan is not None and plan != plan_id:
         yield Hit(
             document,
             "/task",
-            f"task {task!r} belongs to plan {named.group('plan')}, but plan_id is {plan_id!r}",
+            f"task {task!r} belongs to plan {plan}, but plan_id is {plan_id!r}",
             related=((document, "/plan_id", "plan_id"),),
         )

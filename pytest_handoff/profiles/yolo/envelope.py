@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 from pytest_handoff.pointers import pointer_join
 from pytest_handoff.profiles.yolo.profile import V2_PREFIX, v2_type
-from pytest_handoff.profiles.yolo.project import PROSE_ENUMS, MessageSchemas, TypeRules, message_schemas
 from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.documents import Document
     from pytest_handoff.engine import Chain
+    from pytest_handoff.profiles.yolo.project import MessageSchemas, TypeRules
 
 
 def _rules_of(document: Document, settings: Settings) -> tuple[MessageSchemas, str, TypeRules] | None:
@@ -26,6 +26,8 @@ def _rules_of(document: Document, settings: Settings) -> tuple[MessageSchemas, s
     name = v2_type(document.handoff_type)
     if name is None:
         return None
+    from pytest_handoff.profiles.yolo.project import message_schemas  # v2 messages only
+
     project = message_schemas(document.path, settings)
     if project is None or project.problem or name not in project.types:
         return None
@@ -169,7 +171,11 @@ def check_prose_enums(document: Document, settings: Settings) -> Iterator[Hit]:
     **Use instead**: `"status": "complete"`.
     """
     name = v2_type(document.handoff_type)
-    enums = PROSE_ENUMS.get(name or "")
+    if name is None:
+        return
+    from pytest_handoff.profiles.yolo.project import PROSE_ENUMS
+
+    enums = PROSE_ENUMS.get(name)
     if not enums:
         return
     payload = document.data["payload"]
@@ -204,6 +210,8 @@ def check_project_schemas_usable(chain: Chain, settings: Settings) -> Iterator[H
     )
     if first is None:
         return
+    from pytest_handoff.profiles.yolo.project import message_schemas
+
     project = message_schemas(first.path, settings)
     if project is not None and project.problem:
         yield Hit(

@@ -2,23 +2,48 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import NamedTuple
 
+NAME = "yolo"
 PLANNING = ".yolo-planning"
-#: A phase folder: ``phases/NN-slug`` (the number may have more digits).
-PHASE_FOLDER = re.compile(r"(?P<phase>[0-9]+)-[^/\\]+")
-#: A plan's files: ``NN-MM.plan.jsonl``, ``NN-MM.summary.jsonl`` (and any ``NN-MM.*``).
-PLAN_FILE = re.compile(r"(?P<phase>[0-9]+)-(?P<plan>[0-9]+)\.(?P<kind>[A-Za-z0-9_.-]+)")
-#: A plan id inside a message: ``NN-MM``.
-PLAN_ID = re.compile(r"(?P<phase>[0-9]+)-(?P<plan>[0-9]+)")
-#: A task reference: ``NN-MM/Tn``.
-TASK_REF = re.compile(r"(?P<plan>[0-9]+-[0-9]+)/(?P<task>T[0-9]+)")
 SUFFIXES = (".json", ".jsonl")
 EXECUTION_STATE = ".execution-state.json"
 ESCALATION_LOG = "escalation.jsonl"
 INTEGRATION_GATE = "integration-gate-result.jsonl"
+# Names are taken apart with string methods rather than regular expressions: compiling these on
+# import would cost every one-file run of the linter.
+
+
+def _number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
+def plan_id(text: str) -> tuple[str, str] | None:
+    """(phase, plan) of a plan id ``NN-MM``, or None."""
+    phase, dash, plan = text.partition("-")
+    return (phase, plan) if dash and _number(phase) and _number(plan) else None
+
+
+def plan_file(name: str) -> tuple[str, str, str] | None:
+    """(phase, plan, kind) of a plan's file ``NN-MM.kind`` (``05-01.plan.jsonl``: kind ``plan.jsonl``)."""
+    stem, dot, kind = name.partition(".")
+    ids = plan_id(stem) if dot and kind else None
+    return None if ids is None else (ids[0], ids[1], kind)
+
+
+def is_plan_or_summary(name: str) -> bool:
+    """``NN-MM.plan.*`` or ``NN-MM.summary.*``: a plan's own files, whose first line is its header."""
+    found = plan_file(name)
+    return found is not None and found[2].split(".")[0] in ("plan", "summary")
+
+
+def task_plan(text: str) -> str | None:
+    """The plan of a task reference ``NN-MM/Tn`` (``NN-MM``), or None."""
+    plan, slash, task = text.partition("/")
+    if slash and plan_id(plan) is not None and task[:1] == "T" and _number(task[1:]):
+        return plan
+    return None
 
 
 class Phase(NamedTuple):
@@ -39,10 +64,14 @@ def planning_root(path: Path) -> Path | None:
 def phase_of(path: Path) -> Phase | None:
     """The phase folder a file sits directly in (``.../phases/NN-slug/file``), or None."""
     folder = path.parent
-    named = PHASE_FOLDER.fullmatch(folder.name)
-    if named is None or folder.parent.name != "phases" or planning_root(path) is None:
+    number, dash, slug = folder.name.partition("-")
+    if (
+        not (dash and slug and _number(number))
+        or folder.parent.name != "phases"
+        or planning_root(path) is None
+    ):
         return None
-    return Phase(folder, named.group("phase"))
+    return Phase(folder, number)
 
 
 def same_number(left: object, right: str) -> bool:

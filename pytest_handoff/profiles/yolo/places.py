@@ -10,13 +10,14 @@ from pytest_handoff.profiles.yolo.layout import (
     ESCALATION_LOG,
     EXECUTION_STATE,
     INTEGRATION_GATE,
-    PLAN_FILE,
-    PLAN_ID,
+    Phase,
+    is_plan_or_summary,
     phase_of,
+    plan_file,
+    plan_id,
     same_number,
 )
 from pytest_handoff.profiles.yolo.profile import V2_PREFIX
-from pytest_handoff.profiles.yolo.project import escalation_ids, planning_escalations
 from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
@@ -99,22 +100,19 @@ def check_folder_numbers(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """
     for path, documents in _by_file(chain).items():
         phase = phase_of(path)
-        plan_file = PLAN_FILE.fullmatch(path.name)
+        named = plan_file(path.name)
         first = documents[0]
-        if (
-            phase is not None
-            and plan_file is not None
-            and not same_number(plan_file.group("phase"), phase.number)
-        ):
+        if phase is not None and named is not None and not same_number(named[0], phase.number):
             yield Hit(
                 first,
                 "",
-                f"{path.name} is named for phase {plan_file.group('phase')} but sits in phase folder {phase.folder.name}",
+                f"{path.name} is named for phase {named[0]} but sits in phase folder {phase.folder.name}",
             )
-        if plan_file is not None and plan_file.group("kind").split(".")[0] in ("plan", "summary"):
-            yield from _header_numbers(first, plan_file.group("phase"), plan_file.group("plan"))
+        own = named[:2] if named is not None and is_plan_or_summary(path.name) else None
+        if own is not None:
+            yield from _header_numbers(first, *own)
         for document in documents:
-            yield from _document_numbers(document, phase.number if phase else None, plan_file, phase)
+            yield from _document_numbers(document, phase, own)
 
 
 def _header_numbers(header: Document, phase: str, plan: str) -> Iterator[Hit]:
@@ -129,11 +127,10 @@ def _header_numbers(header: Document, phase: str, plan: str) -> Iterator[Hit]:
             )
 
 
-def _document_numbers(
-    document: Document, folder_phase: str | None, plan_file: Any, phase: Any
-) -> Iterator[Hit]:
+def _document_numbers(document: Document, phase: Phase | None, own: tuple[str, str] | None) -> Iterator[Hit]:
+    """Hits for a document's phase and plan ids against its folder (``phase``) and plan file (``own``)."""
     stated = _phase_of_message(document)
-    if stated is not None and folder_phase is not None and not same_number(stated[1], folder_phase):
+    if stated is not None and phase is not None and not same_number(stated[1], phase.number):
         yield Hit(
             document,
             stated[0],
@@ -141,23 +138,27 @@ def _document_numbers(
         )
     if document.handoff_type is not None and not document.schema_valid:
         return  # the schema reports the message's fields first
-    for pointer, plan_id in _plan_ids_of(document):
-        named = PLAN_ID.fullmatch(plan_id)
-        if named is None:
+    for pointer, stated_id in _plan_ids_of(document):
+        ids = plan_id(stated_id)
+        if ids is None:
             continue
-        if plan_file is not None and plan_file.group("kind").split(".")[0] in ("plan", "summary"):
-            own = f"{plan_file.group('phase')}-{plan_file.group('plan')}"
-            if pointer in ("/plan_id", "/plan", "/payload/plan_id") and not (
-                same_number(named.group("phase"), plan_file.group("phase"))
-                and same_number(named.group("plan"), plan_file.group("plan"))
-            ):
-                yield Hit(document, pointer, f"plan {plan_id!r} in {document.name}, the files of plan {own}")
-                continue
-        if folder_phase is not None and not same_number(named.group("phase"), folder_phase):
+        in_own_file = own is not None and pointer in ("/plan_id", "/plan", "/payload/plan_id")
+        if (
+            own is not None
+            and in_own_file
+            and not (same_number(ids[0], own[0]) and same_number(ids[1], own[1]))
+        ):
             yield Hit(
                 document,
                 pointer,
-                f"plan {plan_id!r} belongs to phase {named.group('phase')}, not to this folder's {phase.folder.name}",
+                f"plan {stated_id!r} in {document.name}, the files of plan {own[0]}-{own[1]}",
+            )
+            continue
+        if phase is not None and not same_number(ids[0], phase.number):
+            yield Hit(
+                document,
+                pointer,
+                f"plan {stated_id!r} belongs to phase {ids[0]}, not to this folder's {phase.folder.name}",
             )
 
 
@@ -166,6 +167,8 @@ def _known_escalations(chain: Chain, first: Document) -> tuple[set[str], list[st
 
     None when no record exists or one that exists cannot be read (nothing can be said then).
     """
+    from pytest_handoff.profiles.yolo.project import escalation_ids, planning_escalations
+
     ids: set[str] = set()
     sources: list[str] = []
     for path in chain.ref.paths:

@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING
 from pytest_handoff.documents import Document, Loaded, parse_json_bytes
 from pytest_handoff.findings import Finding
 from pytest_handoff.profiles.base import Profile
-from pytest_handoff.profiles.yolo.layout import PLAN_FILE, PLANNING, SUFFIXES, phase_of, planning_root
-from pytest_handoff.profiles.yolo.project import NAME, SHIPPED_V2_TYPES, message_schemas
+from pytest_handoff.profiles.yolo.layout import NAME, PLANNING, SUFFIXES, phase_of, plan_file, planning_root
 from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
@@ -37,6 +36,14 @@ FLAT_TYPES = frozenset(
         "feedback_response", "phase_handoff", "dept_handoff",
     }
 )  # fmt: skip
+#: The v2 types YOLO ships (its message-schemas.json at HEAD): what a v2 message's type is
+#: checked against when the project has no message-schemas.json of its own.
+SHIPPED_V2_TYPES = (
+    "scout_findings", "plan_contract", "execution_update", "blocker_report", "debugger_report",
+    "qa_verdict", "approval_request", "approval_response", "hitl_approval", "shutdown_request",
+    "shutdown_response",
+)  # fmt: skip
+
 #: Handoff types of v2 messages are ``v2.<type>``; a v2 envelope with no usable type is ``v2``.
 V2 = "v2"
 V2_PREFIX = "v2."
@@ -73,7 +80,7 @@ class YoloProfile(Profile):
     def claims(self, path: Path) -> bool:
         if path.suffix not in SUFFIXES:
             return False
-        if planning_root(path) is not None or PLAN_FILE.fullmatch(path.name):
+        if planning_root(path) is not None or plan_file(path.name) is not None:
             return True
         return _holds_a_message(path)
 
@@ -132,6 +139,8 @@ class YoloProfile(Profile):
         declared = data.get("type")
         if not isinstance(declared, str):
             return V2, ()  # the envelope schema reports a missing or mistyped type
+        from pytest_handoff.profiles.yolo.project import message_schemas  # v2 messages only
+
         project = message_schemas(document.path, settings)
         if project is not None and not project.problem:
             known: Iterable[str] = project.types
@@ -158,8 +167,8 @@ class YoloProfile(Profile):
         """Artifact names (``critique``, ``plan``, ``summary``, ``dept-handoff``) for ``pytest -k``."""
         words: set[str] = set()
         for path in paths:
-            plan = PLAN_FILE.fullmatch(path.name)
-            words.add(plan.group("kind").split(".")[0] if plan else path.stem.lstrip("."))
+            plan = plan_file(path.name)
+            words.add(plan[2].split(".")[0] if plan else path.stem.lstrip("."))
         words.discard("")
         return sorted(words)
 

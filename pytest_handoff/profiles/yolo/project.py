@@ -13,21 +13,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.profiles.yolo.layout import EXECUTION_STATE, planning_root
+from pytest_handoff.profiles.yolo.layout import EXECUTION_STATE, NAME, planning_root
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
 
-NAME = "yolo"
 DEFAULT_MESSAGE_SCHEMAS = "config/schemas/message-schemas.json"
-
-#: The v2 types YOLO ships (its message-schemas.json at HEAD): what a v2 message's type is
-#: checked against when the project has no message-schemas.json of its own.
-SHIPPED_V2_TYPES = (
-    "scout_findings", "plan_contract", "execution_update", "blocker_report", "debugger_report",
-    "qa_verdict", "approval_request", "approval_response", "hitl_approval", "shutdown_request",
-    "shutdown_response",
-)  # fmt: skip
 
 #: Enums YOLO gives for v2 payload values in prose only (references/handoff-schemas.md):
 #: type -> payload key -> allowed values.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pytest_handoff.findings import Severity
 from pytest_handoff.profiles.yolo import counts, envelope, places, routing
-from pytest_handoff.profiles.yolo.project import NAME
+from pytest_handoff.profiles.yolo.layout import NAME
 from pytest_handoff.rules import Rule, listed
 
 WARNING = Severity.WARNING
