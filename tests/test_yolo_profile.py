@@ -19,7 +19,10 @@ from tests.yolo_helpers import (
     PROFILE,
     REPO,
     Place,
+    check_folder,
+    check_group,
     check_lines,
+    codes,
     column_of,
     messages,
     places,
@@ -91,6 +94,20 @@ def test_an_empty_jsonl_file_holds_no_document_and_no_finding() -> None:
 
 def test_objects_without_a_type_are_artifact_lines_not_messages() -> None:
     assert check_lines([{"id": "C1", "cat": "gap", "sev": "minor"}, [1, 2], "3"]) == []
+
+
+def test_yolos_own_logs_are_not_messages_though_their_lines_have_a_type(tmp_path: Path) -> None:
+    # YOLO's notification hook writes {"timestamp", "type": "warning" | "error" | ..., "title", "message"}.
+    notice = {"timestamp": "2026-05-11T10:00:00Z", "type": "warning", "title": "Idle", "message": "waiting"}
+    write(tmp_path, ".yolo-planning/.notification-log.jsonl", [notice])
+    write(tmp_path, ".yolo-planning/.events/event-log.jsonl", [{"type": "phase_start", "phase": 3}])
+    write(tmp_path, f"{PHASE}/.qa-gate-results.jsonl", [{"gl": "post-task", "r": "PASS", "type": "gate"}])
+    for relative in (".yolo-planning/.notification-log.jsonl", ".yolo-planning/.events/event-log.jsonl"):
+        assert check_group(tmp_path, [tmp_path / relative]) == []
+    assert check_folder(tmp_path) == []
+    # The same line in a file agents write is a message of an unknown type.
+    write(tmp_path, f"{PHASE}/messages.jsonl", [notice])
+    assert codes(check_folder(tmp_path)) == ["HS002"]
 
 
 def test_hs002_reports_an_unknown_flat_type_with_the_nearest_known_one() -> None:

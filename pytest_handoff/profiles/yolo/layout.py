@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -59,6 +60,21 @@ def planning_root(path: Path) -> Path | None:
         if parent.name == PLANNING:
             return parent
     return None
+
+
+@cache
+def is_runtime_file(path: Path) -> bool:
+    """A file YOLO's own tooling keeps under ``.yolo-planning``: a dot file or one in a dot folder.
+
+    ``.execution-state.json``, ``.notification-log.jsonl`` (whose lines have a ``type`` of their
+    own: ``warning``, ``error``), ``.events/``, ``.metrics/``, ``.contracts/``: state and logs, not
+    messages agents write to each other.
+    """
+    planning = planning_root(path)
+    if planning is None:
+        return False
+    inside = path.parts[len(planning.parts) :]
+    return any(part.startswith(".") for part in inside)
 
 
 def phase_of(path: Path) -> Phase | None:

@@ -4,7 +4,9 @@ Every object with a ``type`` is a message. Two lines of YOLO write them: flat me
 type's fields at the top level, schemas ``yolo/<type>``) and v2 envelopes (``payload`` and
 ``schema_version`` beside ``type``; schema ``yolo/v2_envelope``, payload rules from the project's
 ``message-schemas.json``). Objects without a ``type`` (plan headers, critique lines, decisions)
-are YOLO's abbreviated-key artifacts: read, and consulted by rules, but not messages.
+are YOLO's abbreviated-key artifacts, and dot files and folders (``.execution-state.json``,
+``.notification-log.jsonl``, ``.events/``) YOLO's own state and logs: read, and consulted by
+rules, but not messages.
 """
 
 from __future__ import annotations
@@ -16,7 +18,15 @@ from typing import TYPE_CHECKING
 from pytest_handoff.documents import Document, Loaded, parse_json_bytes
 from pytest_handoff.findings import Finding
 from pytest_handoff.profiles.base import Profile
-from pytest_handoff.profiles.yolo.layout import NAME, PLANNING, SUFFIXES, phase_of, plan_file, planning_root
+from pytest_handoff.profiles.yolo.layout import (
+    NAME,
+    PLANNING,
+    SUFFIXES,
+    is_runtime_file,
+    phase_of,
+    plan_file,
+    planning_root,
+)
 from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
@@ -114,8 +124,8 @@ class YoloProfile(Profile):
 
     def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
         data = document.data
-        if not isinstance(data, dict):
-            return None, ()
+        if not isinstance(data, dict) or is_runtime_file(document.path):
+            return None, ()  # not an object, or YOLO's own state and logs: never a message
         if is_envelope(data):
             return self._classify_v2(document, data, settings)
         declared = data.get("type")
