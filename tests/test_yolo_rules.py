@@ -175,8 +175,12 @@ def test_yl105_reports_an_owner_shipping_over_a_failed_integration_qa() -> None:
     assert check_lines([{**signoff, "decision": "HOLD"}]) == []
 
 
-def test_yl105_accepts_a_partial_result_with_failures() -> None:
-    assert check_lines([QA, {"type": "qa_code_result", "result": "FAIL", "tests": {"failed": 1}}]) == []
+def test_yl105_accepts_a_partial_result_with_failures_and_a_fail_with_no_check_run() -> None:
+    no_check = {**QA, "result": "FAIL", "checks": {"passed": 0, "failed": 0, "total": 0}}
+    assert (
+        check_lines([QA, {"type": "qa_code_result", "result": "FAIL", "tests": {"failed": 1}}, no_check])
+        == []
+    )
 
 
 # --- YL106 task-outside-plan ------------------------------------------------------------------

@@ -155,7 +155,8 @@ def _verdict_problem(handoff_type: str, data: dict[str, Any]) -> tuple[str, str,
             return "/result", f"result is PASS but {failed} check(s) failed", "/checks/failed"
         if data["result"] == "PASS" and failures:
             return "/result", f"result is PASS but {len(failures)} failure(s) are listed", "/failures"
-        if data["result"] == "FAIL" and failed == 0 and not failures:
+        # A FAIL with no check run at all (QA could not run) says nothing the counts deny.
+        if data["result"] == "FAIL" and failed == 0 and not failures and data["checks"]["total"] > 0:
             return "/result", "result is FAIL but no check failed and no failure is listed", "/checks/failed"
     elif handoff_type == "qa_code_result":
         failed = data.get("tests", {}).get("failed", 0)
