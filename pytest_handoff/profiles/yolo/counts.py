@@ -195,7 +195,7 @@ def check_verdict_agrees(document: Document, settings: Settings) -> Iterator[Hit
     """A message's verdict contradicts its own counts: PASS with failed checks, approve with criticals.
 
     **What it does**: reports a `qa_result` that passes with failed checks or listed failures (or
-    fails with neither), a `qa_code_result` that passes with failed tests or critical findings, a
+    fails with neither after checks ran), a `qa_code_result` that passes with failed tests or critical findings, a
     `security_audit` or `code_review_result` that passes (approves) with critical findings, a
     `department_result` that passes with plans left, a `summary_aggregation` complete with tasks
     left, and an `owner_signoff` that ships while integration QA failed. The verdict is marked and
