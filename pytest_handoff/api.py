@@ -162,10 +162,10 @@ def finding_data(finding: Finding) -> dict[str, object]:
 
 
 def _register_all() -> None:
-    import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
+    import pytest_handoff.engine  # noqa: F401  (registers the load, schema and secret rules)
     from pytest_handoff.profiles import all_profiles
 
-    all_profiles()  # profiles register their rules when imported
+    all_profiles()  # loading a profile tables its rules
 
 
 def _root(root: StrPath | None) -> Path:

@@ -173,6 +173,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 2
     except Exception as error:  # never a traceback for users; the message says what broke
+        from pytest_handoff.config import ConfigError
+
+        if isinstance(error, ConfigError):  # a profile refusing its options when first used
+            print(f"handoff-lint: error: {error}", file=sys.stderr)
+            return 2
         print(f"handoff-lint: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
 
@@ -341,7 +346,7 @@ def explain(codes: list[str]) -> int:
     from pytest_handoff.rules import RULES
 
     all_profiles()  # registers every profile's rules
-    import pytest_handoff.core_rules  # noqa: F401
+    import pytest_handoff.engine  # noqa: F401  (registers the load, schema and secret rules)
 
     if not codes:
         raise UsageError("explain takes a rule code, e.g. handoff-lint explain NR301")
@@ -359,7 +364,7 @@ def list_rules() -> int:
     from pytest_handoff.rules import RULES
 
     all_profiles()
-    import pytest_handoff.core_rules  # noqa: F401
+    import pytest_handoff.engine  # noqa: F401  (registers the load, schema and secret rules)
 
     for code in sorted(RULES):
         rule = RULES[code]

@@ -219,6 +219,8 @@ def _profile_options(
     raw = {key.replace("_", "-"): value for key, value in table.items()}
     if "globs" in raw:
         raw["globs"] = _parse({"globs": raw["globs"]}, where)["globs"]
+    # Values are checked by the profile when it is loaded for a run (loading it here would
+    # import every configured format on every run): see discovery.checked_options.
     options[name] = raw
     return {"options": options}
 

@@ -116,6 +116,24 @@ def iter_handoff_files(
         pending.extend(reversed(folders))
 
 
+_CHECKED: set[tuple[str, str]] = set()
+
+
+def checked_options(profile: Profile, settings: Settings) -> None:
+    """Let ``profile`` refuse its option values (ConfigError), once per profile and settings.
+
+    Done when the profile is first used rather than when the configuration is read, so that
+    configuring a format costs nothing on runs that check none of its files.
+    """
+    options = settings.options_of(profile.name)
+    if not options:
+        return
+    key = (profile.name, repr(sorted(options.items(), key=lambda item: item[0])))
+    if key not in _CHECKED:
+        profile.check_options(dict(options), f"[tool.handoff.{profile.name}]")
+        _CHECKED.add(key)
+
+
 def chain_ref_for(
     profile: Profile, path: Path, settings: Settings, root: Path, listing: list[Path] | None = None
 ) -> ChainRef:
@@ -123,6 +141,7 @@ def chain_ref_for(
 
     ``listing`` is the regular files of the group's folder, when already known.
     """
+    checked_options(profile, settings)
     located = profile.chain_of(path)
     if located is None:
         return ChainRef(profile, path.stem, None, (path,))

@@ -14,8 +14,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import pytest_handoff.core_rules  # noqa: F401  (registers the load and schema rules)
 from pytest_handoff.config import Settings
+from pytest_handoff.core_rules import CORE_RULES
 from pytest_handoff.discovery import SKIPPED_DIRECTORIES as SKIPPED_DIRECTORIES
 from pytest_handoff.discovery import ChainRef as ChainRef
 from pytest_handoff.discovery import Discovery as Discovery
@@ -30,10 +30,13 @@ from pytest_handoff.globs import matches_globs as matches_globs
 from pytest_handoff.masking import SHOWN_RUN as SHOWN_RUN
 from pytest_handoff.masking import secret_masker as secret_masker
 from pytest_handoff.profiles import all_profiles
-from pytest_handoff.rules import RULES, Hit, Rule, rules_for, table_version
+from pytest_handoff.rules import RULES, Hit, Rule, register_table, rules_for, table_version
 
 if TYPE_CHECKING:
     from pytest_handoff.cache import ResultCache
+
+# The rules every profile shares (HF, HS, HX001); a profile's own are tabled when it loads.
+register_table(CORE_RULES)
 
 
 class Chain:

@@ -63,10 +63,10 @@ class _Owner(NamedTuple):
 
 
 def _ending(glob: str) -> str | None:
+    """The literal end every name the glob matches has (``*-*T*.json``: ``.json``), or None."""
     last = glob.rsplit("/", 1)[-1]
-    if last.startswith("*") and not any(c in last[1:] for c in "*?["):
-        return last[1:]
-    return None if any(c in last for c in "*?[") else last
+    cut = max(last.rfind(c) for c in "*?]")
+    return (last[cut + 1 :] or None) if "**" not in last else None
 
 
 def _owner(name: str, globs: Sequence[str]) -> _Owner:

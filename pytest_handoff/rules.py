@@ -1,6 +1,8 @@
 """The one table of rules: every code a finding can carry, with its name, severity and docs.
 
-Built-in rules and a user's own register the same way, with :func:`rule`.
+Built-in rules come in tables (rows made with :func:`listed` and :func:`reported`), registered
+with :func:`register_table` when the engine or a profile loads; a user's own rules register
+with :func:`rule` (and :func:`describe`).
 A rule's check receives a document or a whole chain, and the settings, and yields :class:`Hit`
 values; the engine turns hits into positioned :class:`~pytest_handoff.findings.Finding` s.
 """

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.pointers import pointer_join
-from pytest_handoff.rules import Hit, rule
+from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -205,7 +205,6 @@ def secrets_to_mask(chain: Chain) -> list[str]:
     return [secret for place in secret_places(chain) for _, secret in place.found]
 
 
-@rule("HX001", "unredacted-secret", scope="chain")
 def check_no_secrets(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """A handoff contains no unredacted secret.
 

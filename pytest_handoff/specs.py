@@ -38,10 +38,17 @@ class ProfileSpec(NamedTuple):
 BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
     ProfileSpec(
         "neuralrelay",
-        "pytest_handoff.profiles.neuralrelay",
+        "pytest_handoff.profiles.neuralrelay.profile",
         (".neuralrelay/handoffs/**/*.json",),
         ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
         "NR",
+    ),
+    ProfileSpec(
+        "trinity",
+        "pytest_handoff.profiles.trinity.profile",
+        ("**/handoff/*-*-*-*T*.json",),
+        ("globs", "workspaces", "timestamp-tolerance-ms"),
+        "TR",
     ),
     ProfileSpec(
         "yolo",

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from pytest_handoff.config import load_settings
 from pytest_handoff.engine import check_chain, discover
-from pytest_handoff.profiles.neuralrelay import NeuralRelayProfile
-from pytest_handoff.profiles.neuralrelay_matching import EXACT_LIMIT, FLOOR, Properties, assign
+from pytest_handoff.profiles.neuralrelay.matching import EXACT_LIMIT, FLOOR, Properties, assign
+from pytest_handoff.profiles.neuralrelay.profile import NeuralRelayProfile
 from pytest_handoff.text import match_words, word_stem
 
 FIXTURES = Path(__file__).parent / "fixtures" / "neuralrelay"
@@ -148,7 +148,7 @@ def _most_pairs(allowed: list[list[bool]]) -> int:
 def test_above_the_cap_no_entry_is_left_out_while_a_one_to_one_matching_exists() -> None:
     import random
 
-    from pytest_handoff.profiles.neuralrelay_matching import EXACT_LIMIT, FLOOR, assign
+    from pytest_handoff.profiles.neuralrelay.matching import EXACT_LIMIT, FLOOR, assign
 
     chooser = random.Random(7)
     for _ in range(200):

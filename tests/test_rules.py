@@ -650,7 +650,7 @@ def test_a_rework_file_is_validated_against_the_rework_schema(
 
 
 def test_criterion_tracing_points_at_strings_with_escaped_json_pointers() -> None:
-    from pytest_handoff.profiles.neuralrelay_rules import _strings
+    from pytest_handoff.profiles.neuralrelay.tracing import _strings
 
     document = {"a/b": {"c~d": ["x", {"e": "y"}]}, "plain": "z", "n": 3, "list": [[], ["w"]]}
     strings = _strings(document)

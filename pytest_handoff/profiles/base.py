@@ -54,6 +54,14 @@ class Profile(ABC):
         configured = settings.options_of(self.name).get("globs")
         return tuple(configured) if configured else self.default_globs
 
+    def check_options(self, options: dict[str, object], where: str) -> None:
+        """Refuse option values this profile cannot use: raise ConfigError naming ``where`` and the key.
+
+        Called when the profile is first used in a run (its keys were checked against
+        ``option_keys`` when the configuration was read). Accepts everything by default.
+        """
+        return None
+
     def options(self, settings: Settings) -> dict[str, object]:
         """This profile's options as configured (``[tool.handoff.<name>]``), raw."""
         return dict(settings.options_of(self.name))

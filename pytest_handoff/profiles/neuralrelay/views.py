@@ -1,15 +1,15 @@
 """NeuralRelay's chains as people read them: what ``handoff-lint chain`` and ``report`` show.
 
 Property matching and criterion tracing come from the rules' own typed functions
-(:func:`~pytest_handoff.profiles.neuralrelay_classification.classifications` and
-:func:`~pytest_handoff.profiles.neuralrelay_tracing.criterion_traces`), never from trace notes.
+(:func:`~pytest_handoff.profiles.neuralrelay.classification.classifications` and
+:func:`~pytest_handoff.profiles.neuralrelay.tracing.criterion_traces`), never from trace notes.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytest_handoff.profiles.neuralrelay import CHAIN_ID, NAME, NUMBERED_FILE, REWORK_FILE
+from pytest_handoff.profiles.neuralrelay.profile import CHAIN_ID, NAME, NUMBERED_FILE, REWORK_FILE
 from pytest_handoff.views.model import Bug, ChainView, Criterion, Property, Stage, generic_view
 
 if TYPE_CHECKING:
@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 def summarise(chain: Chain) -> ChainView:
     """The task, stages, criteria with their traces, properties with their classifications, bugs, verdict."""
-    from pytest_handoff.profiles.neuralrelay_classification import classifications
-    from pytest_handoff.profiles.neuralrelay_tracing import criterion_traces
+    from pytest_handoff.profiles.neuralrelay.classification import classifications
+    from pytest_handoff.profiles.neuralrelay.tracing import criterion_traces
 
     view = generic_view(NAME, chain)
     stages = tuple(_named_stage(stage) for stage in view.stages)

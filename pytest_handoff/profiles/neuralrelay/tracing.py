@@ -9,19 +9,15 @@ from collections.abc import Iterator
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.findings import Severity
 from pytest_handoff.pointers import pointer_join
-from pytest_handoff.profiles.neuralrelay import NAME
-from pytest_handoff.profiles.neuralrelay_matching import GENERIC_STEMS
-from pytest_handoff.rules import Hit, rule
+from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS
+from pytest_handoff.rules import Hit
 from pytest_handoff.text import containment, match_words, quote
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.documents import Document
     from pytest_handoff.engine import Chain
-
-WARNING = Severity.WARNING
 
 
 ENDPOINT = re.compile(r"/(?<![\w.]/)[A-Za-z0-9_\-{}\[\]:.]+(?:/[A-Za-z0-9_\-{}\[\]:.]+)*")
@@ -130,7 +126,6 @@ def _strings(root: Any) -> _Strings:
     return _Strings(texts, places, containers)
 
 
-@rule("NR306", "untraced-criterion", scope="chain", severity=WARNING, profile=NAME)
 def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """Every acceptance criterion is traced: a later handoff refers to what it demands.
 

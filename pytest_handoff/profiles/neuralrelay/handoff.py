@@ -6,17 +6,14 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pytest_handoff.findings import Severity
-from pytest_handoff.profiles.neuralrelay import NAME
-from pytest_handoff.profiles.neuralrelay_matching import GENERIC_STEMS
-from pytest_handoff.rules import Hit, rule
+from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS
+from pytest_handoff.rules import Hit
 from pytest_handoff.text import content_tokens, find_phrases, match_words, normalise, quote, word_stem
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.documents import Document
 
-WARNING = Severity.WARNING
 #: Two gaps sharing this share of their words (Dice) are one gap said twice.
 DUPLICATE_GAP = 0.6
 
@@ -121,7 +118,6 @@ def _is_placeholder(text: str) -> bool:
     return len(segments) > 1 and all(normalise(segment) in PLACEHOLDERS for segment in segments)
 
 
-@rule("NR201", "duplicate-coverage-gap", profile=NAME, handoff_types=("dev_to_test",))
 def check_coverage_gaps_are_distinct(document: Document, settings: Settings) -> Iterator[Hit]:
     """Coverage gaps are pairwise distinct, also when one rewords another.
 
@@ -161,7 +157,6 @@ def check_coverage_gaps_are_distinct(document: Document, settings: Settings) -> 
             break
 
 
-@rule("NR202", "vague-coverage-gap", profile=NAME, handoff_types=("dev_to_test",))
 def check_coverage_gaps_are_specific(document: Document, settings: Settings) -> Iterator[Hit]:
     """Coverage gaps name something specific, not a placeholder or a generic wish.
 
@@ -193,7 +188,6 @@ def check_coverage_gaps_are_specific(document: Document, settings: Settings) -> 
                 )
 
 
-@rule("NR203", "vague-acceptance-criterion", severity=WARNING, profile=NAME, handoff_types=("requirements",))
 def check_criteria_are_testable(document: Document, settings: Settings) -> Iterator[Hit]:
     """Acceptance criteria are testable: no vague wording.
 
@@ -255,7 +249,6 @@ def is_concrete(counterexample: str) -> bool:
     return outside != text and _OUTCOME_WORD.search(outside) is not None
 
 
-@rule("NR204", "missing-counterexample", profile=NAME, handoff_types=("test_to_review",))
 def check_counterexample_present(document: Document, settings: Settings) -> Iterator[Hit]:
     """Every bug in ``bugs_found`` has a counterexample that is not empty or a placeholder.
 
@@ -277,7 +270,6 @@ def check_counterexample_present(document: Document, settings: Settings) -> Iter
             )
 
 
-@rule("NR205", "abstract-counterexample", profile=NAME, handoff_types=("test_to_review",))
 def check_counterexample_concrete(document: Document, settings: Settings) -> Iterator[Hit]:
     """A counterexample is concrete: it gives an input, a call or a value, or an Expected/Actual pair.
 
@@ -306,7 +298,6 @@ def check_counterexample_concrete(document: Document, settings: Settings) -> Ite
             )
 
 
-@rule("NR206", "long-counterexample", severity=WARNING, profile=NAME, handoff_types=("test_to_review",))
 def check_counterexample_minimal(document: Document, settings: Settings) -> Iterator[Hit]:
     """A counterexample is minimal: at most ``max-counterexample-length`` characters (default 600).
 
@@ -342,7 +333,6 @@ FILE_PATH = re.compile(
 )
 
 
-@rule("NR207", "unspecific-reviewer-focus", profile=NAME, handoff_types=("test_to_review",))
 def check_reviewer_focus_names_a_file(document: Document, settings: Settings) -> Iterator[Hit]:
     """``recommended_focus_for_reviewer`` names a file path (optionally with line numbers).
 
@@ -366,7 +356,6 @@ def check_reviewer_focus_names_a_file(document: Document, settings: Settings) ->
         )
 
 
-@rule("NR208", "test-summary-arithmetic", profile=NAME, handoff_types=("test_to_review",))
 def check_test_summary_adds_up(document: Document, settings: Settings) -> Iterator[Hit]:
     """``test_summary`` counts add up: passing + failing = total (or + skipped).
 
@@ -391,7 +380,6 @@ def check_test_summary_adds_up(document: Document, settings: Settings) -> Iterat
         )
 
 
-@rule("NR209", "unit-test-arithmetic", profile=NAME, handoff_types=("dev_to_test",))
 def check_unit_tests_add_up(document: Document, settings: Settings) -> Iterator[Hit]:
     """``unit_tests_written.passing`` is at most ``unit_tests_written.count``.
 
@@ -416,7 +404,6 @@ def _severe_issues(document: Document) -> list[int]:
     return [i for i, issue in enumerate(document.data["issues"]) if issue["severity"] in ("critical", "high")]
 
 
-@rule("NR210", "approved-with-blockers", profile=NAME, handoff_types=("review_final",))
 def check_approval_is_earned(document: Document, settings: Settings) -> Iterator[Hit]:
     """An ``approved`` review has no critical or high issue and a quality score of at least 7.
 
@@ -452,7 +439,6 @@ def check_approval_is_earned(document: Document, settings: Settings) -> Iterator
 SCORE_BANDS = {"approved": (7, 10), "changes_requested": (4, 6), "needs_rework": (1, 3)}
 
 
-@rule("NR211", "score-verdict-mismatch", severity=WARNING, profile=NAME, handoff_types=("review_final",))
 def check_score_fits_verdict(document: Document, settings: Settings) -> Iterator[Hit]:
     """The quality score lies in the verdict's band: approved 7-10, changes_requested 4-6, needs_rework 1-3.
 
@@ -479,7 +465,6 @@ def check_score_fits_verdict(document: Document, settings: Settings) -> Iterator
         )
 
 
-@rule("NR212", "severe-issue-without-rework", severity=WARNING, profile=NAME, handoff_types=("review_final",))
 def check_severe_issues_need_rework(document: Document, settings: Settings) -> Iterator[Hit]:
     """A critical or high issue comes with the verdict ``needs_rework``.
 

@@ -2,7 +2,7 @@
 
 Each cycle's believed properties (its dev handoff) are matched to the classification entries of
 every test-to-review handoff of the cycle (a security agent's and a test agent's) by the
-assignment of :mod:`~pytest_handoff.profiles.neuralrelay_matching`, one handoff at a time.
+assignment of :mod:`~pytest_handoff.profiles.neuralrelay.matching`, one handoff at a time.
 """
 
 from __future__ import annotations
@@ -13,10 +13,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from pytest_handoff.findings import Severity
-from pytest_handoff.profiles import neuralrelay_cycles
-from pytest_handoff.profiles.neuralrelay import NAME
-from pytest_handoff.profiles.neuralrelay_matching import (
+from pytest_handoff.profiles.neuralrelay.cycles import cycles
+from pytest_handoff.profiles.neuralrelay.matching import (
     FLOOR,
     GENERIC_STEMS,
     GENERIC_WORDS,
@@ -25,7 +23,7 @@ from pytest_handoff.profiles.neuralrelay_matching import (
     assign,
     identifiers,
 )
-from pytest_handoff.rules import Hit, rule
+from pytest_handoff.rules import Hit
 from pytest_handoff.text import content_tokens, head, match_words, quote
 
 if TYPE_CHECKING:
@@ -33,7 +31,6 @@ if TYPE_CHECKING:
     from pytest_handoff.documents import Document
     from pytest_handoff.engine import Chain
 
-WARNING = Severity.WARNING
 CATEGORIES = ("confirmed", "falsified", "inconclusive")
 
 
@@ -120,7 +117,7 @@ def classifications(chain: Chain) -> list[CycleClassifications]:
     if cached is not None:
         return cached
     found = []
-    for cycle in neuralrelay_cycles.cycles(chain):
+    for cycle in cycles(chain):
         dev, tests = cycle.last("dev_to_test"), cycle.valid("test_to_review")
         if dev is None or not tests:
             continue
@@ -140,7 +137,6 @@ def _repeated(cycle: CycleClassifications, entry: Classification) -> Classificat
     )
 
 
-@rule("NR301", "unclassified-property", scope="chain", profile=NAME)
 def check_every_property_classified(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """Every believed property of the dev handoff is classified by a test handoff of its cycle.
 
@@ -174,7 +170,6 @@ def check_every_property_classified(chain: Chain, settings: Settings) -> Iterato
                 )
 
 
-@rule("NR302", "property-classified-twice", scope="chain", profile=NAME)
 def check_property_classified_once(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """A believed property is classified once per test handoff.
 
@@ -206,7 +201,6 @@ def check_property_classified_once(chain: Chain, settings: Settings) -> Iterator
             )
 
 
-@rule("NR303", "orphan-classification", scope="chain", profile=NAME)
 def check_classifications_have_properties(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """Every classification entry refers to a believed property of the dev handoff.
 
@@ -332,7 +326,6 @@ def _entries_of(test: Document, category: str, chain: Chain) -> Iterator[tuple[i
         yield index, text, assigned.get(index)
 
 
-@rule("NR304", "falsified-without-bug", scope="chain", profile=NAME)
 def check_falsified_properties_have_bugs(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """Every falsified property has a bug in ``bugs_found`` with a counterexample.
 
@@ -374,7 +367,6 @@ def check_falsified_properties_have_bugs(chain: Chain, settings: Settings) -> It
                 )
 
 
-@rule("NR305", "inconclusive-unexplained", scope="chain", severity=WARNING, profile=NAME)
 def check_inconclusive_properties_explained(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """Every inconclusive property is explained in ``remaining_risks``.
 

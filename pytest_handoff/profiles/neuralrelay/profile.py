@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING
 from pytest_handoff.documents import Document, LoadResult, parse_json_bytes
 from pytest_handoff.findings import Finding, Severity
 from pytest_handoff.profiles.base import Profile
-from pytest_handoff.rules import Hit, describe
+from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.engine import Chain
+    from pytest_handoff.rules import Rule
     from pytest_handoff.views.model import ChainView
 
 NAME = "neuralrelay"
@@ -164,8 +165,14 @@ class NeuralRelayProfile(Profile):
         words.discard("")
         return sorted(words)
 
+    def rule_table(self) -> tuple[Rule, ...]:
+        # Imported here: the checks are needed only when a chain is checked or rules are listed.
+        from pytest_handoff.profiles.neuralrelay.rules import RULES
+
+        return RULES
+
     def summarise(self, chain: Chain) -> ChainView:
-        from pytest_handoff.profiles.neuralrelay_views import summarise
+        from pytest_handoff.profiles.neuralrelay.views import summarise
 
         return summarise(chain)
 
@@ -188,10 +195,7 @@ def _is_stray(path: Path) -> bool:
 
 STRAY_FILE = "NR108"
 
-describe(
-    STRAY_FILE,
-    "stray-file",
-    """A chain folder holds only handoffs: `{NN}-{agent}.json` and `rework-{N}.json`.
+STRAY_FILE_DOC = """A chain folder holds only handoffs: `{NN}-{agent}.json` and `rework-{N}.json`.
 
     **What it does**: reports, once, a JSON file in a chain folder (`handoffs/{chain-id}/`) whose
     name is neither `{NN}-{agent}.json` nor `rework-{N}.json`. The file is not read as a handoff:
@@ -205,10 +209,7 @@ describe(
 
     **Use instead**: rename a handoff to `{NN}-{agent}.json` (`02-dev-agent.json`); keep other files
     outside the chain folder, or set `ignore = ["NR108"]` if they must stay.
-    """,
-    severity=Severity.WARNING,
-    profile=NAME,
-)
+    """
 
 
 def _stray_finding(display_path: str) -> Finding:
@@ -242,6 +243,3 @@ def _secrets_in(raw: bytes, path: Path, display_path: str, settings: Settings) -
 
 
 PROFILE = NeuralRelayProfile()
-
-# Registers the profile's rules.
-from pytest_handoff.profiles import neuralrelay_rules  # noqa: E402, F401

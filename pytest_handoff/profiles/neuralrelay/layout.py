@@ -7,24 +7,20 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from pytest_handoff.findings import Severity
-from pytest_handoff.profiles import neuralrelay_cycles
-from pytest_handoff.profiles.neuralrelay import (
+from pytest_handoff.profiles.neuralrelay.cycles import cycles
+from pytest_handoff.profiles.neuralrelay.profile import (
     CHAIN_ID,
-    NAME,
     NUMBERED_FILE,
     REWORK_FILE,
     STAGE,
     agents,
 )
-from pytest_handoff.rules import Hit, rule
+from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.documents import Document
     from pytest_handoff.engine import Chain
-
-WARNING = Severity.WARNING
 
 
 def _numbered(document: Document) -> re.Match[str] | None:
@@ -48,7 +44,6 @@ def _timestamp(document: Document) -> datetime | None:
 # --- layout ------------------------------------------------------------------
 
 
-@rule("NR101", "file-name", scope="chain", profile=NAME)
 def check_file_names(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """Files of a chain are named ``{NN}-{agent}.json`` or ``rework-{N}.json`` with a known agent.
 
@@ -80,7 +75,6 @@ def check_file_names(chain: Chain, settings: Settings) -> Iterator[Hit]:
         yield Hit(document, "", message)
 
 
-@rule("NR102", "agent-type-mismatch", profile=NAME)
 def check_agent_writes_its_type(document: Document, settings: Settings) -> Iterator[Hit]:
     """The agent in the file name writes the handoff type its role implies.
 
@@ -106,7 +100,6 @@ def check_agent_writes_its_type(document: Document, settings: Settings) -> Itera
         )
 
 
-@rule("NR103", "sequence-numbers", scope="chain", profile=NAME)
 def check_sequence_numbers(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """Sequence numbers of a chain's files are unique and have no gaps, starting at 01.
 
@@ -141,7 +134,6 @@ def check_sequence_numbers(chain: Chain, settings: Settings) -> Iterator[Hit]:
         expected = max(expected, number + 1)
 
 
-@rule("NR104", "stage-order", scope="chain", profile=NAME)
 def check_stage_order(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """Stages follow NeuralRelay's order: requirements, dev_to_test, test_to_review, review_final.
 
@@ -156,7 +148,7 @@ def check_stage_order(chain: Chain, settings: Settings) -> Iterator[Hit]:
 
     **Use instead**: run (and number) the agents in pipeline order.
     """
-    for cycle in neuralrelay_cycles.cycles(chain):
+    for cycle in cycles(chain):
         yield from _check_cycle_order(cycle.documents)
 
 
@@ -176,7 +168,6 @@ def _check_cycle_order(documents: list[Document]) -> Iterator[Hit]:
         previous = document
 
 
-@rule("NR105", "timestamp-order", scope="chain", profile=NAME)
 def check_timestamp_order(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """Timestamps do not go backwards along the chain's sequence.
 
@@ -210,7 +201,6 @@ def check_timestamp_order(chain: Chain, settings: Settings) -> Iterator[Hit]:
             latest = (stamp, document)
 
 
-@rule("NR106", "incomplete-chain", scope="chain", severity=WARNING, profile=NAME)
 def check_chain_is_complete(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """A chain has every stage: requirements, dev_to_test, test_to_review and review_final.
 
@@ -242,7 +232,6 @@ def check_chain_is_complete(chain: Chain, settings: Settings) -> Iterator[Hit]:
         yield Hit(anchor, "", f"chain {chain.chain_id} is incomplete: no {', '.join(missing)} handoff")
 
 
-@rule("NR107", "chain-id", scope="chain", severity=WARNING, profile=NAME)
 def check_chain_id(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """A chain folder is named by its start time, ``YYYYMMDD-HHmmss`` (optionally ``-N``).
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from pytest_handoff.profiles.neuralrelay import NAME, REWORK_FILE
-from pytest_handoff.rules import Hit, rule
+from pytest_handoff.profiles.neuralrelay.profile import REWORK_FILE
+from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -63,7 +63,6 @@ def cycles(chain: Chain) -> list[Cycle]:
     return found
 
 
-@rule("NR307", "token-total", scope="chain", profile=NAME)
 def check_token_total(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """The review's ``total_tokens`` is at least the sum of the agents' ``tokens_used``.
 
@@ -99,7 +98,6 @@ def _check_cycle_tokens(cycle: Cycle) -> Iterator[Hit]:
         )
 
 
-@rule("NR308", "rework-without-request", scope="chain", profile=NAME)
 def check_rework_follows_request(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """A rework file follows a review that asked for changes, and agrees with it.
 
@@ -148,7 +146,6 @@ def _check_rework(rework: Document, review: Document | None) -> Iterator[Hit]:
         )
 
 
-@rule("NR309", "too-many-rework-cycles", scope="chain", profile=NAME)
 def check_rework_cycles(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """A chain goes through at most ``max-rework-cycles`` rework cycles (default 2).
 

@@ -1,0 +1,141 @@
+"""Trinity (jlchatha/trinity-framework-core): ``{workspace}/handoff/{from}-{ISO timestamp}.json``.
+
+A handoff sits in the *receiving* agent's workspace, named after the *sending* agent and the
+moment it was written. A group, the unit of checking, is one workspace's ``handoff/`` folder.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_handoff.profiles.base import Profile
+from pytest_handoff.profiles.trinity.names import looks_like_handoff, parse_file_name
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.documents import Document
+    from pytest_handoff.engine import Chain
+    from pytest_handoff.rules import Hit, Rule
+    from pytest_handoff.views.model import ChainView
+
+NAME = "trinity"
+#: The folder of a workspace that other agents write handoffs into.
+HANDOFF_FOLDER = "handoff"
+#: Trinity has one kind of handoff.
+HANDOFF_TYPE = "handoff"
+#: Where discovery looks: a ``handoff/`` folder, and a name with a date and a ``T`` after the sender
+#: (``{agent}-YYYY-MM-DDT...``), so that other projects' ``handoff/`` folders are not taken in.
+DEFAULT_GLOBS = ("**/handoff/*-*-*-*T*.json",)
+#: How far the timestamp in the name may be from the ``timestamp`` field by default (ms):
+#: Trinity's reference code reads the clock once for the name and again for the body.
+DEFAULT_TIMESTAMP_TOLERANCE_MS = 1000
+
+
+def workspaces(settings: Settings) -> dict[str, str]:
+    """``[tool.handoff.trinity] workspaces``: agent -> workspace folder (POSIX, relative to the root).
+
+    Entries that are not ``agent = "folder"`` strings are left out (the rules then judge that
+    agent by its folder's name).
+    """
+    configured = settings.options_of(NAME).get("workspaces")
+    if not isinstance(configured, Mapping):
+        return {}
+    return {
+        str(agent): normal_folder(folder)
+        for agent, folder in configured.items()
+        if isinstance(folder, str) and folder.strip()
+    }
+
+
+def normal_folder(folder: str) -> str:
+    """A configured folder as the engine shows folders: POSIX separators, no ``./`` or trailing ``/``."""
+    spelt = folder.strip().replace("\\", "/")
+    if spelt.startswith("/") or (len(spelt) > 1 and spelt[1] == ":"):
+        return spelt.rstrip("/") or "/"  # absolute: compared as a path on disk
+    return posixpath.normpath(spelt)
+
+
+def timestamp_tolerance_ms(settings: Settings) -> int:
+    """``[tool.handoff.trinity] timestamp-tolerance-ms`` (a whole number >= 0), else the default."""
+    value = settings.options_of(NAME).get("timestamp-tolerance-ms")
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return DEFAULT_TIMESTAMP_TOLERANCE_MS
+
+
+def in_handoff_folder(path: Path) -> bool:
+    return path.parent.name == HANDOFF_FOLDER
+
+
+def sender_in_name(path: Path) -> str:
+    """The agent a file name names as the sender; the name without ``.json`` when it does not read."""
+    named = parse_file_name(path.name)
+    return path.stem if isinstance(named, str) else named.agent
+
+
+class TrinityProfile(Profile):
+    """Trinity's file-based handoffs between agents' workspaces."""
+
+    name = NAME
+    default_globs = DEFAULT_GLOBS
+    option_keys = ("globs", "workspaces", "timestamp-tolerance-ms")
+
+    def claims(self, path: Path) -> bool:
+        name = path.name
+        return name.endswith(".json") and (in_handoff_folder(path) or looks_like_handoff(name))
+
+    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+        """Every ``.json`` file of a ``handoff/`` folder belongs to its workspace's group.
+
+        A file there named otherwise is a member too, so that TR101 reports its name.
+        """
+        if not path.name.endswith(".json") or not in_handoff_folder(path):
+            return None
+        folder = path.parent
+        return folder, folder.parent.name or HANDOFF_FOLDER
+
+    def sort_key(self, path: Path) -> tuple[int, str]:
+        """In the order written (the timestamp of the name); names that do not read go last."""
+        named = parse_file_name(path.name)
+        if isinstance(named, str):
+            return (2**80, path.name)
+        return (named.instant.seconds * 10**12 + named.instant.picoseconds, path.name)
+
+    def keywords(self, paths: Iterable[Path], settings: Settings) -> list[str]:
+        """The senders named by the files (the workspace is the group's id already)."""
+        return sorted(
+            {sender_in_name(path) for path in paths if not isinstance(parse_file_name(path.name), str)}
+        )
+
+    def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
+        # One kind of handoff: the schema says what is wrong with any document, an array included.
+        return HANDOFF_TYPE, ()
+
+    def schema_name(self, handoff_type: str) -> str:
+        return f"{NAME}/{handoff_type}"
+
+    def rule_table(self) -> tuple[Rule, ...]:
+        from pytest_handoff.profiles.trinity.rules import RULES
+
+        return RULES
+
+    def summarise(self, chain: Chain) -> ChainView:
+        """The files of a workspace's ``handoff/`` folder, each by its sender (from the file name)."""
+        from pytest_handoff.views.model import generic_view
+
+        view = generic_view(self.name, chain)
+        senders = (sender_in_name(path) for path in chain.ref.paths)
+        return view._replace(
+            stages=tuple(
+                stage._replace(agent=sender) for stage, sender in zip(view.stages, senders, strict=True)
+            )
+        )
+
+    def editor_schemas(self, settings: Settings) -> list[tuple[str, list[str]]]:
+        return [(self.schema_name(HANDOFF_TYPE), ["**/handoff/*-*-*-*T*.json"])]
+
+
+PROFILE = TrinityProfile()
