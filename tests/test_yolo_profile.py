@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -242,3 +243,43 @@ def test_checking_a_clean_group_of_flat_messages_needs_no_difflib_jsonschema_or_
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+# --- the rule table ----------------------------------------------------------------------------
+
+FOUR_PARTS = ("**What it does**", "**Why is this bad?**", "**Example**", "**Use instead**")
+
+
+def test_every_yl_rule_has_a_unique_yl_code_a_kebab_name_and_four_part_docs() -> None:
+    table = PROFILE.rule_table()
+    codes_ = [rule.code for rule in table]
+    assert len(set(codes_)) == len(codes_)
+    for rule in table:
+        assert rule.code.startswith("YL"), rule.code
+        assert rule.profile == "yolo", rule.code
+        assert re.fullmatch("[a-z0-9]+(-[a-z0-9]+)*", rule.name), rule.code
+        assert all(part in rule.doc for part in FOUR_PARTS), rule.code
+
+
+def test_importing_the_yolo_modules_registers_no_rule_until_the_profile_is_loaded() -> None:
+    modules = [
+        "profile",
+        "rules",
+        "layout",
+        "project",
+        "counts",
+        "routing",
+        "envelope",
+        "places",
+        "catalogue",
+    ]
+    probe = (
+        f"import importlib\nfor name in {modules!r}: importlib.import_module('pytest_handoff.profiles.yolo.' + name)\n"
+        "from pytest_handoff.rules import RULES\nprint(sorted(c for c in RULES if c.startswith('YL')))\n"
+        "from pytest_handoff.profiles import load\nload('yolo')\n"
+        "print(len([c for c in RULES if c.startswith('YL')]))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, check=True
+    )
+    assert result.stdout.split() == ["[]", str(len(PROFILE.rule_table()))]
