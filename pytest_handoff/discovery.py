@@ -18,6 +18,7 @@ from pytest_handoff.documents import display_path_for
 from pytest_handoff.globs import Matcher as Matcher
 from pytest_handoff.globs import matches_globs as matches_globs
 from pytest_handoff.profiles import Profile, load
+from pytest_handoff.specs import BUILTIN_SPECS
 
 SKIPPED_DIRECTORIES = frozenset(
     {
@@ -116,6 +117,11 @@ def iter_handoff_files(
         pending.extend(reversed(folders))
 
 
+def _under(root: Path, path: Path) -> Path:
+    """A configured path: relative ones are relative to the project root."""
+    return path if path.is_absolute() else root / path
+
+
 _CHECKED: set[tuple[str, str]] = set()
 
 
@@ -185,9 +191,15 @@ def discover(
         matcher = Matcher(settings, plugins=True)
         files.extend(iter_handoff_files(root, root, settings, listings, matcher))
         if settings.profile:  # a forced profile's own sources outside the tree (a store in $HOME)
-            files.extend(
-                (path, load(settings.profile)) for path in load(settings.profile).default_sources(settings)
-            )
+            forced = load(settings.profile)
+            files.extend((_under(root, path), forced) for path in forced.default_sources(settings))
+        else:  # sources named in a profile's options (Craik's stores), for configured profiles only
+            for spec in BUILTIN_SPECS:
+                if settings.options_of(spec.name):
+                    configured = load(spec.name)
+                    files.extend(
+                        (_under(root, path), configured) for path in configured.configured_sources(settings)
+                    )
     for given in paths:
         path = given if given.is_absolute() else (root / given)
         if path.is_dir():

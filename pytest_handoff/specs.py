@@ -51,6 +51,13 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         "TR",
     ),
     ProfileSpec(
+        "craik",
+        "pytest_handoff.profiles.craik.profile",
+        (".craik/**/*.json", "**/*.craik.json", ".craik/state/craik.sqlite3"),
+        ("globs", "stores"),
+        "CK",
+    ),
+    ProfileSpec(
         "yolo",
         "pytest_handoff.profiles.yolo.profile",
         (".yolo-planning/**/*.jsonl", ".yolo-planning/**/*.json"),

@@ -199,3 +199,34 @@ def test_selecting_neuralrelay_codes_loads_no_other_format() -> None:
     shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     loaded = {name.split(".")[2] for name in eval(shown)}
     assert loaded <= {"base", "neuralrelay"}  # neuralrelay: the package and its modules
+
+
+def test_neuralrelay_options_are_read_from_its_own_table_as_from_the_top_level(tmp_path: Path) -> None:
+    from pytest_handoff.config import load_settings
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.handoff.neuralrelay]\nmax-rework-cycles = 3\nglobs = ["chains/**/*.json"]\n', encoding="utf-8"
+    )
+    settings = load_settings(tmp_path)
+    assert (settings.max_rework_cycles, settings.globs) == (3, ("chains/**/*.json",))
+
+
+def test_an_unknown_key_in_a_profiles_table_is_an_error_with_a_suggestion(tmp_path: Path) -> None:
+    from pytest_handoff.config import ConfigError, load_settings
+
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.handoff.neuralrelay]\nmax-rework-cycle = 3\n", encoding="utf-8"
+    )
+    with pytest.raises(
+        ConfigError,
+        match=r"\[tool.handoff.neuralrelay\]: unknown setting 'max-rework-cycle'; did you mean 'max-rework-cycles'",
+    ):
+        load_settings(tmp_path)
+
+
+def test_profile_forces_a_format_and_an_unknown_one_is_refused(tmp_path: Path) -> None:
+    from pytest_handoff.config import ConfigError
+
+    assert Settings().merged({"profile": "Trinity"}, "command line").profile == "trinity"
+    with pytest.raises(ConfigError, match="unknown profile 'nosuch'"):
+        Settings().merged({"profile": "nosuch"}, "command line")

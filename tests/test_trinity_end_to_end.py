@@ -133,6 +133,22 @@ def test_configured_workspaces_decide_whose_a_folder_is(
     assert (code, found(report)) == (0, [])
 
 
+@pytest.mark.parametrize(
+    ("table", "complaint"),
+    [
+        ("workspaces = { tester = 3 }", "'workspaces' must be a table"),
+        ("timestamp-tolerance-ms = -5", "'timestamp-tolerance-ms' must be a whole number >= 0"),
+    ],
+)
+def test_an_unusable_option_value_is_a_usage_error_once_a_trinity_file_is_checked(
+    project: Path, capsys: pytest.CaptureFixture[str], table: str, complaint: str
+) -> None:
+    trinity_workspaces("studio", project / "agents", colons=True)
+    (project / "pyproject.toml").write_text(f"[tool.handoff.trinity]\n{table}\n")
+    assert main([]) == 2
+    assert complaint in capsys.readouterr().err
+
+
 def test_an_unrelated_handoff_folder_is_not_taken_for_trinitys(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -86,6 +86,11 @@ class Profile(ABC):
         """
         return []
 
+    def configured_sources(self, settings: Settings) -> list[Path]:
+        """Sources named in this profile's options (relative to the project root), checked by a
+        run over the whole project like the files its globs find (Craik's ``stores``)."""
+        return []
+
     def opens_itself(self, path: Path) -> bool:
         """True for a source the profile opens itself (a database), rather than have its bytes read.
 

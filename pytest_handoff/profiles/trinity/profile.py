@@ -83,6 +83,22 @@ class TrinityProfile(Profile):
     default_globs = DEFAULT_GLOBS
     option_keys = ("globs", "workspaces", "timestamp-tolerance-ms")
 
+    def check_options(self, options: dict[str, object], where: str) -> None:
+        """``workspaces`` is a table of agent = folder; ``timestamp-tolerance-ms`` a whole number >= 0."""
+        from pytest_handoff.config import ConfigError
+
+        configured = options.get("workspaces")
+        if configured is not None and not (
+            isinstance(configured, Mapping)
+            and all(isinstance(folder, str) and folder.strip() for folder in configured.values())
+        ):
+            raise ConfigError(f"{where}: 'workspaces' must be a table of agent = \"folder\", got {configured!r}")
+        tolerance = options.get("timestamp-tolerance-ms")
+        if tolerance is not None and not (
+            isinstance(tolerance, int) and not isinstance(tolerance, bool) and tolerance >= 0
+        ):
+            raise ConfigError(f"{where}: 'timestamp-tolerance-ms' must be a whole number >= 0, got {tolerance!r}")
+
     def claims(self, path: Path) -> bool:
         name = path.name
         return name.endswith(".json") and (in_handoff_folder(path) or looks_like_handoff(name))

@@ -1,0 +1,1 @@
+"""Craik (github.com/Eidetic-Labs/Craik): handoff records and their quality scores, as JSON exports or in Craik's SQLite store."""

@@ -1,0 +1,198 @@
+"""Craik: handoff records (``craik.handoff``) and their quality scores, as JSON exports or store rows.
+
+Craik keeps handoffs as rows of its SQLite store (``$CRAIK_HOME/state/craik.sqlite3``); ``craik
+handoff show ID`` exports one as JSON. Both are checked: a JSON export under the globs (or named),
+and a store named on the command line, in ``[tool.handoff.craik] stores``, or found by default with
+``--profile craik``. The JSON files of one folder form a group, and so do the rows of one store:
+a quality score is checked against the handoff it scores within its group.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_handoff.documents import Document, Loaded
+from pytest_handoff.profiles.base import Profile
+from pytest_handoff.rules import Hit
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.rules import Rule
+
+NAME = "craik"
+
+HANDOFF = "handoff"
+HANDOFF_DOCS = "handoff_docs"
+QUALITY_SCORE = "handoff_quality_score"
+HANDOFF_TYPES = (HANDOFF, HANDOFF_DOCS, QUALITY_SCORE)
+
+#: The ``schema`` field of each record kind, as Craik writes it.
+SCHEMA_IDS = {"craik.handoff": HANDOFF, "craik.handoff_quality_score": QUALITY_SCORE}
+#: The store's ``records.kind`` of each record kind.
+STORE_KINDS = {"handoffs": HANDOFF, "handoff_quality_scores": QUALITY_SCORE}
+
+#: Field names only Craik's docs page uses (the code calls them files_changed + artifacts,
+#: commands_run + tests_run, receipt_ids, memory_proposal_ids), and statuses only it knows.
+DOCS_ONLY_FIELDS = ("files_and_artifacts", "commands_and_validation", "receipts", "memory_proposals")
+DOCS_ONLY_STATUSES = ("paused", "requires_review")
+
+STORE_SUFFIXES = (".sqlite3", ".sqlite", ".db")
+#: A named JSON file is Craik's when its name says so or its head declares a Craik record.
+NAMED_SUFFIX = ".craik.json"
+#: How much of a named file is read to recognise it (a store row's JSON has sorted keys, so
+#: ``schema`` may come after long lists).
+HEAD_BYTES = 64 * 1024
+# Compiled by re on first use (only a named .json file without a Craik name needs it).
+_SCHEMA_DECLARED = rb'"schema"\s*:\s*"craik\.handoff(?:_quality_score)?"'
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def default_store(environ: Mapping[str, str]) -> Path:
+    """Where Craik keeps its store: ``$CRAIK_HOME/state/craik.sqlite3``, else ``~/.craik/state/...``.
+
+    As Craik resolves it (``runtime/paths.py``), without creating anything.
+    """
+    home = environ.get("CRAIK_HOME")
+    if home:
+        return Path(home).expanduser() / "state" / "craik.sqlite3"
+    user_home = environ.get("HOME")
+    base = Path(user_home) if user_home else Path.home()
+    return base / ".craik" / "state" / "craik.sqlite3"
+
+
+def is_store_name(path: Path) -> bool:
+    """True for a file named like an SQLite database."""
+    return path.name.endswith(STORE_SUFFIXES)
+
+
+def docs_shaped(data: Mapping[str, object]) -> bool:
+    """True when a handoff follows the docs page's shape (a docs-only field or status)."""
+    return any(field in data for field in DOCS_ONLY_FIELDS) or data.get("status") in DOCS_ONLY_STATUSES
+
+
+def record_type(data: object, kind: str = "") -> str | None:
+    """The handoff type of a record: by its store kind when it has one, else by its content.
+
+    A record with Craik's ``schema`` value is that record; one without a ``schema`` field (an
+    agent writing what the docs describe) is a handoff when it has a ``self_audit`` and a score
+    when it has ``handoff_id`` and ``components``. A handoff with any docs-only field or status is
+    of the docs' shape (``handoff_docs``).
+    """
+    if not isinstance(data, dict):
+        return None
+    found = STORE_KINDS.get(kind) if kind else None
+    if found is None:
+        declared = data.get("schema")
+        if declared is not None:
+            found = SCHEMA_IDS.get(declared) if isinstance(declared, str) else None
+        elif "self_audit" in data:
+            found = HANDOFF
+        elif "handoff_id" in data and "components" in data:
+            found = QUALITY_SCORE
+    if found == HANDOFF and docs_shaped(data):
+        return HANDOFF_DOCS
+    return found
+
+
+class CraikProfile(Profile):
+    """Craik's handoff records (github.com/Eidetic-Labs/Craik)."""
+
+    name = NAME
+    default_globs = (".craik/**/*.json", "**/*.craik.json", ".craik/state/craik.sqlite3")
+    option_keys = ("globs", "stores")
+    # A score's handoff is looked up in the whole group.
+    chain_wide_codes = frozenset()
+
+    def claims(self, path: Path) -> bool:
+        if is_store_name(path) or path.name.endswith(NAMED_SUFFIX):
+            return True
+        if path.suffix != ".json":
+            return False
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(HEAD_BYTES)
+        except OSError:
+            return False
+        return re.search(_SCHEMA_DECLARED, head) is not None
+
+    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+        if is_store_name(path):
+            return None  # a store is a group of its own
+        parent = path.parent
+        return parent, parent.name or "craik"
+
+    def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
+        """The Craik JSON files of a folder: named ``*.craik.json``, or declaring a Craik record."""
+        if listing is None:
+            try:
+                listing = [entry for entry in directory.iterdir() if entry.is_file()]
+            except OSError:
+                listing = []
+        return [
+            path
+            for path in listing
+            if path.name.endswith(NAMED_SUFFIX) or (path.suffix == ".json" and self.claims(path))
+        ]
+
+    def default_sources(self, settings: Settings) -> list[Path]:
+        """The stores of ``[tool.handoff.craik] stores``, else Craik's own store (even if absent:
+        the finding then says where it was looked for)."""
+        configured = stores(settings)
+        return configured or [default_store(os.environ)]
+
+    def configured_sources(self, settings: Settings) -> list[Path]:
+        """The stores of ``[tool.handoff.craik] stores`` (missing ones are reported)."""
+        return stores(settings)
+
+    def opens_itself(self, path: Path) -> bool:
+        return is_store_name(path)
+
+    def open(self, path: Path, display_path: str, settings: Settings) -> Loaded:
+        from pytest_handoff.profiles.craik.store import read_store
+
+        return read_store(path, display_path)
+
+    def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
+        kind = document.logical.split("/", 1)[0] if document.logical else ""
+        data = document.data
+        found = record_type(data, kind)
+        if found is not None:
+            return found, ()
+        if not (kind or document.name.endswith(NAMED_SUFFIX)):
+            # Anything else under .craik/ (configuration, other Craik contracts) is not ours to judge.
+            return None, ()
+        if not isinstance(data, dict):
+            what = type(data).__name__ if data is not None else "null"
+            return None, (Hit(document, "", f"a Craik record must be a JSON object, got {what}"),)
+        declared = data.get("schema")
+        if isinstance(declared, str) and declared.startswith("craik."):
+            return None, ()  # another Craik contract, exported beside the handoffs: not checked
+        known = ", ".join(SCHEMA_IDS)
+        where = "/schema" if "schema" in data else ""
+        return None, (Hit(document, where, f"not a Craik handoff record: 'schema' must be one of {known}"),)
+
+    def schema_name(self, handoff_type: str) -> str:
+        return f"craik/{handoff_type}"
+
+    def keywords(self, paths: Iterable[Path], settings: Settings) -> list[str]:
+        return ["craik", *(["store"] if any(is_store_name(path) for path in paths) else [])]
+
+    def rule_table(self) -> tuple[Rule, ...]:
+        from pytest_handoff.profiles.craik.rules import RULES
+
+        return RULES
+
+
+def stores(settings: Settings) -> list[Path]:
+    """``[tool.handoff.craik] stores`` as paths (``~`` expanded)."""
+    raw = settings.options_of(NAME).get("stores") or ()
+    if isinstance(raw, str):
+        raw = (raw,)
+    return [Path(str(entry)).expanduser() for entry in raw]
+
+
+PROFILE = CraikProfile()

@@ -1,0 +1,116 @@
+"""Craik's rule table (codes CK): the store, the self-audit, and quality scores."""
+
+from __future__ import annotations
+
+from pytest_handoff.findings import Severity
+from pytest_handoff.profiles.craik import audit, quality
+from pytest_handoff.profiles.craik.profile import HANDOFF, HANDOFF_DOCS, NAME, QUALITY_SCORE
+from pytest_handoff.profiles.craik.store import BAD_PAYLOAD, STORE_TOO_NEW, STORE_UNREADABLE
+from pytest_handoff.rules import Rule, listed, reported
+
+HANDOFFS = (HANDOFF, HANDOFF_DOCS)
+SCORES = (QUALITY_SCORE,)
+
+RULES: tuple[Rule, ...] = (
+    reported(
+        STORE_UNREADABLE,
+        "store-unreadable",
+        """A Craik store can be opened read-only and read.
+
+        **What it does**: reports, on the store's file, a store that is missing, locked by a
+        writer past a short wait, not an SQLite database, damaged, or without Craik's `records`
+        table. The store is opened read-only (never created, written or checkpointed) and read
+        in one short transaction.
+
+        **Why is this bad?** Nothing in the store can be checked; a damaged store also loses
+        Craik's own handoffs.
+
+        **Example**: `handoff-lint notes.db` on a file that is not a database; or a store while
+        `craik` holds a write lock on it.
+
+        **Use instead**: name Craik's store (`$CRAIK_HOME/state/craik.sqlite3`), wait for `craik`
+        to finish writing, or restore the store from a backup (`craik doctor` diagnoses it).
+        """,
+        profile=NAME,
+    ),
+    reported(
+        STORE_TOO_NEW,
+        "store-too-new",
+        """A Craik store's layout is one this reader knows.
+
+        **What it does**: reports a store whose `PRAGMA user_version` is above 3, Craik's
+        `CURRENT_MIGRATION` when these rules were written, and reads nothing from it.
+
+        **Why is this bad?** A newer Craik may have moved or reshaped its records; reading them
+        with the old layout could report errors that are not there, or miss real ones.
+
+        **Example**: a store migrated by a newer Craik (`user_version` 4).
+
+        **Use instead**: upgrade pytest-handoff, or check the store's exported handoffs
+        (`craik handoff show ID > ID.craik.json`).
+        """,
+        profile=NAME,
+    ),
+    reported(
+        BAD_PAYLOAD,
+        "invalid-record-json",
+        """A store row's `payload_json` is valid JSON.
+
+        **What it does**: reports, at the row (`store.sqlite3#handoffs/ID`), a handoff or score
+        row whose `payload_json` is not UTF-8 JSON text (or holds `NaN`/`Infinity`).
+
+        **Why is this bad?** Craik cannot read the record back (it raises
+        `LocalStoreCorruptError`), and nothing in it can be checked.
+
+        **Example**: a row written by hand with `payload_json` `{"id": "handoff_1",` (cut short).
+
+        **Use instead**: write records through `craik` (it stores compact JSON with sorted keys),
+        or restore the row from a backup.
+        """,
+        profile=NAME,
+    ),
+    listed(
+        "CK010", "docs-shaped-record", audit.check_docs_shape,
+        severity=Severity.WARNING, profile=NAME, handoff_types=(HANDOFF_DOCS,),
+    ),
+    listed(
+        "CK101", "validation-recorded-without-tests", audit.check_validation_recorded,
+        profile=NAME, handoff_types=HANDOFFS,
+    ),
+    listed(
+        "CK102", "receipts-reviewed-without-receipts", audit.check_receipts_reviewed,
+        profile=NAME, handoff_types=HANDOFFS,
+    ),
+    listed(
+        "CK103", "unexplained-missing-validation", audit.check_gap_explained,
+        profile=NAME, handoff_types=HANDOFFS,
+    ),
+    listed(
+        "CK104", "completed-with-failed-validation", audit.check_completed_without_failures,
+        profile=NAME, handoff_types=HANDOFFS,
+    ),
+    listed(
+        "CK105", "redaction-reviewed-with-secret", audit.check_redaction_reviewed,
+        profile=NAME, handoff_types=HANDOFFS,
+    ),
+    listed(
+        "CK106", "undisclosed-policy-exceptions", audit.check_policy_exceptions_disclosed,
+        severity=Severity.WARNING, profile=NAME, handoff_types=HANDOFFS,
+    ),
+    listed("CK201", "score-band-mismatch", quality.check_band, profile=NAME, handoff_types=SCORES),
+    listed(
+        "CK202", "poor-score-without-reasons", quality.check_poor_has_reasons,
+        profile=NAME, handoff_types=SCORES,
+    ),
+    listed(
+        "CK203", "score-not-weighted-mean", quality.check_weighted_mean, profile=NAME, handoff_types=SCORES
+    ),
+    listed(
+        "CK204", "score-disagrees-with-handoff", quality.check_agrees_with_handoff,
+        scope="chain", profile=NAME,
+    ),
+    listed(
+        "CK205", "score-without-handoff", quality.check_handoff_present,
+        severity=Severity.WARNING, scope="chain", profile=NAME,
+    ),
+)  # fmt: skip

@@ -1,0 +1,266 @@
+"""Craik's SQLite store: read-only, one document per row, and every failure a finding on the store."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_handoff.config import Settings
+from pytest_handoff.engine import ChainRef, check_chain
+from pytest_handoff.findings import Finding
+from pytest_handoff.profiles import load
+from pytest_handoff.profiles.craik.profile import default_store
+from pytest_handoff.profiles.craik.store import read_store
+from tests.craik_helpers import clean_handoff, clean_score, codes, only
+
+STAMP = "2026-06-02T09:15:00+00:00"
+
+
+def build_store(path: Path, records: list[tuple[str, str, str]], user_version: int = 3) -> Path:
+    """A store with Craik's layout (migrations 1-3) holding ``(kind, id, payload_json)`` rows."""
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE TABLE records (
+          kind TEXT NOT NULL, id TEXT NOT NULL, schema TEXT NOT NULL, version TEXT NOT NULL,
+          payload_json TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+          PRIMARY KEY (kind, id)
+        );
+        CREATE INDEX idx_records_schema ON records(schema);
+        CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);
+        CREATE TABLE local_store_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL);
+        CREATE INDEX idx_records_kind_updated_at ON records(kind, updated_at);
+        """
+    )
+    connection.executemany("INSERT INTO migrations VALUES (?, ?)", [(n, STAMP) for n in (1, 2, 3)])
+    connection.executemany(
+        "INSERT INTO local_store_metadata VALUES (?, ?, ?)",
+        [
+            ("schema_version", "3", STAMP),
+            ("contract_registry_count", "74", STAMP),
+            ("migration_framework", "1", STAMP),
+        ],
+    )
+    schemas = {"handoffs": "craik.handoff", "handoff_quality_scores": "craik.handoff_quality_score"}
+    connection.executemany(
+        "INSERT INTO records VALUES (?, ?, ?, '0.1.0', ?, ?, ?)",
+        [
+            (kind, key, schemas.get(kind, "craik.task_request"), payload, STAMP, STAMP)
+            for kind, key, payload in records
+        ],
+    )
+    connection.execute(f"PRAGMA user_version = {user_version}")
+    connection.commit()
+    connection.close()
+    return path
+
+
+def as_row(kind: str, record: dict[str, Any]) -> tuple[str, str, str]:
+    """A record as Craik stores it: compact JSON with sorted keys."""
+    return kind, record["id"], json.dumps(record, sort_keys=True, separators=(",", ":"))
+
+
+def check_store(store: Path, root: Path) -> list[Finding]:
+    ref = ChainRef(load("craik"), store.stem, None, (store,))
+    return list(check_chain(ref, Settings(), root).findings)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    return build_store(
+        tmp_path / "craik.sqlite3",
+        [
+            as_row("handoffs", clean_handoff()),
+            as_row("handoff_quality_scores", clean_score()),
+            ("task_requests", "task_1", json.dumps({"not": "a handoff"})),
+        ],
+    )
+
+
+def test_a_store_gives_one_document_per_handoff_or_score_row_with_a_logical_place(store: Path) -> None:
+    loaded = read_store(store, "craik.sqlite3")
+    assert loaded.findings == ()
+    assert [(d.logical, d.label) for d in loaded.documents] == [
+        (
+            "handoff_quality_scores/handoff_quality_handoff_invoice_export",
+            "handoff_quality_handoff_invoice_export",
+        ),
+        ("handoffs/handoff_invoice_export", "handoff_invoice_export"),
+    ]
+    assert loaded.documents[1].data == clean_handoff()
+
+
+def test_a_clean_store_has_no_finding(store: Path, tmp_path: Path) -> None:
+    assert check_store(store, tmp_path) == []
+
+
+def test_findings_in_a_store_are_placed_at_the_row_and_pointer(tmp_path: Path) -> None:
+    handoff = clean_handoff()
+    handoff["tests_run"] = []
+    store = build_store(
+        tmp_path / "craik.sqlite3",
+        [as_row("handoffs", handoff), as_row("handoff_quality_scores", clean_score())],
+    )
+    findings = check_store(store, tmp_path)
+    assert {f.location for f in findings if f.code == "CK101"} == {
+        "craik.sqlite3#handoffs/handoff_invoice_export/self_audit/validation_recorded"
+    }
+    # the score is checked against the handoff of the same store
+    assert (
+        "craik.sqlite3#handoff_quality_scores/handoff_quality_handoff_invoice_export/components/2/score"
+        in {f.location for f in only(findings, "CK204")}
+    )
+    assert all(f.line == 0 for f in findings)
+
+
+def test_checking_a_store_changes_nothing_on_disk(store: Path, tmp_path: Path) -> None:
+    before = (store.read_bytes(), store.stat().st_mtime_ns, sorted(os.listdir(tmp_path)))
+    check_store(store, tmp_path)
+    assert (store.read_bytes(), store.stat().st_mtime_ns, sorted(os.listdir(tmp_path))) == before
+
+
+@pytest.fixture
+def writer(store: Path) -> Iterator[sqlite3.Connection]:
+    """Another connection holding an exclusive lock on the store, as Craik's writer would."""
+    connection = sqlite3.connect(store, isolation_level=None)
+    connection.execute("BEGIN EXCLUSIVE")
+    yield connection
+    connection.execute("ROLLBACK")
+    connection.close()
+
+
+def test_ck001_reports_a_store_locked_by_a_writer_instead_of_waiting(
+    store: Path, tmp_path: Path, writer: sqlite3.Connection
+) -> None:
+    [finding] = check_store(store, tmp_path)
+    assert finding.code == "CK001"
+    assert finding.location == "craik.sqlite3"
+    assert "locked" in finding.message
+    assert "try again" in finding.message
+
+
+def test_ck001_reports_a_corrupt_store(store: Path, tmp_path: Path) -> None:
+    damaged = bytearray(store.read_bytes())
+    damaged[100:4096] = b"\xff" * (4096 - 100)  # the first page's b-tree header and cells
+    store.write_bytes(bytes(damaged))
+    [finding] = check_store(store, tmp_path)
+    assert finding.code == "CK001"
+    assert "not an intact SQLite database" in finding.message
+
+
+def test_ck001_reports_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+    fake = tmp_path / "notes.db"
+    fake.write_text("just some notes\n" * 100)
+    [finding] = check_store(fake, tmp_path)
+    assert finding.code == "CK001"
+    assert "not a database" in finding.message
+
+
+def test_ck001_reports_an_sqlite_file_without_craiks_records_table(tmp_path: Path) -> None:
+    other = tmp_path / "other.sqlite"
+    connection = sqlite3.connect(other)
+    connection.execute("CREATE TABLE things (name TEXT)")
+    connection.commit()
+    connection.close()
+    [finding] = check_store(other, tmp_path)
+    assert finding.code == "CK001"
+    assert "not a Craik store" in finding.message
+
+
+def test_ck001_reports_a_missing_store_and_creates_nothing(tmp_path: Path) -> None:
+    [finding] = check_store(tmp_path / "state" / "craik.sqlite3", tmp_path)
+    assert finding.code == "CK001"
+    assert "no Craik store here" in finding.message
+    assert not (tmp_path / "state").exists()
+
+
+def test_ck002_reports_a_store_newer_than_supported_and_reads_nothing(tmp_path: Path) -> None:
+    handoff = clean_handoff()
+    handoff["tests_run"] = []
+    store = build_store(tmp_path / "craik.sqlite3", [as_row("handoffs", handoff)], user_version=4)
+    [finding] = check_store(store, tmp_path)
+    assert finding.code == "CK002"
+    assert "store schema newer than supported" in finding.message
+
+
+def test_a_store_of_an_older_layout_is_read(tmp_path: Path) -> None:
+    store = build_store(tmp_path / "craik.sqlite3", [as_row("handoffs", clean_handoff())], user_version=2)
+    assert check_store(store, tmp_path) == []
+
+
+def test_ck003_reports_a_row_that_is_not_json_at_its_place_and_reads_the_others(tmp_path: Path) -> None:
+    store = build_store(
+        tmp_path / "craik.sqlite3",
+        [("handoffs", "handoff_cut", '{"id": "handoff_cut",'), ("handoffs", "handoff_nan", '{"score": NaN}'),
+         as_row("handoffs", clean_handoff())],
+    )  # fmt: skip
+    findings = check_store(store, tmp_path)
+    assert [(f.code, f.location) for f in findings] == [
+        ("CK003", "craik.sqlite3#handoffs/handoff_cut"),
+        ("CK003", "craik.sqlite3#handoffs/handoff_nan"),
+    ]
+    assert "NaN is not a finite number" in findings[1].message
+
+
+def test_a_secret_in_a_store_row_is_reported_masked(tmp_path: Path) -> None:
+    token = "ghp_" + "Zy8xW6vU4tS2rQ0pO8nM6lK4jI2hG0fE8dC6"
+    handoff = clean_handoff()
+    handoff["summary"] = f"Deployed with GITHUB_TOKEN={token}"
+    findings = check_store(build_store(tmp_path / "craik.sqlite3", [as_row("handoffs", handoff)]), tmp_path)
+    assert codes(findings) == ["CK105", "HX001"]
+    assert all(token[4:12] not in f.message for f in findings)
+
+
+def test_default_store_follows_craik_home_then_the_users_home() -> None:
+    assert default_store({"CRAIK_HOME": "/srv/craik", "HOME": "/home/ada"}) == Path(
+        "/srv/craik/state/craik.sqlite3"
+    )
+    assert default_store({"CRAIK_HOME": "", "HOME": "/home/ada"}) == Path(
+        "/home/ada/.craik/state/craik.sqlite3"
+    )
+
+
+def test_default_sources_are_the_configured_stores_else_craiks_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CRAIK_HOME", str(tmp_path / "home"))
+    profile = load("craik")
+    assert profile.default_sources(Settings()) == [tmp_path / "home" / "state" / "craik.sqlite3"]
+    configured = Settings(options={"craik": {"stores": ["ci/craik.sqlite3"]}})
+    assert profile.default_sources(configured) == [Path("ci/craik.sqlite3")]
+
+
+def test_the_profile_claims_stores_craik_json_names_and_files_declaring_a_craik_record(
+    tmp_path: Path,
+) -> None:
+    profile = load("craik")
+    declared = tmp_path / "handoff.json"
+    declared.write_text(json.dumps(clean_handoff(), sort_keys=True))
+    foreign = tmp_path / "package.json"
+    foreign.write_text('{"name": "ledger", "schema": "craik.other"}')
+    claimed = [
+        profile.claims(tmp_path / name) for name in ("craik.sqlite3", "x.sqlite", "x.db", "a.craik.json")
+    ]
+    assert claimed == [True, True, True, True]
+    assert profile.claims(declared)
+    assert not profile.claims(foreign)
+    assert profile.opens_itself(tmp_path / "craik.sqlite3")
+    assert not profile.opens_itself(declared)
+
+
+def test_a_folders_group_holds_only_its_craik_records(tmp_path: Path) -> None:
+    (tmp_path / "a.craik.json").write_text("{}")
+    (tmp_path / "exported.json").write_text(json.dumps(clean_score(), indent=2))
+    (tmp_path / "package.json").write_text('{"name": "ledger"}')
+    (tmp_path / "notes.txt").write_text("hello")
+    profile = load("craik")
+    assert profile.chain_of(tmp_path / "a.craik.json") == (tmp_path, tmp_path.name)
+    assert profile.chain_of(tmp_path / "craik.sqlite3") is None
+    members = profile.members(tmp_path, tmp_path.name, None)
+    assert sorted(p.name for p in members) == ["a.craik.json", "exported.json"]
