@@ -110,6 +110,20 @@ def test_configured_globs_narrow_the_walk(project: Path, capsys: pytest.CaptureF
     assert (code, json.loads(out)["findings"]) == (0, [])
 
 
+def test_a_planning_folder_of_another_name_is_found_by_configured_globs(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / ".yolo-planning").rename(project / "planning")
+    (project / "pyproject.toml").write_text('[tool.handoff.yolo]\nglobs = ["planning/**/*.jsonl"]\n')
+    code, out, _ = lint(capsys, "--format", "json")
+    findings = json.loads(out)["findings"]
+    # The phase folder is still one group (YL303 across two files) and the project's
+    # message-schemas.json is found beside the planning folder (YL202).
+    assert code == 1
+    assert {"YL303", "YL301", "YL202", "YL101"} <= {f["code"] for f in findings}
+    assert all(f["path"].startswith("planning/phases/03-auth/") for f in findings)
+
+
 def test_the_message_schemas_setting_says_where_the_project_file_is(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

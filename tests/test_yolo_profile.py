@@ -154,7 +154,10 @@ def test_a_phase_folder_is_a_group_and_files_elsewhere_stand_alone(tmp_path: Pat
     assert PROFILE.chain_of(phase / ".execution-state.json") == (phase, "milestones/m1/phases/02-api")
     assert PROFILE.chain_of(tmp_path / ".yolo-planning" / "research-archive.jsonl") is None
     assert PROFILE.chain_of(phase / "architecture.toon") is None
-    assert PROFILE.chain_of(tmp_path / "phases" / "02-api" / "critique.jsonl") is None
+    assert PROFILE.chain_of(tmp_path / "notes" / "critique.jsonl") is None
+    # A planning folder of another name (configured globs): its phases/NN-slug/ folders are groups.
+    other = tmp_path / "planning" / "phases" / "02-api"
+    assert PROFILE.chain_of(other / "critique.jsonl") == (other, "phases/02-api")
 
 
 def test_the_members_of_a_phase_folder_are_its_json_and_jsonl_files(tmp_path: Path) -> None:

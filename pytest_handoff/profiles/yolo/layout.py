@@ -55,11 +55,16 @@ class Phase(NamedTuple):
 
 
 def planning_root(path: Path) -> Path | None:
-    """The ``.yolo-planning`` folder ``path`` sits in (at any depth), or None."""
+    """The planning folder ``path`` sits in (at any depth), or None.
+
+    ``.yolo-planning``; for a planning folder of another name (configured globs such as
+    ``planning/**/*.jsonl``), the folder holding the file's ``phases/NN-slug/``.
+    """
     for parent in path.parents:
         if parent.name == PLANNING:
             return parent
-    return None
+    phase = phase_of(path)
+    return phase.folder.parent.parent if phase is not None else None
 
 
 @cache
@@ -81,11 +86,7 @@ def phase_of(path: Path) -> Phase | None:
     """The phase folder a file sits directly in (``.../phases/NN-slug/file``), or None."""
     folder = path.parent
     number, dash, slug = folder.name.partition("-")
-    if (
-        not (dash and slug and _number(number))
-        or folder.parent.name != "phases"
-        or planning_root(path) is None
-    ):
+    if not (dash and slug and _number(number)) or folder.parent.name != "phases":
         return None
     return Phase(folder, number)
 

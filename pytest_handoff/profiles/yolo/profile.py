@@ -90,7 +90,7 @@ class YoloProfile(Profile):
     def claims(self, path: Path) -> bool:
         if path.suffix not in SUFFIXES:
             return False
-        if planning_root(path) is not None or plan_file(path.name) is not None:
+        if PLANNING in path.parts[:-1] or plan_file(path.name) is not None:
             return True
         return _holds_a_message(path)
 
@@ -101,7 +101,7 @@ class YoloProfile(Profile):
         if phase is None:
             return None
         planning = planning_root(path)
-        assert planning is not None  # phase_of checks it
+        assert planning is not None  # a phase folder's planning folder holds its phases/
         return phase.folder, phase.folder.relative_to(planning).as_posix()
 
     def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
