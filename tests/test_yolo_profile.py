@@ -275,6 +275,9 @@ def test_importing_the_yolo_modules_registers_no_rule_until_the_profile_is_loade
         "envelope",
         "places",
         "catalogue",
+        "fields",
+        "messages_work",
+        "messages_teams",
     ]
     probe = (
         f"import importlib\nfor name in {modules!r}: importlib.import_module('pytest_handoff.profiles.yolo.' + name)\n"
