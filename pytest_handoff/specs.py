@@ -83,6 +83,13 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
         "RL",
     ),
     ProfileSpec(
+        "yolo",
+        "pytest_handoff.profiles.yolo.profile",
+        (".yolo-planning/**/*.jsonl", ".yolo-planning/**/*.json"),
+        ("globs", "message-schemas"),
+        "YL",
+    ),
+    ProfileSpec(
         "contracts",
         "pytest_handoff.profiles.contracts.profile",
         (),

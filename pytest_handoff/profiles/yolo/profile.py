@@ -1,0 +1,224 @@
+"""YOLO: typed messages in JSON and JSONL files under ``.yolo-planning/``, grouped by phase folder.
+
+Every object with a ``type`` is a message. Two lines of YOLO write them: flat messages (the
+type's fields at the top level, schemas ``yolo/<type>``) and v2 envelopes (``payload`` and
+``schema_version`` beside ``type``; schema ``yolo/v2_envelope``, payload rules from the project's
+``message-schemas.json``). Objects without a ``type`` (plan headers, critique lines, decisions)
+are YOLO's abbreviated-key artifacts, and dot files and folders (``.execution-state.json``,
+``.notification-log.jsonl``, ``.events/``) YOLO's own state and logs: read, and consulted by
+rules, but not messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_handoff.documents import Document, Loaded, parse_json_bytes
+from pytest_handoff.findings import Finding
+from pytest_handoff.profiles.base import Profile
+from pytest_handoff.profiles.yolo.layout import (
+    NAME,
+    PLANNING,
+    SUFFIXES,
+    is_runtime_file,
+    phase_of,
+    plan_file,
+    planning_root,
+)
+from pytest_handoff.rules import Hit
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.rules import Rule
+
+#: The flat message types of YOLO's catalogue (each has ``schemas/yolo/<type>.schema.json``).
+FLAT_TYPES = frozenset(
+    {
+        "critique_result", "test_plan_result", "architecture_design", "senior_spec", "dev_progress",
+        "dev_blocker", "code_review_changes", "code_review_result", "qa_result", "qa_code_result",
+        "security_audit", "scout_findings", "research_request", "research_response", "debugger_report",
+        "escalation", "escalation_resolution", "escalation_timeout_warning", "agent_health_event",
+        "circuit_breaker_state", "task_claim", "task_complete", "summary_aggregation", "phase_progress",
+        "shutdown_request", "shutdown_response", "design_handoff", "api_contract", "department_result",
+        "owner_review", "owner_signoff", "po_qa_verdict", "patch_request", "major_rejection",
+        "feedback_response", "phase_handoff", "dept_handoff",
+    }
+)  # fmt: skip
+#: The v2 types YOLO ships (its message-schemas.json at HEAD): what a v2 message's type is
+#: checked against when the project has no message-schemas.json of its own.
+SHIPPED_V2_TYPES = (
+    "scout_findings", "plan_contract", "execution_update", "blocker_report", "debugger_report",
+    "qa_verdict", "approval_request", "approval_response", "hitl_approval", "shutdown_request",
+    "shutdown_response",
+)  # fmt: skip
+
+#: Handoff types of v2 messages are ``v2.<type>``; a v2 envelope with no usable type is ``v2``.
+V2 = "v2"
+V2_PREFIX = "v2."
+#: How far into a file named outside .yolo-planning ``claims`` looks for a message.
+_SNIFF_BYTES = 4096
+
+
+def is_envelope(data: dict[str, object]) -> bool:
+    """A v2 message: it carries the envelope's ``payload`` or ``schema_version``."""
+    return "payload" in data or "schema_version" in data
+
+
+def v2_type(handoff_type: str | None) -> str | None:
+    """The v2 type name of a handoff type (``v2.execution_update`` -> ``execution_update``)."""
+    if handoff_type is not None and handoff_type.startswith(V2_PREFIX):
+        return handoff_type[len(V2_PREFIX) :]
+    return None
+
+
+def _did_you_mean(name: str, known: Iterable[str]) -> str:
+    import difflib  # only for an unknown type
+
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+class YoloProfile(Profile):
+    """YOLO (github.com/slavpetroff/yolo): messages and artifacts under ``.yolo-planning/``."""
+
+    name = NAME
+    default_globs = (f"{PLANNING}/**/*.jsonl", f"{PLANNING}/**/*.json")
+    option_keys = ("globs", "message-schemas")
+
+    def claims(self, path: Path) -> bool:
+        if path.suffix not in SUFFIXES:
+            return False
+        if PLANNING in path.parts[:-1] or plan_file(path.name) is not None:
+            return True
+        return _holds_a_message(path)
+
+    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+        if path.suffix not in SUFFIXES:
+            return None
+        phase = phase_of(path)
+        if phase is None:
+            return None
+        planning = planning_root(path)
+        assert planning is not None  # a phase folder's planning folder holds its phases/
+        return phase.folder, phase.folder.relative_to(planning).as_posix()
+
+    def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
+        if listing is None:
+            try:
+                listing = [entry for entry in directory.iterdir() if entry.is_file()]
+            except OSError:
+                listing = []
+        return [path for path in listing if path.suffix in SUFFIXES]
+
+    def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
+        if path.suffix != ".jsonl":
+            return Loaded.of(parse_json_bytes(raw, path, display_path))
+        return read_jsonl(raw, path, display_path)
+
+    def rule_table(self) -> tuple[Rule, ...]:
+        from pytest_handoff.profiles.yolo.rules import RULES
+
+        return RULES
+
+    def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
+        data = document.data
+        if not isinstance(data, dict) or is_runtime_file(document.path):
+            return None, ()  # not an object, or YOLO's own state and logs: never a message
+        if is_envelope(data):
+            return self._classify_v2(document, data, settings)
+        declared = data.get("type")
+        if declared is None:
+            return None, ()  # an artifact line (plan header, critique...), not a message
+        if not isinstance(declared, str):
+            return None, (Hit(document, "/type", "a message's type must be a string"),)
+        if declared in FLAT_TYPES:
+            return declared, ()
+        return None, (
+            Hit(
+                document,
+                "/type",
+                f"unknown YOLO message type {declared!r}{_did_you_mean(declared, FLAT_TYPES)}",
+            ),
+        )
+
+    def _classify_v2(
+        self, document: Document, data: dict[str, object], settings: Settings
+    ) -> tuple[str | None, Iterable[Hit]]:
+        declared = data.get("type")
+        if not isinstance(declared, str):
+            return V2, ()  # the envelope schema reports a missing or mistyped type
+        from pytest_handoff.profiles.yolo.project import message_schemas  # v2 messages only
+
+        project = message_schemas(document.path, settings)
+        if project is not None and not project.problem:
+            known: Iterable[str] = project.types
+            source = f"the types of {project.shown}"
+        else:
+            known = SHIPPED_V2_TYPES
+            source = "the types YOLO ships"
+        if declared in known:
+            return V2_PREFIX + declared, ()
+        return V2, (
+            Hit(
+                document,
+                "/type",
+                f"unknown v2 message type {declared!r} (not among {source}){_did_you_mean(declared, known)}",
+            ),
+        )
+
+    def schema_name(self, handoff_type: str) -> str:
+        if handoff_type == V2 or handoff_type.startswith(V2_PREFIX):
+            return "yolo/v2_envelope"
+        return f"yolo/{handoff_type}"
+
+    def keywords(self, paths: Iterable[Path], settings: Settings) -> list[str]:
+        """Artifact names (``critique``, ``plan``, ``summary``, ``dept-handoff``) for ``pytest -k``."""
+        words: set[str] = set()
+        for path in paths:
+            plan = plan_file(path.name)
+            words.add(plan[2].split(".")[0] if plan else path.stem.lstrip("."))
+        words.discard("")
+        return sorted(words)
+
+
+def read_jsonl(raw: bytes, path: Path, display_path: str) -> Loaded:
+    """One document per non-blank line, placed at its line; a broken line is a finding at its line."""
+    documents: list[Document] = []
+    findings: list[Finding] = []
+    text: str | None = None
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        if not line.strip(b" \t\r"):
+            continue
+        loaded = parse_json_bytes(line, path, display_path, origin=(number, 1), label=f"line {number}")
+        findings.extend(loaded.findings)
+        if loaded.document is not None:
+            if text is None:
+                text = raw.decode("utf-8", errors="replace")
+            loaded.document.source_text = text
+            documents.append(loaded.document)
+    return Loaded(tuple(documents), tuple(findings))
+
+
+def _holds_a_message(path: Path) -> bool:
+    """A file named outside .yolo-planning is YOLO's when its first object is a YOLO message."""
+    import json
+
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_SNIFF_BYTES)
+    except OSError:
+        return False
+    first = head.lstrip().split(b"\n", 1)[0] if path.suffix == ".jsonl" else head
+    try:
+        data = json.loads(first.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return False
+    if not isinstance(data, dict):
+        return False
+    declared = data.get("type")
+    return isinstance(declared, str) and (declared in FLAT_TYPES or (is_envelope(data) and declared != ""))
+
+
+PROFILE = YoloProfile()

@@ -1,0 +1,189 @@
+"""Files of the user's project the YOLO rules consult: ``message-schemas.json`` and escalation state.
+
+They are read, never written, once per run and file version (keyed by modification time and
+size), and a file that cannot be read or parsed is reported by the rule that needed it rather
+than raised.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pytest_handoff.profiles.yolo.layout import EXECUTION_STATE, NAME, planning_root
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+
+DEFAULT_MESSAGE_SCHEMAS = "config/schemas/message-schemas.json"
+
+#: Enums YOLO gives for v2 payload values in prose only (references/handoff-schemas.md):
+#: type -> payload key -> allowed values.
+PROSE_ENUMS: Mapping[str, Mapping[str, tuple[str, ...]]] = {
+    "execution_update": {"status": ("complete", "partial", "failed")},
+    "blocker_report": {"severity": ("blocking", "degraded", "informational")},
+    "approval_request": {"request_type": ("scope_change", "plan_approval", "gate_override")},
+    "shutdown_request": {"reason": ("phase_complete", "plan_complete", "user_abort")},
+    "shutdown_response": {"final_status": ("complete", "idle", "in_progress")},
+}
+
+
+class TypeRules(NamedTuple):
+    """What message-schemas.json says of one type."""
+
+    allowed_roles: tuple[str, ...]
+    required: tuple[str, ...]
+    optional: tuple[str, ...]
+
+
+class Role(NamedTuple):
+    can_send: tuple[str, ...]
+    can_receive: tuple[str, ...]
+
+
+class MessageSchemas(NamedTuple):
+    """The project's message-schemas.json, as far as it could be read."""
+
+    path: Path
+    shown: str
+    envelope_fields: tuple[str, ...]
+    types: Mapping[str, TypeRules]
+    roles: Mapping[str, Role]
+    #: Why the file could not be used (empty when it could).
+    problem: str = ""
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(item for item in value if isinstance(item, str)) if isinstance(value, list) else ()
+
+
+def _parsed(path: Path, shown: str, data: Any) -> MessageSchemas:
+    if not isinstance(data, dict) or not isinstance(data.get("schemas"), dict):
+        return MessageSchemas(path, shown, (), {}, {}, "it has no 'schemas' object")
+    types = {
+        name: TypeRules(
+            _strings(entry.get("allowed_roles")),
+            _strings(entry.get("payload_required")),
+            _strings(entry.get("payload_optional")),
+        )
+        for name, entry in data["schemas"].items()
+        if isinstance(entry, dict)
+    }
+    hierarchy = data.get("role_hierarchy")
+    roles = (
+        {
+            name: Role(_strings(entry.get("can_send")), _strings(entry.get("can_receive")))
+            for name, entry in hierarchy.items()
+            if isinstance(entry, dict)
+        }
+        if isinstance(hierarchy, dict)
+        else {}
+    )
+    return MessageSchemas(path, shown, _strings(data.get("envelope_fields")), types, roles)
+
+
+_loaded: dict[str, tuple[tuple[int, int], Any]] = {}
+
+
+def _read_cached(path: Path, parse: Any) -> Any:
+    """``parse(raw bytes)`` of ``path``, once per version of the file; None when it is absent."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    key = str(path)
+    version = (info.st_mtime_ns, info.st_size)
+    cached = _loaded.get(key)
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(10 * 1024 * 1024 + 1)
+    except OSError as error:
+        result = parse(None, error.strerror or type(error).__name__)
+    else:
+        result = parse(raw, "")
+    _loaded[key] = (version, result)
+    return result
+
+
+def project_root_of(path: Path) -> Path | None:
+    """The project a YOLO file belongs to: the folder holding its ``.yolo-planning``."""
+    planning = planning_root(path)
+    return planning.parent if planning is not None else None
+
+
+def message_schemas_path(document_path: Path, settings: Settings) -> Path | None:
+    """Where the project's message-schemas.json is (configured by ``message-schemas``), if anywhere."""
+    configured = settings.options_of(NAME).get("message-schemas", DEFAULT_MESSAGE_SCHEMAS)
+    relative = Path(str(configured))
+    if relative.is_absolute():
+        return relative
+    root = project_root_of(document_path)
+    if root is not None:
+        return root / relative
+    # A message named outside .yolo-planning: the nearest folder above it that has the file.
+    for parent in document_path.parents:
+        if (parent / relative).is_file():
+            return parent / relative
+    return None
+
+
+def message_schemas(document_path: Path, settings: Settings) -> MessageSchemas | None:
+    """The project's message-schemas.json for a document (None when the project has none)."""
+    path = message_schemas_path(document_path, settings)
+    if path is None:
+        return None
+    root = project_root_of(document_path)
+    shown = path.relative_to(root).as_posix() if root is not None and path.is_relative_to(root) else str(path)
+
+    def parse(raw: bytes | None, error: str) -> MessageSchemas:
+        if raw is None:
+            return MessageSchemas(path, shown, (), {}, {}, f"cannot be read: {error}")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as problem:
+            return MessageSchemas(path, shown, (), {}, {}, f"is not valid JSON ({problem})")
+        return _parsed(path, shown, data)
+
+    found: MessageSchemas | None = _read_cached(path, parse)
+    if found is None:
+        return None
+    return found._replace(shown=shown)
+
+
+def escalation_ids(data: Any) -> set[str] | None:
+    """The escalation ids an execution state holds (None when it has no ``escalations`` list)."""
+    if not isinstance(data, dict) or not isinstance(data.get("escalations"), list):
+        return None
+    return {
+        entry["id"]
+        for entry in data["escalations"]
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str)
+    }
+
+
+def planning_escalations(document_path: Path) -> tuple[Path, set[str] | None] | None:
+    """The top-level ``.yolo-planning/.execution-state.json`` of a document and its escalation ids.
+
+    None when there is no such file; ids None when it cannot be read or holds no escalations.
+    """
+    planning = planning_root(document_path)
+    if planning is None:
+        return None
+    path = planning / EXECUTION_STATE
+
+    def parse(raw: bytes | None, error: str) -> set[str] | None:
+        if raw is None:
+            return None
+        try:
+            return escalation_ids(json.loads(raw.decode("utf-8")))
+        except (UnicodeDecodeError, ValueError):
+            return None
+
+    if not path.is_file():
+        return None
+    return path, _read_cached(path, parse)
