@@ -296,14 +296,19 @@ def load_settings(root: Path, config_file: Path | None = None) -> Settings:
     return Settings().merged(read_pyproject(path), str(path))
 
 
+#: Folders that only a project holds (not a home folder: Craik's and Claude's live there too).
+PROJECT_MARKERS = (".neuralrelay", ".yolo-planning")
+
+
 def project_root(start: Path) -> Path:
-    """The project ``start`` is in: the nearest folder holding ``.neuralrelay``, else the git root.
+    """The project ``start`` is in: the nearest folder holding ``.neuralrelay`` or ``.yolo-planning``,
+    else the git root.
 
     Globs and chain folders are relative to the project, so any folder inside it finds the
     same chains. The walk stops at a repository's root (``.git``), never leaving the project;
     outside any project ``start`` itself is the root.
     """
     for folder in (start, *start.parents):
-        if (folder / ".neuralrelay").is_dir() or (folder / ".git").exists():
+        if any((folder / marker).is_dir() for marker in PROJECT_MARKERS) or (folder / ".git").exists():
             return folder
     return start

@@ -202,10 +202,17 @@ def _read_chain(
     """Each member's display path and bytes (or why they cannot be had; None: the profile opens it)."""
     members = [(path, display_path_for(path, root)) for path in ref.paths]
     opens = ref.profile.opens_itself
-    return members, [
+    contents: list[tuple[str, bytes | Finding | None]] = [
         (display, None if opens(path) else read_member(path, display, settings, root, overrides))
         for path, display in members
     ]
+    # Files outside the group its rules consult (YOLO's message-schemas.json): part of the key.
+    for path in ref.profile.cache_inputs(ref, settings):
+        try:
+            contents.append((f"+{path}", path.read_bytes()))
+        except OSError:
+            contents.append((f"+{path}", b"<absent>"))
+    return members, contents
 
 
 def _cache_key(
@@ -234,7 +241,7 @@ def _check_contents(
     profile = ref.profile
     load_findings: list[Finding] = []
     documents: list[Document] = []
-    for (path, display), (_, raw) in zip(members, contents, strict=True):
+    for (path, display), (_, raw) in zip(members, contents[: len(members)], strict=True):
         if isinstance(raw, Finding):
             load_findings.append(raw)
             continue

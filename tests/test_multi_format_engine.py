@@ -249,3 +249,11 @@ def test_a_secret_in_a_line_no_document_holds_is_masked_in_excerpts(
     assert sorted(f.code for f in results[0].findings) == ["HF002", "TY001"]
     for name, stream in outputs.items():
         assert token[4:16] not in stream.getvalue(), name
+
+
+def test_the_project_root_is_found_from_inside_a_yolo_planning_folder(tmp_path: Path) -> None:
+    from pytest_handoff.config import project_root
+
+    inside = tmp_path / "app" / ".yolo-planning" / "phases" / "01-x"
+    inside.mkdir(parents=True)
+    assert project_root(inside) == tmp_path / "app"

@@ -139,6 +139,18 @@ def test_the_message_schemas_setting_says_where_the_project_file_is(
     )
 
 
+def test_a_cached_result_is_not_reused_once_the_projects_message_schemas_change(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = project.parent / "cache"
+    target = f"{PHASE}/v2-messages.jsonl"
+    _, out, _ = lint(capsys, "--format", "json", "--cache-dir", str(cache), target)
+    assert "YL201" in [f["code"] for f in json.loads(out)["findings"]]
+    (project / "config" / "schemas" / "message-schemas.json").unlink()
+    _, out, _ = lint(capsys, "--format", "json", "--cache-dir", str(cache), target)
+    assert [f["code"] for f in json.loads(out)["findings"]] == ["YL205"]
+
+
 def test_an_unknown_yolo_setting_is_refused_with_a_suggestion(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

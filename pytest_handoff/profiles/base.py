@@ -11,7 +11,7 @@ from pytest_handoff.documents import Document, Loaded, LoadResult, parse_json_by
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.engine import Chain, ChainRef
     from pytest_handoff.findings import Finding
     from pytest_handoff.rules import Hit, Rule
     from pytest_handoff.views.model import ChainView
@@ -97,6 +97,11 @@ class Profile(ABC):
     def configured_sources(self, settings: Settings) -> list[Path]:
         """Sources named in this profile's options (relative to the project root), checked by a
         run over the whole project like the files its globs find (Craik's ``stores``)."""
+        return []
+
+    def cache_inputs(self, ref: ChainRef, settings: Settings) -> list[Path]:
+        """Files outside the group that its rules read (a project's schema file): a cached result
+        holds only while their bytes are unchanged too."""
         return []
 
     def opens_itself(self, path: Path) -> bool:

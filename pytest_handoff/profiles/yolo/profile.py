@@ -19,6 +19,8 @@ from pytest_handoff.documents import Document, Loaded, parse_json_bytes
 from pytest_handoff.findings import Finding
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.profiles.yolo.layout import (
+    ESCALATION_LOG,
+    EXECUTION_STATE,
     NAME,
     PLANNING,
     SUFFIXES,
@@ -31,6 +33,7 @@ from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
+    from pytest_handoff.engine import ChainRef
     from pytest_handoff.rules import Rule
 
 #: The flat message types of YOLO's catalogue (each has ``schemas/yolo/<type>.schema.json``).
@@ -121,6 +124,17 @@ class YoloProfile(Profile):
         from pytest_handoff.profiles.yolo.rules import RULES
 
         return RULES
+
+    def cache_inputs(self, ref: ChainRef, settings: Settings) -> list[Path]:
+        """The project's message-schemas.json and the planning folder's escalation records."""
+        from pytest_handoff.profiles.yolo.project import message_schemas_path
+
+        first = ref.paths[0]
+        inputs = [found for found in (message_schemas_path(first, settings),) if found is not None]
+        planning = planning_root(first)
+        if planning is not None:
+            inputs += [planning / EXECUTION_STATE, planning / ESCALATION_LOG]
+        return inputs
 
     def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
         data = document.data
