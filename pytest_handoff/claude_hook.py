@@ -185,7 +185,7 @@ def _claimed(path: Path, root: Path, settings: Settings) -> bool:
     from pytest_handoff.globs import Matcher
 
     matcher = Matcher(settings, plugins=False)
-    return matcher.may_match(path.name) and bool(matcher.owners_of(path.relative_to(root).as_posix()))
+    return matcher.may_match(path.name) and matcher.first_owner(path.relative_to(root).as_posix()) is not None
 
 
 def _reason(

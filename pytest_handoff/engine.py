@@ -175,7 +175,7 @@ def check_chain(
     Member files in ``overrides`` are checked with those contents instead of what is on disk
     (the cache key is made of the contents checked, so it holds for them too).
     """
-    members, contents = _read_chain(ref, settings, root, overrides)
+    members, contents = _read_chain(ref, settings, root, overrides, cached=cache is not None and not extra_checks)
     key = _cache_key(members, contents, cache, extra_checks)
     if key is not None and cache is not None:
         cached = cache.get(key)
@@ -190,14 +190,19 @@ def check_chain(
 
 def cached_result(ref: ChainRef, settings: Settings, root: Path, cache: ResultCache) -> ChainResult | None:
     """The chain's result if the cache has it (reads the files to hash them, checks nothing)."""
-    members, contents = _read_chain(ref, settings, root)
+    members, contents = _read_chain(ref, settings, root, cached=True)
     key = _cache_key(members, contents, cache, ())
     cached = cache.get(key) if key is not None else None
     return None if cached is None else ChainResult(ref, *cached, cache_key=key, from_cache=True)
 
 
 def _read_chain(
-    ref: ChainRef, settings: Settings, root: Path, overrides: Mapping[Path, bytes] = _NO_OVERRIDES
+    ref: ChainRef,
+    settings: Settings,
+    root: Path,
+    overrides: Mapping[Path, bytes] = _NO_OVERRIDES,
+    *,
+    cached: bool = False,
 ) -> tuple[list[tuple[Path, str]], list[tuple[str, bytes | Finding | None]]]:
     """Each member's display path and bytes (or why they cannot be had; None: the profile opens it)."""
     members = [(path, display_path_for(path, root)) for path in ref.paths]
@@ -207,7 +212,7 @@ def _read_chain(
         for path, display in members
     ]
     # Files outside the group its rules consult (YOLO's message-schemas.json): part of the key.
-    for path in ref.profile.cache_inputs(ref, settings):
+    for path in ref.profile.cache_inputs(ref, settings) if cached else ():
         try:
             contents.append((f"+{path}", path.read_bytes()))
         except OSError:

@@ -98,26 +98,22 @@ class Matcher:
         """A cheap first test on a file name alone."""
         return self.endings is None or name.endswith(self.endings)
 
-    def owners_of(self, relative_posix: str) -> list[str]:
-        """Names of the profiles whose globs match, in order."""
+    def first_owner(self, relative_posix: str) -> str | None:
+        """The name of the first profile (in :data:`BUILTIN_SPECS` order, then plugins) whose globs
+        match; built-in formats come before user contracts, so a contract never takes their files."""
         name = relative_posix.rsplit("/", 1)[-1]
-        return [
-            o.name
-            for o in self.owners
-            if (o.endings is None or name.endswith(o.endings))
-            and any(p.fullmatch(relative_posix) for p in o.patterns)
-        ]
+        for owner in self.owners:
+            if (owner.endings is None or name.endswith(owner.endings)) and any(
+                pattern.fullmatch(relative_posix) for pattern in owner.patterns
+            ):
+                return owner.name
+        return None
 
     def owner_of(self, path: Path, relative_posix: str) -> Profile | None:
-        """The profile of a file its globs match: the first, or on a tie the first that claims it."""
-        names = self.owners_of(relative_posix)
-        if not names:
+        """The profile of a file its globs match (the first, see :meth:`first_owner`)."""
+        found = self.first_owner(relative_posix)
+        if found is None:
             return None
-        if len(names) == 1:
-            from pytest_handoff.profiles import load
-
-            return load(names[0])
         from pytest_handoff.profiles import load
 
-        profiles = [load(name) for name in names]
-        return next((p for p in profiles if p.claims(path)), profiles[0])
+        return load(found)
