@@ -120,15 +120,17 @@ def validate_document(document: Document, validator: Validator, code: str = "HS0
     errors = list(islice(validator.iter_errors(document.data), MAX_SCHEMA_ERRORS + 1))
     if len(errors) > MAX_SCHEMA_ERRORS:
         errors = errors[:MAX_SCHEMA_ERRORS]
+        first = document.region("")
         yield Finding(
             path=document.display_path,
-            line=1,
-            column=1,
-            end_line=1,
-            end_column=1,
+            line=first.line,
+            column=first.column,
+            end_line=first.line,
+            end_column=first.column,
             code=code,
             severity=Severity.ERROR,
             message=f"more than {MAX_SCHEMA_ERRORS} schema errors: only the first {MAX_SCHEMA_ERRORS} are listed",
+            logical=document.logical,
         )
     errors.sort(key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
     # jsonschema reports each missing property of an object as an error of its own, and each
@@ -150,6 +152,7 @@ def validate_document(document: Document, validator: Validator, code: str = "HS0
                 severity=Severity.ERROR,
                 message=message,
                 pointer=pointer,
+                logical=document.logical,
             )
 
 

@@ -201,8 +201,32 @@ def _as_text(data: Any) -> str:
 
 
 def secrets_to_mask(chain: Chain) -> list[str]:
-    """Every secret of the chain's parsed documents, to mask in messages, pointers and excerpts."""
-    return [secret for place in secret_places(chain) for _, secret in place.found]
+    """Every secret of the chain's parsed documents, to mask in messages, pointers and excerpts.
+
+    A document decoded from something its file shows as a whole (a Ralph phrase's base64
+    context) has its whole encoded form masked too when it holds a secret: the excerpt of its
+    line would show the secret encoded.
+    """
+    places = secret_places(chain)
+    secrets = [secret for place in places for _, secret in place.found]
+    for document in {id(place.document): place.document for place in places}.values():
+        if document.fixed is not None:
+            encoded = _fixed_text(document)
+            if encoded:
+                secrets.append(encoded)
+    return secrets
+
+
+def _fixed_text(document: Document) -> str:
+    """The text of a document's fixed region in its file (one line: a phrase's context field)."""
+    region = document.fixed
+    assert region is not None
+    lines = re.split(r"\r\n|\r|\n", document.source_text)
+    if not 0 < region.line <= len(lines):
+        return ""
+    line = lines[region.line - 1]
+    end = region.end_column if region.end_line == region.line else len(line)
+    return line[region.column - 1 : end]
 
 
 def check_no_secrets(chain: Chain, settings: Settings) -> Iterator[Hit]:
