@@ -150,6 +150,13 @@ def read_member(
             if len(given) <= settings.max_file_size
             else too_large(display_path, len(given), settings.max_file_size)
         )
+    return _link_out_of(root, path, display_path) or read_file_bytes(
+        path, display_path, settings.max_file_size
+    )
+
+
+def _link_out_of(root: Path, path: Path, display_path: str) -> Finding | None:
+    """HF007 for a symbolic link that leads out of ``root`` (a file or a store alike)."""
     if os.path.islink(path) and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
         return Finding(
             path=display_path,
@@ -159,7 +166,7 @@ def read_member(
             severity=Severity.ERROR,
             message="symbolic link to a file outside the repository: not followed",
         )
-    return read_file_bytes(path, display_path, settings.max_file_size)
+    return None
 
 
 def check_chain(
@@ -175,7 +182,9 @@ def check_chain(
     Member files in ``overrides`` are checked with those contents instead of what is on disk
     (the cache key is made of the contents checked, so it holds for them too).
     """
-    members, contents = _read_chain(ref, settings, root, overrides, cached=cache is not None and not extra_checks)
+    members, contents = _read_chain(
+        ref, settings, root, overrides, cached=cache is not None and not extra_checks
+    )
     key = _cache_key(members, contents, cache, extra_checks)
     if key is not None and cache is not None:
         cached = cache.get(key)
@@ -208,7 +217,12 @@ def _read_chain(
     members = [(path, display_path_for(path, root)) for path in ref.paths]
     opens = ref.profile.opens_itself
     contents: list[tuple[str, bytes | Finding | None]] = [
-        (display, None if opens(path) else read_member(path, display, settings, root, overrides))
+        (
+            display,
+            _link_out_of(root, path, display)
+            if opens(path)
+            else read_member(path, display, settings, root, overrides),
+        )
         for path, display in members
     ]
     # Files outside the group its rules consult (YOLO's message-schemas.json): part of the key.

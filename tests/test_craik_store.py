@@ -264,3 +264,24 @@ def test_a_folders_group_holds_only_its_craik_records(tmp_path: Path) -> None:
     assert profile.chain_of(tmp_path / "craik.sqlite3") is None
     members = profile.members(tmp_path, tmp_path.name, None)
     assert sorted(p.name for p in members) == ["a.craik.json", "exported.json"]
+
+
+def test_reading_a_wal_mode_store_creates_no_file_beside_it(tmp_path: Path) -> None:
+    store = build_store(tmp_path / "craik.sqlite3", [as_row("handoffs", clean_handoff())])
+    connection = sqlite3.connect(store)
+    assert connection.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
+    connection.close()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert [d.logical for d in read_store(store, "craik.sqlite3").documents] == ["handoffs/handoff_invoice_export"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_store_linked_from_outside_the_repository_is_not_followed(tmp_path: Path) -> None:
+    outside = build_store(tmp_path / "elsewhere.sqlite3", [as_row("handoffs", clean_handoff())])
+    project = tmp_path / "project"
+    (project / ".craik" / "state").mkdir(parents=True)
+    link = project / ".craik" / "state" / "craik.sqlite3"
+    link.symlink_to(outside)
+    ref = ChainRef(load("craik"), "craik", None, (link,))
+    (finding,) = check_chain(ref, Settings(), project).findings
+    assert (finding.code, finding.path) == ("HF007", ".craik/state/craik.sqlite3")

@@ -38,7 +38,10 @@ def read_store(path: Path, display_path: str) -> Loaded:
         return _failed(display_path, "no Craik store here (set CRAIK_HOME or name the store's file)")
     try:
         connection = sqlite3.connect(
-            f"file:{_uri_path(path)}?mode=ro", uri=True, timeout=BUSY_TIMEOUT, isolation_level=None
+            f"file:{_uri_path(path)}?mode=ro{_immutable_if_quiet_wal(path)}",
+            uri=True,
+            timeout=BUSY_TIMEOUT,
+            isolation_level=None,
         )
     except sqlite3.Error as error:
         return _failed(display_path, f"cannot open the store read-only: {_reason(error)}")
@@ -48,6 +51,22 @@ def read_store(path: Path, display_path: str) -> Loaded:
         return _failed(display_path, f"cannot read the store: {_reason(error)}")
     finally:
         connection.close()
+
+
+def _immutable_if_quiet_wal(path: Path) -> str:
+    """``&immutable=1`` for a WAL-mode store no writer has open (no ``-wal`` file beside it).
+
+    Opening a WAL database, even read-only, creates its ``-wal`` and ``-shm`` files beside it:
+    files in the user's project. With no ``-wal`` file nothing is being written, so the file can
+    be read as immutable, which creates nothing. A store a writer has open is read normally.
+    """
+    try:
+        with path.open("rb") as stream:
+            header = stream.read(20)
+    except OSError:
+        return ""
+    in_wal_mode = len(header) == 20 and header.startswith(b"SQLite format 3\x00") and header[18] == 2
+    return "&immutable=1" if in_wal_mode and not path.with_name(path.name + "-wal").exists() else ""
 
 
 def _read_rows(connection: sqlite3.Connection, path: Path, display_path: str) -> Loaded:
