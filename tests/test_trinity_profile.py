@@ -83,8 +83,11 @@ def test_a_timestamp_without_zone_or_date_is_no_instant(text: str) -> None:
 # --- claims, groups, order -------------------------------------------------------------------
 
 
-def test_it_claims_json_files_of_a_handoff_folder_and_files_named_like_handoffs() -> None:
-    assert PROFILE.claims(WORKSPACE / "notes.json")
+def test_it_claims_files_named_like_handoffs_not_every_json_file_of_a_handoff_folder() -> None:
+    # Another project's handoff/ folder (translations, templates) is not Trinity's; a misnamed
+    # file beside Trinity's handoffs is still checked with its folder's group (TR101).
+    assert not PROFILE.claims(WORKSPACE / "notes.json")
+    assert not PROFILE.claims(Path("src/i18n/handoff/Translations.json"))
     assert PROFILE.claims(Path("elsewhere/developer-2026-04-02T10:00:00.000Z.json"))
     assert not PROFILE.claims(Path("elsewhere/notes.json"))
     assert not PROFILE.claims(WORKSPACE / "README.md")

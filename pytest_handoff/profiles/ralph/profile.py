@@ -54,6 +54,19 @@ def _log_root(path: Path) -> Path | None:
     return None
 
 
+#: The watchdog's own log in the logs folder: it quotes phrases, it writes none.
+_WATCHDOG_LOG = "watchdog-summary.log"
+
+
+def _is_session_log(path: Path) -> bool:
+    """An agent's log of a Ralph session: in ``.claude/session/logs/``, or in a ``logs/`` folder of
+    a project that has a Ralph session (``.claude/session/``). Other ``logs/`` hold other logs."""
+    if path.name == _WATCHDOG_LOG:
+        return False
+    root = _log_root(path)
+    return root is not None and (root / ".claude" / "session").is_dir()
+
+
 def _session_id(root: Path) -> str:
     """The session's id as its files name it (read from their first bytes), else a fixed name."""
     session = root / ".claude" / "session"
@@ -83,7 +96,7 @@ class RalphProfile(Profile):
             return _in_session_folder(path)
         if name == PRD_FILE:
             return (path.parent / ".claude" / "session").is_dir()
-        return name.endswith(".log") and _log_root(path) is not None
+        return name.endswith(".log") and _is_session_log(path)
 
     def chain_of(self, path: Path) -> tuple[Path, str] | None:
         name = path.name
@@ -127,6 +140,8 @@ class RalphProfile(Profile):
 
     def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
         if not path.name.endswith(".json"):  # a log (any text file, under --profile ralph)
+            if settings.profile != NAME and not _is_session_log(path):
+                return Loaded((), ())  # an application's logs/ folder: not a Ralph agent's log
             from pytest_handoff.profiles.ralph.logs import read_log
 
             return read_log(raw, path, display_path)

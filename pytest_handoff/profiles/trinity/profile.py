@@ -100,8 +100,10 @@ class TrinityProfile(Profile):
             raise ConfigError(f"{where}: 'timestamp-tolerance-ms' must be a whole number >= 0, got {tolerance!r}")
 
     def claims(self, path: Path) -> bool:
+        # Named like a handoff ({agent}-{ISO time}.json): another project's handoff/ folder
+        # (translations, templates) holds files of other names.
         name = path.name
-        return name.endswith(".json") and (in_handoff_folder(path) or looks_like_handoff(name))
+        return name.endswith(".json") and looks_like_handoff(name)
 
     def chain_of(self, path: Path) -> tuple[Path, str] | None:
         """Every ``.json`` file of a ``handoff/`` folder belongs to its workspace's group.
