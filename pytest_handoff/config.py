@@ -149,9 +149,11 @@ def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
             continue
         if name == "globs":
             lines = value.splitlines() if isinstance(value, str) else value
-            if not isinstance(lines, (list, tuple)):
-                raise ConfigError(f"{source}: '{key}' must be a list of globs")
-            parsed[name] = tuple(str(line).strip() for line in lines if str(line).strip())
+            if not isinstance(lines, (list, tuple)) or not all(isinstance(line, str) for line in lines):
+                raise ConfigError(f"{source}: '{key}' must be a list of globs (strings), got {value!r}")
+            parsed[name] = tuple(line.strip() for line in lines if line.strip())
+            if not parsed[name]:
+                raise ConfigError(f"{source}: '{key}' names no glob: nothing would be checked")
         elif name in ("select", "ignore"):
             parsed[name] = _as_codes(value, key, source)
         elif name in ("severity", "severities"):

@@ -181,3 +181,13 @@ def test_checking_one_craik_export_imports_no_other_profile_and_nothing_heavy(tm
         "0",
         "[] ['pytest_handoff.profiles.base', 'pytest_handoff.profiles.craik']\n",
     ]
+
+
+def test_profile_craik_on_a_machine_without_craik_checks_the_exports_alone(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CRAIK_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(project / "home"))
+    shutil.copytree(FIXTURES / "clean", project / ".craik" / "handoffs")
+    assert main(["--profile", "craik"]) == 0
+    assert "CK001" not in capsys.readouterr().out

@@ -257,3 +257,21 @@ def test_the_project_root_is_found_from_inside_a_yolo_planning_folder(tmp_path: 
     inside = tmp_path / "app" / ".yolo-planning" / "phases" / "01-x"
     inside.mkdir(parents=True)
     assert project_root(inside) == tmp_path / "app"
+
+
+@pytest.mark.parametrize("value", ["[1]", "[]", '""', "3"])
+def test_globs_that_name_no_glob_are_refused_not_a_silent_end_to_checking(tmp_path: Path, value: str) -> None:
+    from pytest_handoff.config import ConfigError, load_settings
+
+    (tmp_path / "pyproject.toml").write_text(f"[tool.handoff.yolo]\nglobs = {value}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\[tool.handoff.yolo\]: 'globs'"):
+        load_settings(tmp_path)
+
+
+def test_a_single_glob_may_be_written_as_a_string(tmp_path: Path) -> None:
+    from pytest_handoff.config import load_settings
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.handoff.yolo]\nglobs = "planning/**/*.jsonl"\n', encoding="utf-8"
+    )
+    assert load_settings(tmp_path).options_of("yolo")["globs"] == ("planning/**/*.jsonl",)

@@ -146,3 +146,29 @@ def test_without_the_entry_point_the_files_are_nobodys(tmp_path: Path) -> None:
     discovery, _ = check_paths([], tmp_path, Settings())
     assert discovery.chains == ()
     assert "GR101" not in RULES
+
+
+def test_a_broken_plugin_is_skipped_with_a_warning_and_the_other_formats_are_still_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entry = importlib.metadata.EntryPoint(
+        name="broken", value="no_such_module_anywhere:Profile", group="pytest_handoff.profiles"
+    )
+    real = importlib.metadata.entry_points
+
+    def entry_points(**selection: str) -> object:
+        if selection.get("group") == "pytest_handoff.profiles":
+            return importlib.metadata.EntryPoints([entry])
+        return real(**selection)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    profiles.plugin_profiles.cache_clear()
+    profiles.load.cache_clear()
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    try:
+        assert main([]) == 0
+    finally:
+        profiles.plugin_profiles.cache_clear()
+        profiles.load.cache_clear()
+    assert "profile plugin 'broken' skipped: ModuleNotFoundError" in capsys.readouterr().err

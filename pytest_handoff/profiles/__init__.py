@@ -54,11 +54,23 @@ def plugin_profiles() -> tuple[Profile, ...]:
 
     found: list[Profile] = []
     for entry in entry_points(group="pytest_handoff.profiles"):
-        loaded: Any = entry.load()
-        profile = loaded() if isinstance(loaded, type) else loaded
-        if not isinstance(profile, Profile):
-            raise TypeError(f"entry point {entry.name!r} ({entry.value}) is not a pytest_handoff Profile")
-        register_table(profile.rule_table())
+        try:
+            loaded: Any = entry.load()
+            profile = loaded() if isinstance(loaded, type) else loaded
+            if not isinstance(profile, Profile):
+                raise TypeError(f"{entry.value} is not a pytest_handoff Profile")
+            register_table(profile.rule_table())
+        except Exception as error:  # a broken plugin must not stop the checks of every other format
+            import sys
+
+            dist = getattr(entry, "dist", None)
+            owner = f" of {dist.name}" if dist is not None else ""
+            print(
+                f"handoff-lint: warning: profile plugin {entry.name!r}{owner} skipped: "
+                f"{type(error).__name__}: {error}",
+                file=sys.stderr,
+            )
+            continue
         found.append(profile)
     return tuple(found)
 

@@ -139,10 +139,14 @@ class CraikProfile(Profile):
         ]
 
     def default_sources(self, settings: Settings) -> list[Path]:
-        """The stores of ``[tool.handoff.craik] stores``, else Craik's own store (even if absent:
-        the finding then says where it was looked for)."""
+        """The stores of ``[tool.handoff.craik] stores``, else Craik's own store: ``$CRAIK_HOME``'s
+        even if absent (the finding then says where it was looked for), ``~/.craik``'s when present
+        (a machine without Craik, a CI runner, still checks the project's exports)."""
         configured = stores(settings)
-        return configured or [default_store(os.environ)]
+        if configured:
+            return configured
+        store = default_store(os.environ)
+        return [store] if os.environ.get("CRAIK_HOME") or store.exists() else []
 
     def configured_sources(self, settings: Settings) -> list[Path]:
         """The stores of ``[tool.handoff.craik] stores`` (missing ones are reported)."""
