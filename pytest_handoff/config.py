@@ -172,7 +172,9 @@ def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
         elif isinstance(value, Mapping) and _is_profile(key):
             parsed.update(_profile_options(key, value, source, parsed))
         else:
-            raise ConfigError(f"{source}: unknown setting '{key}'{_did_you_mean(key)}")
+            raise ConfigError(
+                f"{source}: unknown setting '{key}'{_did_you_mean(key, isinstance(value, Mapping))}"
+            )
     return parsed
 
 
@@ -241,13 +243,17 @@ KEYS = (
 )  # fmt: skip
 
 
-def _did_you_mean(key: str) -> str:
+def _did_you_mean(key: str, table: bool = False) -> str:
     import difflib  # only on this error path
 
+    from pytest_handoff.specs import profile_names
+
     spelt = key.replace("_", "-")
-    close = difflib.get_close_matches(spelt.lower(), KEYS, n=1, cutoff=0.6)
+    # A table is a profile's ([tool.handoff.<profile>]); other values are settings.
+    known = (*KEYS, *profile_names()) if table else KEYS
+    close = difflib.get_close_matches(spelt.lower(), known, n=1, cutoff=0.6)
     if not close:
-        return f" (known settings: {', '.join(KEYS)})"
+        return f" (known settings: {', '.join(KEYS)}; profile tables: {', '.join(profile_names())})"
     suggestion = close[0] if "_" not in key else close[0].replace("-", "_")
     return f"; did you mean '{suggestion}'?"
 

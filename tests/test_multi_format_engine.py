@@ -275,3 +275,11 @@ def test_a_single_glob_may_be_written_as_a_string(tmp_path: Path) -> None:
         '[tool.handoff.yolo]\nglobs = "planning/**/*.jsonl"\n', encoding="utf-8"
     )
     assert load_settings(tmp_path).options_of("yolo")["globs"] == ("planning/**/*.jsonl",)
+
+
+def test_a_mistyped_profile_table_gets_a_suggestion(tmp_path: Path) -> None:
+    from pytest_handoff.config import ConfigError, load_settings
+
+    (tmp_path / "pyproject.toml").write_text("[tool.handoff.yollo]\nglobs = ['x/*.jsonl']\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="unknown setting 'yollo'; did you mean 'yolo'"):
+        load_settings(tmp_path)
