@@ -192,6 +192,7 @@ def test_hs001_a_referenced_file_of_another_draft_is_not_inlined(schemas: Path) 
         {"properties": {"a": {"$ref": 5}}},
         {"properties": {"a": {"$ref": "#/definitions/x", "minLength": -1}}, "definitions": {"x": {}}},
         {"anyOf": [{"$ref": "#/definitions/x"}], "definitions": {"x": {"required": "a"}}},
+        {"properties": {"a": {"$schema": 5, "$ref": "#/definitions/x"}}, "definitions": {"x": {}}},
     ],
 )
 def test_the_meta_schema_check_of_refs_and_definitions_agrees_with_jsonschema(schema: Any) -> None:
@@ -240,3 +241,8 @@ def test_hs001_checking_one_file_of_a_ref_using_contract_does_not_import_jsonsch
     assert done.returncode == 1, done.stdout + done.stderr
     assert "02-report.yaml:5:14: HS001" in done.stdout
     assert '"maybe" is not one of "passed", "failed", "skipped"' in done.stdout
+
+
+def test_a_schema_whose_schema_keyword_is_not_a_string_is_a_problem_not_a_crash() -> None:
+    assert _schema_problem({"$schema": 5}) == "'$schema' must be a string"
+    assert _schema_problem({"$schema": 5, "$ref": "#/definitions/x", "definitions": {"x": {}}}) is not None

@@ -73,8 +73,9 @@ def _is_subset(schema: Any) -> bool:
     """True when every schema keyword used is one fastcheck compiles (and no ``$ref`` anywhere)."""
     from pytest_handoff.fastcheck import _SUPPORTED
 
-    if isinstance(schema, dict) and schema.get("$schema", _DRAFTS[0]).rstrip("#") not in _DRAFTS:
-        return False
+    declared = schema.get("$schema", _DRAFTS[0]) if isinstance(schema, dict) else _DRAFTS[0]
+    if not isinstance(declared, str) or declared.rstrip("#") not in _DRAFTS:
+        return False  # not a string: jsonschema's check says so
     pending = [schema]
     while pending:
         node = pending.pop()
@@ -335,8 +336,6 @@ def _parts_without_refs(schema: Any) -> list[tuple[Any, str]] | None:
                     return None  # "items" as a list: valid in draft-07 only
                 rest[key] = True
                 pending.append((value, f"{where}/{key}"))
-        if node is schema and "$schema" in node:
-            rest["$schema"] = node["$schema"]
         if not _is_subset(rest):
             return None
         parts.append((rest, where))
