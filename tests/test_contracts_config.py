@@ -131,11 +131,13 @@ def test_a_missing_schema_file_is_a_config_error_naming_it(project: Path) -> Non
         ({"type": "strin"}, "'type' at the root must be one of"),
         ({"properties": {"n": {"minimum": "3"}}}, "'minimum' at /properties/n must be a number"),
         ({"required": "title"}, "'required' at the root must be a list"),
-        # Outside fastcheck's keywords: jsonschema's check_schema says it.
+        # Definitions and $ref around fastcheck's keywords: checked alike, each at its place.
         (
             {"definitions": {"x": {"type": 12}}, "$ref": "#/definitions/x"},
-            "12 is not valid under any of the given schemas",
+            "'type' at /definitions/x must be one of",
         ),
+        # Outside fastcheck's keywords: jsonschema's check_schema says it.
+        ({"oneOf": [{"type": 12}]}, "12 is not valid under any of the given schemas"),
         (["not", "a", "schema"], "must be an object or a boolean"),
     ],
 )

@@ -73,8 +73,9 @@ def _is_subset(schema: Any) -> bool:
     """True when every schema keyword used is one fastcheck compiles (and no ``$ref`` anywhere)."""
     from pytest_handoff.fastcheck import _SUPPORTED
 
-    if isinstance(schema, dict) and schema.get("$schema", _DRAFTS[0]).rstrip("#") not in _DRAFTS:
-        return False
+    declared = schema.get("$schema", _DRAFTS[0]) if isinstance(schema, dict) else _DRAFTS[0]
+    if not isinstance(declared, str) or declared.rstrip("#") not in _DRAFTS:
+        return False  # not a string: jsonschema's check says so
     pending = [schema]
     while pending:
         node = pending.pop()
@@ -93,13 +94,13 @@ def _is_subset(schema: Any) -> bool:
     return True
 
 
-def _subset_problem(schema: Any) -> str | None:
+def _subset_problem(schema: Any, start: str = "") -> str | None:
     """What makes a schema of fastcheck's keywords invalid under its meta-schema (None: valid).
 
     Mirrors the draft-07 and 2020-12 meta-schemas for those keywords (tests compare it with
     jsonschema's ``check_schema``).
     """
-    pending: list[tuple[Any, str]] = [(schema, "")]
+    pending: list[tuple[Any, str]] = [(schema, start)]
     while pending:
         node, where = pending.pop()
         at = where or "the root"
@@ -268,6 +269,9 @@ def check_schema_file(path: str, schema_map: Mapping[str, str]) -> None:
 def _schema_problem(schema: Any) -> str | None:
     if _is_subset(schema):
         return _subset_problem(schema)
+    parts = _parts_without_refs(schema)
+    if parts is not None:
+        return next(filter(None, (_subset_problem(part, where) for part, where in parts)), None)
     from jsonschema.exceptions import SchemaError
     from jsonschema.validators import validator_for
 
@@ -283,6 +287,59 @@ def _schema_problem(schema: Any) -> str | None:
         where = "/".join(str(part) for part in error.absolute_path) or "the root"
         return f"{error.message} (at {where})"
     return None
+
+
+# A URI reference's characters (RFC 3986): anything else goes to jsonschema, whose "uri-reference"
+# format check applies when rfc3986-validator is installed.
+_URI_REFERENCE = re.compile(r"[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]*")
+
+
+def _parts_without_refs(schema: Any) -> list[tuple[Any, str]] | None:
+    """A schema of fastcheck's keywords plus ``$ref`` and definitions, as parts to check alike.
+
+    The schema without its ``$ref`` s (a string: all the meta-schemas ask) and each definition
+    (``definitions``, and ``$defs`` in 2020-12; draft-07 does not look into ``$defs``) on its own,
+    with its place; None when anything else is used, and jsonschema checks it.
+    """
+    from pytest_handoff.profiles.contracts.bundle import DRAFT_2020_12, draft_of
+
+    draft = draft_of(schema)
+    if draft is None or not isinstance(schema, dict):
+        return None
+    checked = ("$defs", "definitions") if draft == DRAFT_2020_12 else ("definitions",)
+    parts: list[tuple[Any, str]] = []
+    pending: list[tuple[Any, str]] = [(schema, "")]
+    while pending:
+        node, where = pending.pop()
+        if not isinstance(node, dict):
+            parts.append((node, where))
+            continue
+        ref = node.get("$ref")
+        if "$ref" in node and not (isinstance(ref, str) and _URI_REFERENCE.fullmatch(ref)):
+            return None
+        rest = {key: value for key, value in node.items() if key not in ("$ref", "$defs", "definitions")}
+        for key in checked:
+            if key in node:
+                if not isinstance(node[key], dict):
+                    return None
+                pending.extend((sub, f"{where}/{key}/{name}") for name, sub in node[key].items())
+        # Nested $refs and definitions: their subschemas become parts of their own.
+        for key, value in list(rest.items()):
+            if key == "properties" and isinstance(value, dict):
+                rest[key] = dict.fromkeys(value, True)
+                pending.extend((sub, f"{where}/properties/{name}") for name, sub in value.items())
+            elif key == "anyOf" and isinstance(value, list) and value:
+                rest[key] = [True] * len(value)
+                pending.extend((sub, f"{where}/anyOf/{index}") for index, sub in enumerate(value))
+            elif key in _SUBSCHEMA:
+                if isinstance(value, list):
+                    return None  # "items" as a list: valid in draft-07 only
+                rest[key] = True
+                pending.append((value, f"{where}/{key}"))
+        if not _is_subset(rest):
+            return None
+        parts.append((rest, where))
+    return parts
 
 
 def _default_validator() -> Any:
@@ -303,6 +360,15 @@ class UserSchema:
             from pytest_handoff.fastcheck import compile_schema
 
             self.is_valid = compile_schema(schema)
+        elif any(isinstance(node, dict) and "$ref" in node for node in _walk(schema)):
+            # $refs inlined for the yes/no check; the errors still come from the original.
+            from pytest_handoff.profiles.contracts.bundle import inline_refs
+
+            inlined = inline_refs(schema, path, schema_map)
+            if inlined is not None and _is_subset(inlined) and _subset_problem(inlined) is None:
+                from pytest_handoff.fastcheck import compile_schema
+
+                self.is_valid = compile_schema(inlined)
         self._full: Validator | None = None
 
     @property
