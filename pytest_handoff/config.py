@@ -268,18 +268,27 @@ def _severity(text: str, what: str, source: str) -> Severity:
 
 def read_pyproject(path: Path) -> dict[str, Any]:
     """The ``[tool.handoff]`` table of a ``pyproject.toml`` (empty when absent)."""
-    if not path.is_file():
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except IsADirectoryError:
+        return {}
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read configuration: {error.strerror or error}") from None
+    if b"handoff" not in raw and b"\\u" not in raw and b"\\U" not in raw:
+        # No key can spell "handoff" (not even as an escape in a quoted key): importing and
+        # running the TOML parser would cost every pre-commit run in most projects ~12 ms.
         return {}
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
     try:
-        with path.open("rb") as stream:
-            document = tomllib.load(stream)
-    except FileNotFoundError:
-        return {}
-    except (OSError, tomllib.TOMLDecodeError) as error:
+        document = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: cannot read configuration: {error}") from None
+    except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: cannot read configuration: {error}") from None
     table = document.get("tool", {}).get("handoff", {})
     if not isinstance(table, dict):

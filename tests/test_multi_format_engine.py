@@ -280,6 +280,29 @@ def test_a_single_glob_may_be_written_as_a_string(tmp_path: Path) -> None:
 def test_a_mistyped_profile_table_gets_a_suggestion(tmp_path: Path) -> None:
     from pytest_handoff.config import ConfigError, load_settings
 
-    (tmp_path / "pyproject.toml").write_text("[tool.handoff.yollo]\nglobs = ['x/*.jsonl']\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.handoff.yollo]\nglobs = ['x/*.jsonl']\n", encoding="utf-8"
+    )
     with pytest.raises(ConfigError, match="unknown setting 'yollo'; did you mean 'yolo'"):
+        load_settings(tmp_path)
+
+
+def test_a_pyproject_without_handoff_settings_is_not_parsed(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\n[tool.ruff]\nline-length = 100\n')
+    script = (
+        "import sys; from pathlib import Path; from pytest_handoff.config import load_settings; "
+        f"load_settings(Path({str(tmp_path)!r})); print('tomllib' in sys.modules, 'tomli' in sys.modules)"
+    )
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert shown.split() == ["False", "False"]
+
+
+def test_a_broken_pyproject_with_handoff_settings_is_still_an_error(tmp_path: Path) -> None:
+    from pytest_handoff.config import ConfigError, load_settings
+
+    (tmp_path / "pyproject.toml").write_text("[tool.handoff]\nselect = [\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="cannot read configuration"):
         load_settings(tmp_path)
