@@ -27,6 +27,8 @@ from pytest_handoff.profiles.craik.outcomes import failure_in, failures
         ("ruff: failed", "failed"),
         ("mypy (failing)", "failing"),
         ("eslint - fails", "fails"),
+        ("pytest (retry): failed", "failed"),
+        ("pytest: failed after 3 retries", "failed"),
     ],
 )
 def test_ck104_reads_these_entries_as_failed(text: str, shown: str) -> None:
@@ -54,6 +56,8 @@ def test_ck104_reads_these_entries_as_failed(text: str, shown: str) -> None:
         "error handling tests",
         "pip install ledger==1.0rc1",
         "psql query returned 3 rows",
+        "pytest: passed (retry after failure)",
+        "e2e suite: ok despite a flaky failure",
     ],
 )
 def test_ck104_reads_these_entries_as_not_failed(text: str) -> None:

@@ -15,8 +15,8 @@ passed"``, ``"npm test (exit code 1)"``); the docs' shape may record objects
 
 Not failures: zero counts (``0 failed``, ``failed: 0``, ``no failures``), exit status 0, words
 inside a name or an option (``test_login_fails``, ``--cov-fail-under=90``, ``xfailed``,
-``fail-fast``), and prose that mentions a failure without being an outcome (``regression test
-for failed logins``).
+``fail-fast``), prose that mentions a failure without being an outcome (``regression test
+for failed logins``), and a failure the outcome left behind (``passed (retry after failure)``).
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ _COUNT_AFTER = r"(?i)\b(failed|failures?|errors?)[ \t]*[:=][ \t]*(\d+)\b"
 _CAPITALS = r"(?<![-\w/.=])(FAILED|FAILURE|FAIL|ERROR)(?![-\w])"
 _WORD = r"(?i)(?<![-\w/.=])(failed|failing|fails|failure)(?![-\w])"
 _ZERO_BEFORE = r"(?i)(?:\b0|\bno|\bnone|\bwithout)[ \t]+(?:tests?[ \t]+)?$"
+# A failure the outcome left behind (``passed (retry after failure)``, ``ok despite a failing
+# fixture``): the words before it, in the same clause, say so.
+_PAST_FAILURE = r"(?i)\b(?:after|despite|retr(?:y|ied|ies)|re-?run|flaky|previous(?:ly)?|earlier)\b[^:;|]*$"
 _ZERO_AFTER = r"^[ \t]*[:=][ \t]*0\b"
 #: Text without any of these (lower-cased) shows no failure: no pattern needs to look at it.
 _CLUES = ("fail", "error", "exit", "rc", "return", "zero")
@@ -71,7 +74,7 @@ def failure_in(text: str) -> str | None:
             before, after = text[: match.start()], text[match.end() :]
             if re.search(_ZERO_BEFORE, before) or re.match(_ZERO_AFTER, after):
                 continue
-            if needs_outcome and not _reads_as_outcome(before, after):
+            if needs_outcome and (not _reads_as_outcome(before, after) or re.search(_PAST_FAILURE, before)):
                 continue
             return match.group(0)
     return None
