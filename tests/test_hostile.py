@@ -8,6 +8,7 @@ in bounded time and memory, and without writing or changing any file.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -667,12 +668,20 @@ def test_a_folder_named_like_a_handoff_is_not_read_as_one(repo: Repo) -> None:
     assert run.code in (0, 2)  # an empty folder named on the command line holds no handoff
 
 
-def test_an_unreadable_file_is_a_finding(repo: Repo) -> None:
+def test_an_unreadable_file_is_a_finding(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     path = repo.path(TEST)
     path.chmod(0)
     try:
         if os.access(path, os.R_OK):
-            pytest.skip("running as a user who can read any file (root)")
+            # Root reads any file: refuse it at the same call, as the kernel refuses everyone else.
+            real_open = os.open
+
+            def refusing_open(file: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+                if os.path.abspath(file) == os.path.abspath(path):
+                    raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
+                return real_open(file, flags, *args, **kwargs)
+
+            monkeypatch.setattr(os, "open", refusing_open)
         code, findings = repo.lint_json()
         assert code == 1
         mine = [f for f in findings if f["path"] == repo.display(TEST)]
