@@ -54,17 +54,23 @@ class ChainRef(NamedTuple):
 
 
 def profile_for(
-    path: Path, settings: Settings, relative_posix: str | None = None, *, explicit: bool = False
+    path: Path,
+    settings: Settings,
+    relative_posix: str | None = None,
+    *,
+    explicit: bool = False,
+    matcher: Matcher | None = None,
 ) -> Profile | None:
     """The profile that owns ``path``.
 
     A file found by walking a folder must match a profile's globs; a file named explicitly is
     also recognised by its own look (name, place, content), and ``settings.profile`` forces one.
+    ``matcher``: the built-in profiles' globs under ``settings``, when the caller has them already.
     """
     if settings.profile and explicit:
         return load(settings.profile)
     if relative_posix is not None:
-        owner = Matcher(settings, plugins=False).owner_of(path, relative_posix)
+        owner = (matcher or Matcher(settings, plugins=False)).owner_of(path, relative_posix)
         if owner is not None:
             return owner
     if explicit:
@@ -214,10 +220,11 @@ def discover(
 
     # Keyed by the folder as text (normcase: one folder, however spelt): hashing a Path costs more.
     chains: dict[tuple[str, str], ChainRef] = {}
+    named = Matcher(settings, plugins=False)  # once for every named file, not once each
     for path, found in files:
         profile = (
             found
-            or profile_for(path, settings, display_path_for(path, root), explicit=True)
+            or profile_for(path, settings, display_path_for(path, root), explicit=True, matcher=named)
             or load("neuralrelay")
         )
         located = profile.chain_of(path)
@@ -233,7 +240,8 @@ def discover(
     for given in deleted:
         path = given if given.is_absolute() else (root / given)
         relative = display_path_for(path, root)
-        owner = profile_for(path, settings, relative)  # where the globs look: pre-commit filters no deletion
+        # Where the globs look: pre-commit filters no deletion.
+        owner = profile_for(path, settings, relative, matcher=named)
         located = owner.chain_of(path) if owner is not None else None
         if owner is None or located is None or not located[0].is_dir():
             continue  # not a handoff, a file on its own, or its whole chain went with it

@@ -122,15 +122,14 @@ def rule(
 
     def decorate(check: _F) -> _F:
         register(
-            Rule(
-                code=code,
-                name=name,
+            listed(
+                code,
+                name,
+                check,
                 severity=severity,
                 scope=scope,
                 profile=profile,
                 handoff_types=handoff_types,
-                check=check,
-                doc=cleandoc(check.__doc__ or name),
             )
         )
         return check
@@ -191,18 +190,7 @@ def describe(
     code: str, name: str, doc: str, *, severity: Severity = Severity.ERROR, profile: str | None = None
 ) -> None:
     """Register a rule that the loader or schema validator reports itself (it has no check)."""
-    register(
-        Rule(
-            code=code,
-            name=name,
-            severity=severity,
-            scope="load",
-            profile=profile,
-            handoff_types=(),
-            check=None,
-            doc=cleandoc(doc),
-        )
-    )
+    register(reported(code, name, doc, severity=severity, profile=profile))
 
 
 def rules_for(profile: str, scope: Scope) -> Iterator[Rule]:

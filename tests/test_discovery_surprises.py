@@ -11,12 +11,8 @@ from pytest_handoff.cli import main
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / ".git").mkdir()
-    monkeypatch.chdir(tmp_path)
-    for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
-        monkeypatch.delenv(variable, raising=False)
-    return tmp_path
+def project(git_project: Path) -> Path:
+    return git_project
 
 
 def test_an_applications_logs_folder_is_not_read_as_ralph_agent_logs(

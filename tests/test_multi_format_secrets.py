@@ -15,12 +15,8 @@ TOKEN = "ghp_" + "1234567890abcdefghijklmnopqrstuvwxyzAB"
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / ".git").mkdir()
-    monkeypatch.chdir(tmp_path)
-    for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
-        monkeypatch.delenv(variable, raising=False)
-    return tmp_path
+def project(git_project: Path) -> Path:
+    return git_project
 
 
 @pytest.mark.parametrize("output", ["text", "json", "sarif", "github", "markdown"])

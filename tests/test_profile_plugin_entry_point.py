@@ -70,16 +70,9 @@ class GreetingProfile(Profile):
 '''
 
 
-@pytest.fixture
-def greeting_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A project folder, with the package ``tiny_greeting`` importable and announced by an entry point."""
-    package = tmp_path / "site" / "tiny_greeting"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text(TINY_PACKAGE, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path / "site"))
-    entry = importlib.metadata.EntryPoint(
-        name="greeting", value="tiny_greeting:GreetingProfile", group="pytest_handoff.profiles"
-    )
+def announce(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
+    """Stand in for an installed distribution whose ``pytest_handoff.profiles`` entry point is ``value``."""
+    entry = importlib.metadata.EntryPoint(name=name, value=value, group="pytest_handoff.profiles")
     real = importlib.metadata.entry_points
 
     def entry_points(**selection: str) -> object:
@@ -90,6 +83,16 @@ def greeting_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
     profiles.plugin_profiles.cache_clear()
     profiles.load.cache_clear()
+
+
+@pytest.fixture
+def greeting_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A project folder, with the package ``tiny_greeting`` importable and announced by an entry point."""
+    package = tmp_path / "site" / "tiny_greeting"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(TINY_PACKAGE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    announce(monkeypatch, "greeting", "tiny_greeting:GreetingProfile")
     root = tmp_path / "project"
     (root / ".git").mkdir(parents=True)
     (root / "greetings" / "monday").mkdir(parents=True)
@@ -151,19 +154,7 @@ def test_without_the_entry_point_the_files_are_nobodys(tmp_path: Path) -> None:
 def test_a_broken_plugin_is_skipped_with_a_warning_and_the_other_formats_are_still_checked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    entry = importlib.metadata.EntryPoint(
-        name="broken", value="no_such_module_anywhere:Profile", group="pytest_handoff.profiles"
-    )
-    real = importlib.metadata.entry_points
-
-    def entry_points(**selection: str) -> object:
-        if selection.get("group") == "pytest_handoff.profiles":
-            return importlib.metadata.EntryPoints([entry])
-        return real(**selection)
-
-    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
-    profiles.plugin_profiles.cache_clear()
-    profiles.load.cache_clear()
+    announce(monkeypatch, "broken", "no_such_module_anywhere:Profile")
     (tmp_path / ".git").mkdir()
     monkeypatch.chdir(tmp_path)
     try:

@@ -29,13 +29,8 @@ BROKEN = [
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty project (a git root) as the working directory, outside CI."""
-    (tmp_path / ".git").mkdir()
-    monkeypatch.chdir(tmp_path)
-    for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
-        monkeypatch.delenv(variable, raising=False)
-    return tmp_path
+def project(git_project: Path) -> Path:
+    return git_project
 
 
 def lint_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:

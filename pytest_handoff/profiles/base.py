@@ -80,12 +80,7 @@ class Profile(ABC):
         ``listing`` is the regular files directly in ``directory`` when the walk already listed
         them. The default: those of them this profile places in a chain.
         """
-        if listing is None:
-            try:
-                listing = [entry for entry in directory.iterdir() if entry.is_file()]
-            except OSError:
-                listing = []
-        return [path for path in listing if self.chain_of(path) is not None]
+        return [path for path in folder_files(directory, listing) if self.chain_of(path) is not None]
 
     def default_sources(self, settings: Settings) -> list[Path]:
         """Sources checked when this profile is forced (``--profile``) and no path is named.
@@ -173,4 +168,14 @@ class Profile(ABC):
 
     def editor_schemas(self, settings: Settings) -> list[tuple[str, list[str]]]:
         """(schema name, file globs) pairs, for editors that validate files as they are opened."""
+        return []
+
+
+def folder_files(directory: Path, listing: list[Path] | None) -> list[Path]:
+    """The regular files directly in ``directory``: ``listing`` when the walk listed them already."""
+    if listing is not None:
+        return listing
+    try:
+        return [entry for entry in directory.iterdir() if entry.is_file()]
+    except OSError:
         return []

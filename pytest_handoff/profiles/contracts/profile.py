@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.documents import Document, Loaded, parse_json_bytes
-from pytest_handoff.profiles.base import Profile
+from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.contracts.config import Contract, contracts_of, parse_table
 from pytest_handoff.rules import Hit
 
@@ -93,11 +93,7 @@ class ContractsProfile(Profile):
         return path.parent, path.parent.name
 
     def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
-        if listing is None:
-            try:
-                listing = [entry for entry in directory.iterdir() if entry.is_file()]
-            except OSError:
-                listing = []
+        listing = folder_files(directory, listing)
         return [
             path for path in listing if path.suffix.lower() in _SUFFIXES and self.chain_of(path) is not None
         ]

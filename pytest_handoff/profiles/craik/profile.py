@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.documents import Document, Loaded
-from pytest_handoff.profiles.base import Profile
+from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
@@ -127,11 +127,7 @@ class CraikProfile(Profile):
 
     def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
         """The Craik JSON files of a folder: named ``*.craik.json``, or declaring a Craik record."""
-        if listing is None:
-            try:
-                listing = [entry for entry in directory.iterdir() if entry.is_file()]
-            except OSError:
-                listing = []
+        listing = folder_files(directory, listing)
         return [
             path
             for path in listing

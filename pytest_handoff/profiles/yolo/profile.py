@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from pytest_handoff.documents import Document, Loaded, parse_json_bytes
 from pytest_handoff.findings import Finding
-from pytest_handoff.profiles.base import Profile
+from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.yolo.layout import (
     ESCALATION_LOG,
     EXECUTION_STATE,
@@ -108,11 +108,7 @@ class YoloProfile(Profile):
         return phase.folder, phase.folder.relative_to(planning).as_posix()
 
     def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
-        if listing is None:
-            try:
-                listing = [entry for entry in directory.iterdir() if entry.is_file()]
-            except OSError:
-                listing = []
+        listing = folder_files(directory, listing)
         return [path for path in listing if path.suffix in SUFFIXES]
 
     def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
