@@ -157,6 +157,9 @@ def finding_data(finding: Finding) -> dict[str, object]:
         "end_line": finding.end_line,
         "end_column": finding.end_column,
         "chain": finding.chain,
+        # A record with no text of its own (a store's row): ``handoffs/ID``, and the whole place.
+        "logical": finding.logical,
+        "location": finding.location,
         "fix": use_instead(finding.code),
     }
 

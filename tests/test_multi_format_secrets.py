@@ -44,7 +44,26 @@ def test_a_secret_in_a_ralph_phrases_base64_context_is_not_shown_encoded(
 def test_a_schema_error_in_a_store_row_names_its_row(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    store = project / "craik.sqlite3"
+    store = incomplete_store(project / "craik.sqlite3")
+    assert main(["--format", "json", str(store)]) == 1
+    schema_errors = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "HS001"]
+    assert schema_errors
+    assert {f["logical"] for f in schema_errors} == {"handoffs/handoff_1"}
+    assert all(f["location"].startswith("craik.sqlite3#handoffs/handoff_1") for f in schema_errors)
+
+
+def test_the_api_gives_a_store_rows_finding_its_logical_place(project: Path) -> None:
+    from pytest_handoff.api import check, finding_data
+
+    data = [finding_data(f) for f in check(incomplete_store(project / "craik.sqlite3"))]
+    assert data
+    assert {(entry["logical"], entry["location"].split("/", 2)[0]) for entry in data} == {
+        ("handoffs/handoff_1", "craik.sqlite3#handoffs")
+    }
+
+
+def incomplete_store(store: Path) -> Path:
+    """A store of Craik's layout whose one handoff row lacks most required fields."""
     connection = sqlite3.connect(store)
     connection.execute(
         "CREATE TABLE records (kind TEXT NOT NULL, id TEXT NOT NULL, schema TEXT NOT NULL, version TEXT NOT NULL, "
@@ -58,8 +77,4 @@ def test_a_schema_error_in_a_store_row_names_its_row(
     connection.execute("PRAGMA user_version = 3")
     connection.commit()
     connection.close()
-    assert main(["--format", "json", str(store)]) == 1
-    schema_errors = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "HS001"]
-    assert schema_errors
-    assert {f["logical"] for f in schema_errors} == {"handoffs/handoff_1"}
-    assert all(f["location"].startswith("craik.sqlite3#handoffs/handoff_1") for f in schema_errors)
+    return store
