@@ -41,8 +41,7 @@ class ProfileSpec(NamedTuple):
 
                 return load(self.name).globs(settings)
             return ()
-        configured = settings.options_of(self.name).get("globs")
-        return tuple(configured) if configured else self.default_globs
+        return configured_globs(settings, self.name, self.default_globs)
 
 
 #: The built-in formats, in the order a file is offered to them.
@@ -99,6 +98,12 @@ BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
 )
 
 SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}
+
+
+def configured_globs(settings: Settings, name: str, defaults: tuple[str, ...]) -> tuple[str, ...]:
+    """``[tool.handoff.<name>] globs`` when configured, else ``defaults``."""
+    configured = settings.options_of(name).get("globs")
+    return tuple(configured) if configured else defaults
 
 
 def profile_names() -> tuple[str, ...]:

@@ -51,8 +51,9 @@ class Profile(ABC):
 
     def globs(self, settings: Settings) -> tuple[str, ...]:
         """Where this profile's files are looked for: ``[tool.handoff.<name>] globs``, else the defaults."""
-        configured = settings.options_of(self.name).get("globs")
-        return tuple(configured) if configured else self.default_globs
+        from pytest_handoff.specs import configured_globs
+
+        return configured_globs(settings, self.name, self.default_globs)
 
     def read_options(self, table: Mapping[str, Any], where: str, base: Path) -> dict[str, Any]:
         """Options given as tables of their own (``option_keys`` None), read when configuration loads.
@@ -69,10 +70,6 @@ class Profile(ABC):
         ``option_keys`` when the configuration was read). Accepts everything by default.
         """
         return None
-
-    def options(self, settings: Settings) -> dict[str, object]:
-        """This profile's options as configured (``[tool.handoff.<name>]``), raw."""
-        return dict(settings.options_of(self.name))
 
     def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
         """Every file of the group ``chain_of`` put in ``directory`` (sorted by the engine).
