@@ -5,14 +5,18 @@ from __future__ import annotations
 # Imported before any pytester run: a module first imported inside one is dropped from
 # sys.modules when the run ends, and a later process pool would pickle classes of a second copy.
 import concurrent.futures.process  # noqa: F401
+import importlib
 import json
+import pkgutil
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml  # noqa: F401  (imported before any pytester run, as the modules below)
 
+import pytest_handoff
 from pytest_handoff.engine import check_chain
 from pytest_handoff.profiles import all_profiles
 from pytest_handoff.schemas import compiled_validator
@@ -38,8 +42,11 @@ CORPUS_SAMPLE_CHAIN = NEURALRELAY_CORPUS / "examples" / "sample-handoffs"
 CORPUS_SELF_TEST_CHAIN = NEURALRELAY_CORPUS / "tests" / "self-test" / "expected-handoffs"
 CORPUS_CHAIN_ID = "20260322-143052"
 
-# Import the engine once here: pytester's in-process runs then reuse it instead of
-# importing (and compiling schemas) again for every run.
+# Import every module once here: pytester's in-process runs then reuse them instead of
+# importing (and compiling schemas) again for every run, and never make a second copy of a
+# module first imported inside a run (its classes would not be the first copy's).
+for _module in pkgutil.walk_packages(pytest_handoff.__path__, "pytest_handoff."):
+    importlib.import_module(_module.name)
 all_profiles()
 compiled_validator("neuralrelay/dev_to_test")
 assert check_chain

@@ -1,0 +1,54 @@
+"""GitHub Actions output of ``pytest --handoffs``: annotations and the step summary, from the controller."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+class CiReporting:
+    """Collects every chain's findings (on the xdist controller too) for GitHub Actions output."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.chains: list[tuple[str, tuple[str, ...], list[dict[str, Any]]]] = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        findings = getattr(report, "handoff_findings", None)
+        if findings is not None:
+            self.chains.append(
+                (getattr(report, "handoff_chain", ""), tuple(getattr(report, "handoff_files", ())), findings)
+            )
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """Annotations (emitted once, by the controller) and the step summary."""
+        if os.environ.get("GITHUB_ACTIONS") != "true" or hasattr(self.config, "workerinput"):
+            return
+        import io
+
+        from pytest_handoff.engine import ChainRef, ChainResult
+        from pytest_handoff.findings import Finding
+        from pytest_handoff.profiles import load
+        from pytest_handoff.reporters import append_step_summary, write_reports
+
+        profile = load("neuralrelay")  # only what reporters need: the findings and files
+        results = [
+            ChainResult(
+                ChainRef(profile, chain_id, None, tuple(Path(p) for p in files)),
+                tuple(Finding.from_wire(f) for f in findings),
+                (),
+            )
+            for chain_id, files, findings in self.chains
+        ]
+        annotations = io.StringIO()
+        write_reports(results, [("github", annotations)], self.config.rootpath)
+        append_step_summary(
+            results,
+            self.config.rootpath,
+            lambda message: terminalreporter.write_line(f"handoff: warning: {message}", yellow=True),
+        )
+        for line in annotations.getvalue().splitlines():
+            terminalreporter.write_line(line)
