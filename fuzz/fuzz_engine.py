@@ -19,8 +19,8 @@ from pathlib import Path
 import atheris
 
 from pytest_handoff.config import Settings
-from pytest_handoff.documents import parse_json_bytes
-from pytest_handoff.engine import check_paths
+from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles import all_profiles
 
 all_profiles()  # import every profile and rule module before instrumenting

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from pytest_handoff.version import __version__ as __version__
 
 if TYPE_CHECKING:
     from pytest_handoff.api import check as check

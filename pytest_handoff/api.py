@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import Settings, load_settings
-from pytest_handoff.findings import Finding, Severity
+from pytest_handoff.model import Finding, Severity
+from pytest_handoff.registry import Registry, default_registry
 
 if TYPE_CHECKING:
-    from pytest_handoff.cache import ResultCache
-    from pytest_handoff.engine import ChainResult
-    from pytest_handoff.rules import Rule
+    from pytest_handoff.model import GroupResult, Rule
+    from pytest_handoff.pipeline.cache import ResultCache
 
 __all__ = [
     "Finding",
@@ -67,21 +67,24 @@ def check_file(
     settings: Settings | None = None,
     whole_chain: bool = False,
     cache: ResultCache | None = None,
-) -> ChainResult:
+) -> GroupResult:
     """:func:`check`, as the chain result the reporters take (findings, notes, source lines)."""
-    from pytest_handoff.engine import chain_ref_for, check_chain, profile_for
-    from pytest_handoff.profiles import builtin_profiles
+    from pytest_handoff.pipeline.check import check_group
+    from pytest_handoff.pipeline.discovery import group_ref_for, profile_for
 
+    registry = default_registry()
     root = _root(root)
-    settings = load_settings(root) if settings is None else settings
+    settings = load_settings(root, tables=default_registry()) if settings is None else settings
     target = _absolute(Path(path), root)
     display = _display(target, root)
-    profile = profile_for(target, settings, display, explicit=True) or builtin_profiles()[0]
-    ref = chain_ref_for(profile, target, settings, root)
+    profile = profile_for(target, settings, display, explicit=True, registry=registry) or registry.profile(
+        registry.builtin_names()[0]
+    )
+    ref = group_ref_for(profile, target, settings, root)
     overrides: Mapping[Path, bytes] = {}
     if content is not None:
         overrides = {target: content.encode("utf-8") if isinstance(content, str) else content}
-    result = check_chain(ref, settings, root, cache=cache, overrides=overrides)
+    result = check_group(ref, settings, root, cache=cache, overrides=overrides)
     return result if whole_chain else result.narrowed_to([display])
 
 
@@ -89,51 +92,44 @@ def check_folder(
     folder_or_id: StrPath, *, root: StrPath | None = None, settings: Settings | None = None
 ) -> list[Finding]:
     """Every finding of the chains in a folder, or of the chain with this id below ``root``."""
-    from pytest_handoff.engine import check_chains, check_paths, discover
+    from pytest_handoff.pipeline.discovery import discover
+    from pytest_handoff.pipeline.parallel import check_groups
+    from pytest_handoff.pipeline.run import check_paths
 
     base = _root(root)
-    settings = load_settings(base) if settings is None else settings
+    settings = load_settings(base, tables=default_registry()) if settings is None else settings
     folder = _absolute(Path(folder_or_id), base)
     if folder.is_dir():
         results = check_paths([folder], base, settings, jobs=1)[1]
         if not results:  # as the CLI warns: nothing checked is no verdict
-            globs = ", ".join(settings.globs)
+            globs = ", ".join(default_registry().all_globs(settings))
             raise LookupError(f"no handoff files in {folder_or_id} (handoff files match {globs} below {base})")
     else:
         wanted = str(folder_or_id)
-        refs = [ref for ref in discover([], base, settings).chains if ref.chain_id == wanted]
+        refs = [ref for ref in discover([], base, settings).groups if ref.group_id == wanted]
         if not refs:
             raise LookupError(f"no chain folder or chain id {wanted!r} under {base}")
-        results = check_chains(refs, settings, base, jobs=1)
+        results = check_groups(refs, settings, base, jobs=1)
     return sorted(f for result in results for f in result.findings)
 
 
-def rules(profile: str | None = None) -> list[Rule]:
+def rules(profile: str | None = None, *, registry: Registry | None = None) -> list[Rule]:
     """Every rule (of ``profile`` and the profile-independent ones, when given), by code."""
-    from pytest_handoff.rules import RULES
-
-    _register_all()
-    return [
-        RULES[code] for code in sorted(RULES) if profile is None or RULES[code].profile in (None, profile)
-    ]
+    every = (registry or default_registry()).all_rules().values()
+    return [rule for rule in every if profile is None or rule.profile in (None, profile)]
 
 
-def explain(code: str) -> Rule:
+def explain(code: str, *, registry: Registry | None = None) -> Rule:
     """The rule with ``code`` (``KeyError`` naming it when there is none)."""
-    from pytest_handoff.rules import RULES
-
-    _register_all()
-    rule = RULES.get(code.strip().upper())
+    rule = (registry or default_registry()).rule(code.strip())
     if rule is None:
         raise KeyError(f"unknown rule {code!r}")
     return rule
 
 
-def use_instead(code: str) -> str:
+def use_instead(code: str, *, registry: Registry | None = None) -> str:
     """What to write instead, from the rule's docs ("Use instead" part); empty when not known."""
-    from pytest_handoff.rules import RULES
-
-    rule = RULES.get(code)
+    rule = (registry or default_registry()).rule(code)
     if rule is None:
         return ""
     marker = "**Use instead**:"
@@ -144,37 +140,17 @@ def use_instead(code: str) -> str:
 
 
 def finding_data(finding: Finding) -> dict[str, object]:
-    """A finding as plain JSON data for machines (the MCP server), with the rule's fix hint."""
-    return {
-        "code": finding.code,
-        "rule": finding.rule,
-        "severity": finding.severity.label,
-        "message": finding.message,
-        "path": finding.path,
-        "pointer": finding.pointer,
-        "line": finding.line,
-        "column": finding.column,
-        "end_line": finding.end_line,
-        "end_column": finding.end_column,
-        "chain": finding.chain,
-        # A record with no text of its own (a store's row): ``handoffs/ID``, and the whole place.
-        "logical": finding.logical,
-        "location": finding.location,
-        "fix": use_instead(finding.code),
-    }
+    """A finding as plain JSON data for machines (the MCP server): the JSON report's fields and the
+    rule's fix hint."""
+    from pytest_handoff.reporters.json_format import finding_as_dict
 
-
-def _register_all() -> None:
-    import pytest_handoff.engine  # noqa: F401  (registers the load, schema and secret rules)
-    from pytest_handoff.profiles import all_profiles
-
-    all_profiles()  # loading a profile tables its rules
+    return {**finding_as_dict(finding), "fix": use_instead(finding.code)}
 
 
 def _root(root: StrPath | None) -> Path:
     from pytest_handoff.config import project_root
 
-    return project_root(Path.cwd()) if root is None else Path(os.path.abspath(root))
+    return project_root(Path.cwd(), default_registry().project_markers()) if root is None else Path(os.path.abspath(root))
 
 
 def _absolute(path: Path, root: Path) -> Path:
@@ -183,6 +159,6 @@ def _absolute(path: Path, root: Path) -> Path:
 
 
 def _display(path: Path, root: Path) -> str:
-    from pytest_handoff.documents import display_path_for
+    from pytest_handoff.read.files import display_path_for
 
     return display_path_for(path, root)

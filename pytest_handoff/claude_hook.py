@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.findings import Finding
+    from pytest_handoff.model import Finding
 
 TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 EVENTS = frozenset({"PreToolUse", "PostToolUse"})
@@ -122,11 +122,13 @@ def hook_root(cwd: object) -> Path:
     The session's ``cwd`` follows the agent's ``cd``; the project's settings stay at its root.
     """
     from pytest_handoff.config import project_root
+    from pytest_handoff.registry import default_registry
 
     project = os.environ.get("CLAUDE_PROJECT_DIR")
     if project and os.path.isabs(project):
         return Path(project)
-    return project_root(Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else Path.cwd())
+    start = Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else Path.cwd()
+    return project_root(start, default_registry().project_markers())
 
 
 def new_content(tool: str, tool_input: Mapping[str, Any], path: Path) -> str | None:
@@ -166,10 +168,12 @@ def new_content(tool: str, tool_input: Mapping[str, Any], path: Path) -> str | N
 
 
 def _settings(root: Path) -> Settings:
-    from pytest_handoff.config import ConfigError, load_settings
+    from pytest_handoff.config import load_settings
+    from pytest_handoff.errors import ConfigError
+    from pytest_handoff.registry import default_registry
 
     try:
-        return load_settings(root)
+        return load_settings(root, tables=default_registry())
     except ConfigError as error:
         raise _ConfigProblem(str(error)) from None
 
@@ -182,9 +186,10 @@ def _claimed(path: Path, root: Path, settings: Settings) -> bool:
     """
     if not path.is_relative_to(root):
         return False  # another project's file: its own settings and chain are not known here
-    from pytest_handoff.globs import Matcher
+    from pytest_handoff.pipeline.matcher import Matcher
+    from pytest_handoff.registry import default_registry
 
-    matcher = Matcher(settings, plugins=False)
+    matcher = Matcher(settings, default_registry(), plugins=False)
     return matcher.may_match(path.name) and matcher.first_owner(path.relative_to(root).as_posix()) is not None
 
 
@@ -193,7 +198,7 @@ def _reason(
 ) -> str | None:
     """The text that tells the agent what to fix, or None when nothing is of error severity."""
     from pytest_handoff.api import check_file
-    from pytest_handoff.findings import Severity
+    from pytest_handoff.model import Severity
 
     findings = check_file(path, content, root=root, settings=settings).findings
     errors = [f for f in findings if f.severity >= Severity.ERROR]
@@ -212,7 +217,7 @@ def _reason(
 def agent_reason(errors: Sequence[Finding], path: Path, root: Path, tool: str, *, before: bool) -> str:
     """Findings as the agent reads them: place, pointer, message and fix, most important first."""
     from pytest_handoff.api import use_instead
-    from pytest_handoff.documents import display_path_for
+    from pytest_handoff.read.files import display_path_for
 
     shown = display_path_for(path, root)
     # Most important first: the file's own errors before those it causes elsewhere, then by place.

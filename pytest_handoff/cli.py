@@ -17,15 +17,15 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from pytest_handoff.errors import UsageError
+from pytest_handoff.reporters import REPORTERS
+
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.engine import ChainResult
+    from pytest_handoff.model import GroupResult
 
-FORMATS = ("text", "json", "sarif", "github", "markdown")
-
-
-class UsageError(Exception):
-    """A problem with the command line or configuration."""
+#: The output formats: the reporter table's names.
+FORMATS = tuple(REPORTERS)
 
 
 class _HelpFormatter(argparse.HelpFormatter):
@@ -136,7 +136,7 @@ def _positive_int(text: str) -> int:
 
 
 def _version() -> str:
-    from pytest_handoff import __version__
+    from pytest_handoff.version import __version__
 
     return __version__
 
@@ -173,7 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 2
     except Exception as error:  # never a traceback for users; the message says what broke
-        from pytest_handoff.config import ConfigError
+        from pytest_handoff.errors import ConfigError
 
         if isinstance(error, ConfigError):  # a profile refusing its options when first used
             print(f"handoff-lint: error: {error}", file=sys.stderr)
@@ -201,18 +201,20 @@ def warn(message: str) -> None:
 
 
 def lint(argv: list[str]) -> int:
-    from pytest_handoff.config import ConfigError, Settings, config_path, load_settings
-
     parser = build_parser()
     try:
         options = parser.parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
-    from pytest_handoff.config import project_root
+    from pytest_handoff.config import Settings, config_path, load_settings, project_root
+    from pytest_handoff.errors import ConfigError
 
     # Globs and chain folders are relative to the project, wherever in it we are run; named
     # paths are relative to the working directory, as typed.
-    root = project_root(Path.cwd())
+    from pytest_handoff.registry import default_registry
+
+    registry = default_registry()
+    root = project_root(Path.cwd(), registry.project_markers())
     named = {Path(os.path.abspath(given)): str(given) for given in options.paths}
     deleted: list[Path] = []
     if options.staged_deletions:
@@ -231,12 +233,10 @@ def lint(argv: list[str]) -> int:
     if options.profile:
         overrides["profile"] = options.profile
     try:
-        settings = load_settings(root, options.config)
-        from_command_line = Settings().merged(overrides, "command line")
+        settings = load_settings(root, options.config, tables=registry)
+        from_command_line = Settings().merged(overrides, "command line", registry)
         if settings.select or settings.ignore or settings.severities or overrides:
-            from pytest_handoff.engine import known_codes
-
-            codes = known_codes(
+            codes = registry.known_codes(
                 (
                     *settings.select,
                     *settings.ignore,
@@ -247,12 +247,12 @@ def lint(argv: list[str]) -> int:
             )
             settings.check_codes(codes, config_path(root, options.config))
             from_command_line.check_codes(codes, "command line")
-        settings = settings.merged(overrides, "command line")
+        settings = settings.merged(overrides, "command line", registry)
     except ConfigError as error:
         raise UsageError(str(error)) from None
     cache = None
     if options.cache_dir is not None:
-        from pytest_handoff.cache import ResultCache
+        from pytest_handoff.pipeline.cache import ResultCache
 
         cache = ResultCache(options.cache_dir, settings.fingerprint(), keep_notes=False)
 
@@ -260,7 +260,7 @@ def lint(argv: list[str]) -> int:
     if options.stdin_filename is not None:
         results = [_check_stdin(options.stdin_filename, options.paths, root, settings, options.whole_chain)]
     else:
-        from pytest_handoff.engine import check_paths
+        from pytest_handoff.pipeline.run import check_paths
 
         progress = None
         if sys.stderr.isatty():  # hooks, CI and pipes pay nothing for the bar
@@ -281,10 +281,8 @@ def lint(argv: list[str]) -> int:
             missing = [named.get(Path(path), path) for path in discovery.missing]
             raise UsageError(f"no such file or folder: {', '.join(missing)}")
         for path, given in named.items():
-            if path.is_dir() and not any(_holds(path, ref.paths) for ref in discovery.chains):
-                from pytest_handoff.specs import BUILTIN_SPECS
-
-                globs = ", ".join(glob for spec in BUILTIN_SPECS for glob in spec.globs(settings))
+            if path.is_dir() and not any(_holds(path, ref.paths) for ref in discovery.groups):
+                globs = ", ".join(registry.all_globs(settings))
                 warn(f"no handoff files in {given} (handoff files match {globs} below {root})")
     if cache is not None:
         cache.flush()
@@ -308,7 +306,7 @@ def lint(argv: list[str]) -> int:
             # The runner reads workflow commands on stderr too: JSON, SARIF and Markdown on
             # stdout stay exactly that format.
             streams.append(("github", sys.stdout if stdout_format == "text" else sys.stderr))
-        write_reports(results, streams, root)
+        write_reports(results, streams, root, registry.rule)
     return 1 if any(result.failed for result in results) else 0
 
 
@@ -318,7 +316,7 @@ def _holds(folder: Path, paths: Sequence[Path]) -> bool:
 
 def _check_stdin(
     filename: Path, paths: list[Path], root: Path, settings: Settings, whole_chain: bool
-) -> ChainResult:
+) -> GroupResult:
     """Content on stdin checked as if it stood at ``filename`` (``-`` is the only path allowed)."""
     if [str(path) for path in paths] not in ([], ["-"]):
         raise UsageError("--stdin-filename checks stdin only: give '-' as the one path")
@@ -342,33 +340,25 @@ def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:
 
 
 def explain(codes: list[str]) -> int:
-    from pytest_handoff.profiles import all_profiles
-    from pytest_handoff.rules import RULES
-
-    all_profiles()  # registers every profile's rules
-    import pytest_handoff.engine  # noqa: F401  (registers the load, schema and secret rules)
+    from pytest_handoff.api import explain as rule_of
 
     if not codes:
         raise UsageError("explain takes a rule code, e.g. handoff-lint explain NR301")
     for code in codes:
-        rule = RULES.get(code.upper())
-        if rule is None:
-            raise UsageError(f"unknown rule {code!r}; 'handoff-lint rules' lists them")
+        try:
+            rule = rule_of(code)
+        except KeyError:
+            raise UsageError(f"unknown rule {code!r}; 'handoff-lint rules' lists them") from None
         print(f"{rule.code} {rule.name} (default severity: {rule.severity.label})\n")
         print(rule.doc)
     return 0
 
 
 def list_rules() -> int:
-    from pytest_handoff.profiles import all_profiles
-    from pytest_handoff.rules import RULES
+    from pytest_handoff.api import rules
 
-    all_profiles()
-    import pytest_handoff.engine  # noqa: F401  (registers the load, schema and secret rules)
-
-    for code in sorted(RULES):
-        rule = RULES[code]
-        print(f"{code:7} {rule.name:30} {rule.severity.label:8} {rule.summary}")
+    for rule in rules():
+        print(f"{rule.code:7} {rule.name:30} {rule.severity.label:8} {rule.summary}")
     return 0
 
 

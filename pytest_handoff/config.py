@@ -1,7 +1,9 @@
-"""One settings object for the pytest plugin and the CLI.
+"""One settings object for every entry point: ``[tool.handoff]``, then ini options and flags.
 
-Settings come from ``[tool.handoff]`` in ``pyproject.toml``; pytest ini options
-(``handoff_*``) and CLI flags override them key by key.
+Settings come from ``[tool.handoff]`` in ``pyproject.toml``; pytest ini options (``handoff_*``)
+and CLI flags override them key by key. The core reads only its global keys; each profile's
+table (``[tool.handoff.<profile>]``) is validated against the options the profile declares
+(:class:`~pytest_handoff.specs.ProfileSpec`), told by a :class:`ProfileTables` (the registry).
 """
 
 from __future__ import annotations
@@ -9,39 +11,44 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
-from pytest_handoff.findings import Severity
-from pytest_handoff.rules import Rule, matches_code
+from pytest_handoff.errors import ConfigError
+from pytest_handoff.model import Severity
+from pytest_handoff.options import parse_table, whole_number
+from pytest_handoff.specs import ProfileSpec
 
-DEFAULT_GLOBS = (".neuralrelay/handoffs/**/*.json",)
-DEFAULT_MAX_COUNTEREXAMPLE_LENGTH = 600
-DEFAULT_MAX_REWORK_CYCLES = 2
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
-
 
 #: The default of mapping fields: shared, and read-only through its ``Mapping`` type.
 _EMPTY: Mapping[str, Any] = {}
 
 
-class ConfigError(ValueError):
-    """A setting that cannot be used; the message names the setting and its source."""
+class ProfileTables(Protocol):
+    """What reading the configuration asks of the profiles (the registry answers)."""
+
+    def spec_of(self, name: str) -> ProfileSpec | None:
+        """The spec of profile ``name`` (None when there is no such profile)."""
+
+    def names(self) -> tuple[str, ...]:
+        """Every profile's name, built-ins first."""
+
+    def builtin_specs(self) -> tuple[ProfileSpec, ...]:
+        """The built-in profiles' specs (known without reading other packages' entry points)."""
+
+    def read_own_options(self, name: str, table: Mapping[str, Any], where: str, base: Path) -> dict[str, Any]:
+        """A table of a profile that reads its own (``options`` None), as plain data."""
 
 
 class Settings(NamedTuple):
     """Everything a check run can be told; immutable so runs can share it."""
 
-    globs: tuple[str, ...] = DEFAULT_GLOBS
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     severities: Mapping[str, Severity] = _EMPTY
     threshold: Severity = Severity.INFO
-    max_counterexample_length: int = DEFAULT_MAX_COUNTEREXAMPLE_LENGTH
-    max_rework_cycles: int = DEFAULT_MAX_REWORK_CYCLES
-    # Extra agents beyond NeuralRelay's own, agent name -> handoff_type it writes.
-    agents: Mapping[str, str] = _EMPTY
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
-    # Each profile's own table (``[tool.handoff.<profile>]``), raw: profile name -> key -> value.
+    # Each profile's own table (``[tool.handoff.<profile>]``), parsed: profile name -> key -> value.
     options: Mapping[str, Mapping[str, Any]] = _EMPTY
     # A profile forced on named files (``--profile``); empty: each file's own.
     profile: str = ""
@@ -53,8 +60,7 @@ class Settings(NamedTuple):
     def fingerprint(self) -> str:
         """Everything in the settings that can change a result, as stable text (for the cache)."""
         return repr(
-            (self.globs, self.select, self.ignore, sorted(self.severities.items()), self.threshold,
-             self.max_counterexample_length, self.max_rework_cycles, sorted(self.agents.items()),
+            (self.select, self.ignore, sorted(self.severities.items()), self.threshold,
              self.max_file_size, _stable(self.options), self.profile)
         )  # fmt: skip
 
@@ -76,23 +82,10 @@ class Settings(NamedTuple):
                         f"{where}'{field}': {pattern!r} matches no rule code ('handoff-lint rules' lists them)"
                     )
 
-    def is_enabled(self, code: str) -> bool:
-        """A code runs unless ignored, and when ``select`` is given, only if selected."""
-        if self.ignore and matches_code(code, self.ignore):
-            return False
-        return not self.select or matches_code(code, self.select)
-
-    def severity_of(self, rule: Rule) -> Severity:
-        """The configured severity of ``rule`` (the longest matching code prefix wins)."""
-        best: tuple[int, Severity] | None = None
-        for prefix, severity in self.severities.items():
-            if rule.code.startswith(prefix) and (best is None or len(prefix) > best[0]):
-                best = (len(prefix), severity)
-        return rule.severity if best is None else best[1]
-
-    def merged(self, overrides: Mapping[str, Any], source: str) -> Settings:
+    def merged(self, overrides: Mapping[str, Any], source: str, tables: ProfileTables) -> Settings:
         """A copy with ``overrides`` (raw configuration values) applied."""
-        return self._replace(**_parse(overrides, source))
+        parsed = _parse(overrides, source, tables, self.options)
+        return self._replace(**parsed)
 
 
 def _stable(value: Any) -> Any:
@@ -131,30 +124,22 @@ def _as_pairs(value: Any, key: str, source: str) -> dict[str, str]:
     return pairs
 
 
-def _as_positive_int(value: Any, key: str, source: str) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{source}: '{key}' must be a whole number, got {value!r}") from None
-    if number < 0:
-        raise ConfigError(f"{source}: '{key}' must not be negative, got {number}")
-    return number
+#: Every key ``[tool.handoff]`` itself knows, as the README spells them.
+KEYS = ("select", "ignore", "severity", "threshold", "max-file-size", "profile")
 
 
-def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
+def _parse(
+    raw: Mapping[str, Any], source: str, tables: ProfileTables, options: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
     parsed: dict[str, Any] = {}
+    profiles = {name: dict(table) for name, table in options.items()}
+    legacy = _legacy_keys(tables)
+    given_tables = []
     for key, value in raw.items():
-        name = key.replace("-", "_")
+        name = key.replace("_", "-")
         if value is None:
             continue
-        if name == "globs":
-            lines = value.splitlines() if isinstance(value, str) else value
-            if not isinstance(lines, (list, tuple)) or not all(isinstance(line, str) for line in lines):
-                raise ConfigError(f"{source}: '{key}' must be a list of globs (strings), got {value!r}")
-            parsed[name] = tuple(line.strip() for line in lines if line.strip())
-            if not parsed[name]:
-                raise ConfigError(f"{source}: '{key}' names no glob: nothing would be checked")
-        elif name in ("select", "ignore"):
+        if name in ("select", "ignore"):
             parsed[name] = _as_codes(value, key, source)
         elif name in ("severity", "severities"):
             parsed["severities"] = {
@@ -163,97 +148,63 @@ def _parse(raw: Mapping[str, Any], source: str) -> dict[str, Any]:
             }
         elif name == "threshold":
             parsed["threshold"] = _severity(str(value), f"'{key}'", source)
-        elif name in ("max_counterexample_length", "max_rework_cycles", "max_file_size"):
-            parsed[name] = _as_positive_int(value, key, source)
-        elif name == "agents":
-            parsed["agents"] = _as_pairs(value, key, source)
+        elif name == "max-file-size":
+            parsed["max_file_size"] = whole_number(value, f"{source}: '{key}'")
         elif name == "profile":
-            parsed["profile"] = _profile_name(str(value), source)
-        elif isinstance(value, Mapping) and _is_profile(key):
-            parsed.update(_profile_options(key, value, source, parsed))
+            parsed["profile"] = _profile_name(str(value), source, tables)
+        elif name in legacy:  # deprecated: a profile's option under its old top-level name
+            spec, option_key = legacy[name]
+            (option,) = [o for o in spec.declared or () if o.key == option_key]
+            profiles.setdefault(spec.name, {})[option_key] = option.parse(value, f"{source}: '{key}'")
+        elif isinstance(value, Mapping) and tables.spec_of(key) is not None:
+            given_tables.append((key, value))
         else:
-            raise ConfigError(
-                f"{source}: unknown setting '{key}'{_did_you_mean(key, isinstance(value, Mapping))}"
-            )
+            raise ConfigError(f"{source}: unknown setting '{key}'{_did_you_mean(key, isinstance(value, Mapping), tables)}")
+    for key, value in given_tables:  # after the old keys: a profile's own table wins
+        profiles.setdefault(key, {}).update(_profile_options(key, value, source, tables))
+    if profiles != options:
+        parsed["options"] = profiles
     return parsed
 
 
-def _profile_name(name: str, source: str) -> str:
+def _legacy_keys(tables: ProfileTables) -> dict[str, tuple[ProfileSpec, str]]:
+    """Old top-level keys that are a profile's options now: key -> (spec, option key)."""
+    return {old: (spec, key) for spec in tables.builtin_specs() for old, key in spec.legacy_keys.items()}
+
+
+def _profile_name(name: str, source: str, tables: ProfileTables) -> str:
     """A profile name as given to ``--profile``: built-in or a plugin's."""
     name = name.strip().lower()
-    if not name or _is_profile(name):
+    if not name or tables.spec_of(name) is not None:
         return name
-    from pytest_handoff.profiles import plugin_profiles
-    from pytest_handoff.specs import profile_names
-
-    known = [*profile_names(), *(p.name for p in plugin_profiles())]
-    raise ConfigError(f"{source}: unknown profile {name!r} (known: {', '.join(known)})")
+    raise ConfigError(f"{source}: unknown profile {name!r} (known: {', '.join(tables.names())})")
 
 
-def _is_profile(key: str) -> bool:
-    from pytest_handoff.specs import SPECS_BY_NAME
-
-    if key in SPECS_BY_NAME:
-        return True
-    from pytest_handoff.profiles import plugin_profiles  # rare: a table for a profile not built in
-
-    return any(profile.name == key for profile in plugin_profiles())
-
-
-def _profile_options(
-    name: str, table: Mapping[str, Any], source: str, parsed: dict[str, Any]
-) -> dict[str, Any]:
-    """``[tool.handoff.<name>]`` as Settings fields: checked against the profile's known keys."""
-    from pytest_handoff.profiles import SPECS_BY_NAME, load
-
-    spec = SPECS_BY_NAME.get(name)
-    known = spec.option_keys if spec is not None else load(name).option_keys
+def _profile_options(name: str, table: Mapping[str, Any], source: str, tables: ProfileTables) -> dict[str, Any]:
+    """``[tool.handoff.<name>]`` checked against the options the profile declares, and parsed."""
+    spec = tables.spec_of(name)
+    assert spec is not None
     where = f"{source}: [tool.handoff.{name}]"
-    if known is not None:
-        for key in table:
-            if key.replace("_", "-") not in known:
-                import difflib  # only on this error path
-
-                close = difflib.get_close_matches(key.replace("_", "-"), known, n=1, cutoff=0.6)
-                hint = f"; did you mean '{close[0]}'?" if close else f" (known: {', '.join(known)})"
-                raise ConfigError(f"{where}: unknown setting '{key}'{hint}")
-    if name == "neuralrelay":
-        return _parse(table, where)
-    options = dict(parsed.get("options", {}))
-    if known is None:
+    if spec.declared is None:
         # Tables of the profile's own (user contracts): it reads them, resolving the paths they
         # hold from the configuration file's folder; their values are checked at first use.
         given = Path(source)
         base = given.parent if given.suffix == ".toml" else Path.cwd()
-        options[name] = load(name).read_options(table, where, base)
-        return {"options": options}
-    raw = {key.replace("_", "-"): value for key, value in table.items()}
-    if "globs" in raw:
-        raw["globs"] = _parse({"globs": raw["globs"]}, where)["globs"]
-    # Values are checked by the profile when it is loaded for a run (loading it here would
-    # import every configured format on every run): see discovery.checked_options.
-    options[name] = raw
-    return {"options": options}
+        return tables.read_own_options(name, table, where, base)
+    return parse_table(table, spec.declared, where)
 
 
-#: Every key ``[tool.handoff]`` knows, as the README spells them.
-KEYS = (
-    "globs", "select", "ignore", "severity", "threshold", "max-counterexample-length",
-    "max-rework-cycles", "agents", "max-file-size",
-)  # fmt: skip
-
-
-def _did_you_mean(key: str, table: bool = False) -> str:
+def _did_you_mean(key: str, table: bool, tables: ProfileTables) -> str:
     import difflib  # only on this error path
 
-    from pytest_handoff.specs import profile_names
-
     spelt = key.replace("_", "-")
+    names = tables.names()
+    known = (*KEYS, *_legacy_keys(tables))
     # A table is a profile's ([tool.handoff.<profile>]); other values are settings.
-    known = (*KEYS, *profile_names()) if table else KEYS
-    close = difflib.get_close_matches(spelt.lower(), known, n=1, cutoff=0.6)
+    candidates = (*known, *names) if table else known
+    close = difflib.get_close_matches(spelt.lower(), candidates, n=1, cutoff=0.6)
     if not close:
-        return f" (known settings: {', '.join(KEYS)}; profile tables: {', '.join(profile_names())})"
+        return f" (known settings: {', '.join(known)}; profile tables: {', '.join(names)})"
     suggestion = close[0] if "_" not in key else close[0].replace("-", "_")
     return f"; did you mean '{suggestion}'?"
 
@@ -301,7 +252,7 @@ def config_path(root: Path, config_file: Path | None = None) -> Path:
     return config_file or root / "pyproject.toml"
 
 
-def load_settings(root: Path, config_file: Path | None = None) -> Settings:
+def load_settings(root: Path, config_file: Path | None = None, *, tables: ProfileTables) -> Settings:
     """Settings from ``config_file`` or ``root/pyproject.toml``, defaults where silent."""
     path = config_path(root, config_file)
     if config_file is not None and config_file.is_dir():
@@ -310,22 +261,23 @@ def load_settings(root: Path, config_file: Path | None = None) -> Settings:
         )
     if config_file is not None and not config_file.is_file():
         raise ConfigError(f"{config_file}: configuration file not found")
-    return Settings().merged(read_pyproject(path), str(path))
+    return Settings().merged(read_pyproject(path), str(path), tables)
 
 
-#: Folders that only a project holds (not a home folder: Craik's and Claude's live there too).
-PROJECT_MARKERS = (".neuralrelay", ".yolo-planning")
-
-
-def project_root(start: Path) -> Path:
-    """The project ``start`` is in: the nearest folder holding ``.neuralrelay`` or ``.yolo-planning``,
-    else the git root.
+def project_root(start: Path, markers: Iterable[str]) -> Path:
+    """The project ``start`` is in: the nearest folder holding one of the profiles' ``markers``
+    (``.neuralrelay``, ``.yolo-planning``: folders only a project holds), else the git root.
 
     Globs and chain folders are relative to the project, so any folder inside it finds the
     same chains. The walk stops at a repository's root (``.git``), never leaving the project;
     outside any project ``start`` itself is the root.
     """
+    marks = tuple(markers)
     for folder in (start, *start.parents):
-        if any((folder / marker).is_dir() for marker in PROJECT_MARKERS) or (folder / ".git").exists():
+        if any((folder / marker).is_dir() for marker in marks) or (folder / ".git").exists():
             return folder
     return start
+
+
+#: Settings with nothing configured (the default of profile methods asked without settings).
+NO_SETTINGS = Settings()

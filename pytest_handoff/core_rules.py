@@ -6,7 +6,8 @@ here so that they can be selected, explained and listed like any other. HX001's 
 :data:`CORE_RULES` once, when it is imported.
 """
 
-from pytest_handoff.rules import Rule, listed, reported
+from pytest_handoff.model import Rule, Severity
+from pytest_handoff.rules import listed, reported
 from pytest_handoff.secrets import check_no_secrets
 
 CORE_RULES: tuple[Rule, ...] = (
@@ -131,4 +132,16 @@ CORE_RULES: tuple[Rule, ...] = (
         """,
     ),
     listed("HX001", "unredacted-secret", check_no_secrets, scope="chain"),
+)
+
+#: The code of whatever a project's own ``pytest_handoff_check_chain`` hook reports.
+USER_RULE = Rule(
+    code="USER",
+    name="user-invariant",
+    severity=Severity.ERROR,
+    scope="chain",
+    profile=None,
+    handoff_types=(),
+    check=None,
+    doc="A finding reported by a project's own `pytest_handoff_check_chain` hook.",
 )

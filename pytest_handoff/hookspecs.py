@@ -9,13 +9,11 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.engine import Chain
-    from pytest_handoff.findings import Finding
-    from pytest_handoff.rules import Hit
+    from pytest_handoff.model import Finding, Group, Hit
 
 
 @pytest.hookspec
-def pytest_handoff_check_chain(chain: Chain, settings: Settings) -> Iterable[Hit | Finding] | None:
+def pytest_handoff_check_chain(chain: Group, settings: Settings) -> Iterable[Hit | Finding] | None:
     """Check one chain with a project's own invariants.
 
     Return hits made with ``chain.hit(document, pointer, message)`` (a list, one

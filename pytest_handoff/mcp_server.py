@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-    from pytest_handoff.findings import Finding
-    from pytest_handoff.rules import Rule
+    from pytest_handoff.model import Finding, Rule
 
 INSTALL_HINT = "handoff-lint mcp needs the MCP SDK (mcp 2 or later): pip install 'pytest-handoff[mcp]'"
 
@@ -50,7 +49,7 @@ def build_server(root: Path) -> MCPServer[Any]:
     from mcp.server.mcpserver.exceptions import ToolError
     from pydantic import Field
 
-    from pytest_handoff import __version__
+    from pytest_handoff.version import __version__
 
     server: MCPServer[Any] = MCPServer(
         "handoff-lint", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
@@ -100,9 +99,9 @@ def build_server(root: Path) -> MCPServer[Any]:
     def list_rules(profile: str | None = None) -> dict[str, Any]:
         """Every rule code with its name, default severity and summary (of one profile, when given)."""
         from pytest_handoff.api import rules
-        from pytest_handoff.profiles import all_profiles
+        from pytest_handoff.registry import default_registry
 
-        known = [p.name for p in all_profiles()]
+        known = list(default_registry().names())
         if profile is not None and profile not in known:
             raise ToolError(f"unknown profile {profile!r}; known: {', '.join(known)}")
         return {"rules": [rule_data(rule) for rule in rules(profile)]}
@@ -122,7 +121,7 @@ def inside(root: Path, path: str, refusal: type[Exception] = ValueError) -> Path
 
 def report(findings: Sequence[Finding]) -> dict[str, Any]:
     from pytest_handoff.api import finding_data
-    from pytest_handoff.findings import Severity
+    from pytest_handoff.model import Severity
 
     return {
         "errors": sum(f.severity >= Severity.ERROR for f in findings),

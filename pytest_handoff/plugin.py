@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.config import ConfigError, Settings, config_path, load_settings
+from pytest_handoff.config import Settings, config_path, load_settings
+from pytest_handoff.errors import ConfigError
 from pytest_handoff.plugin_items import (
     PREFETCHED_KEY,
     SETTINGS_KEY,
@@ -109,19 +110,21 @@ def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("handoff_enabled"):
         return
     try:
-        from_file = load_settings(config.rootpath)
+        from pytest_handoff.registry import default_registry
+
+        registry = default_registry()
+        from_file = load_settings(config.rootpath, tables=registry)
         overrides = _ini_overrides(config)
-        from pytest_handoff.engine import known_codes
 
         # Each source checked on its own, so that an unknown code's message names where it is.
-        from_ini = Settings().merged(overrides, "pytest ini options")
+        from_ini = Settings().merged(overrides, "pytest ini options", registry)
         named = [*from_file.select, *from_file.ignore, *from_file.severities]
         named += [*from_ini.select, *from_ini.ignore, *from_ini.severities]
         if named:
-            codes = known_codes(named)
+            codes = registry.known_codes(named)
             from_file.check_codes(codes, config_path(config.rootpath))
             from_ini.check_codes(codes, "pytest ini options")
-        settings = from_file.merged(overrides, "pytest ini options")
+        settings = from_file.merged(overrides, "pytest ini options", registry)
     except ConfigError as error:
         raise pytest.UsageError(f"pytest-handoff: {error}") from None
     config.stash[SETTINGS_KEY] = settings
@@ -153,16 +156,19 @@ def _collection(config: pytest.Config) -> Collection | None:
     if settings is None:
         return None
     if COLLECTION_KEY not in config.stash:
-        from pytest_handoff.discovery import discover
+        from pytest_handoff.pipeline.discovery import discover
+        from pytest_handoff.registry import default_registry
 
         root = config.rootpath
         paths = handoff_arguments(initial_paths(config), settings, root)
-        config.stash[COLLECTION_KEY] = place(discover(paths, root, settings) if paths else _nothing(), root)
+        registry = default_registry()
+        found = discover(paths, root, settings, registry=registry) if paths else _nothing()
+        config.stash[COLLECTION_KEY] = place(found, root, registry)
     return config.stash[COLLECTION_KEY]
 
 
 def _nothing() -> Any:
-    from pytest_handoff.discovery import Discovery
+    from pytest_handoff.pipeline.discovery import Discovery
 
     return Discovery((), None)
 
@@ -234,11 +240,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     refs = {item.ref.paths: item.ref for item in session.items if isinstance(item, ChainItem)}
     if not refs:
         return
-    from pytest_handoff.engine import check_chains
+    from pytest_handoff.pipeline.parallel import check_groups
 
     stamped = {paths: stamps(paths) for paths in refs}  # before reading: a later change is seen
     try:
-        results = check_chains(
+        results = check_groups(
             list(refs.values()), settings, config.rootpath, cache=result_cache(config), jobs=_jobs(config)
         )
     except Exception:  # each item checks its own group again and reports the error
@@ -258,7 +264,8 @@ def pytest_runtest_makereport(
     report: pytest.TestReport = yield
     if isinstance(item, ChainItem) and call.when == "call":
         # Plain data survives xdist's report serialisation, so the controller sees it.
-        report.handoff_chain = item.ref.chain_id  # type: ignore[attr-defined]
+        report.handoff_profile = item.ref.profile  # type: ignore[attr-defined]
+        report.handoff_chain = item.ref.group_id  # type: ignore[attr-defined]
         report.handoff_files = [str(p) for p in item.ref.paths]  # type: ignore[attr-defined]
         report.handoff_findings = item.handoff_findings  # type: ignore[attr-defined]
     return report

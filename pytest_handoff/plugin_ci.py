@@ -14,13 +14,18 @@ class CiReporting:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.chains: list[tuple[str, tuple[str, ...], list[dict[str, Any]]]] = []
+        self.groups: list[tuple[str, str, tuple[str, ...], list[dict[str, Any]]]] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         findings = getattr(report, "handoff_findings", None)
         if findings is not None:
-            self.chains.append(
-                (getattr(report, "handoff_chain", ""), tuple(getattr(report, "handoff_files", ())), findings)
+            self.groups.append(
+                (
+                    getattr(report, "handoff_profile", ""),
+                    getattr(report, "handoff_chain", ""),
+                    tuple(getattr(report, "handoff_files", ())),
+                    findings,
+                )
             )
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -29,19 +34,16 @@ class CiReporting:
             return
         import io
 
-        from pytest_handoff.engine import ChainRef, ChainResult
-        from pytest_handoff.findings import Finding
-        from pytest_handoff.profiles import load
+        from pytest_handoff.model import Finding, GroupRef, GroupResult
         from pytest_handoff.reporters import append_step_summary, write_reports
 
-        profile = load("neuralrelay")  # only what reporters need: the findings and files
-        results = [
-            ChainResult(
-                ChainRef(profile, chain_id, None, tuple(Path(p) for p in files)),
+        results = [  # only what reporters need: the findings and files
+            GroupResult(
+                GroupRef(profile, group_id, None, tuple(Path(p) for p in files)),
                 tuple(Finding.from_wire(f) for f in findings),
                 (),
             )
-            for chain_id, files, findings in self.chains
+            for profile, group_id, files, findings in self.groups
         ]
         annotations = io.StringIO()
         write_reports(results, [("github", annotations)], self.config.rootpath)

@@ -16,18 +16,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pytest
 
 from pytest_handoff.config import Settings
-from pytest_handoff.documents import display_path_for
-from pytest_handoff.findings import Finding
+from pytest_handoff.model import Finding
+from pytest_handoff.read.files import display_path_for
+from pytest_handoff.registry import Registry, default_registry
 
 if TYPE_CHECKING:
-    from pytest_handoff.discovery import Discovery
-    from pytest_handoff.engine import Chain, ChainRef, ChainResult
-    from pytest_handoff.rules import Hit
+    from pytest_handoff.model import Group, GroupRef, GroupResult, Hit
+    from pytest_handoff.pipeline.discovery import Discovery
 
 SETTINGS_KEY = pytest.StashKey[Settings]()
 CACHE_KEY = pytest.StashKey[Any]()
 # Chain results checked at collection end, with the files' stamps when they were read.
-PREFETCHED_KEY = pytest.StashKey[dict[tuple[Path, ...], tuple["Stamps", "ChainResult"]]]()
+PREFETCHED_KEY = pytest.StashKey[dict[tuple[Path, ...], tuple["Stamps", "GroupResult"]]]()
 Stamps = tuple[tuple[int, int] | None, ...]
 
 
@@ -39,7 +39,7 @@ def settings_of(config: pytest.Config) -> Settings:
 def result_cache(config: pytest.Config) -> Any:
     """Chain results under ``.pytest_cache/d/handoff`` (None with ``-p no:cacheprovider``)."""
     if CACHE_KEY not in config.stash:
-        from pytest_handoff.cache import ResultCache
+        from pytest_handoff.pipeline.cache import ResultCache
 
         pytest_cache = getattr(config, "cache", None)
         config.stash[CACHE_KEY] = (
@@ -66,7 +66,7 @@ def stamps(paths: tuple[Path, ...]) -> Stamps:
 class Placed(NamedTuple):
     """A group to report as one item: the whole group (``focus`` None) or one named file of it."""
 
-    ref: ChainRef
+    ref: GroupRef
     focus: Path | None
 
 
@@ -97,27 +97,29 @@ def handoff_arguments(paths: Sequence[Path], settings: Settings, root: Path) -> 
     A named test module is pytest's, not a handoff (``handoff-lint`` would check any file it is
     given); a named file no profile recognises is left to pytest as well.
     """
-    from pytest_handoff.discovery import profile_for
+    from pytest_handoff.pipeline.discovery import profile_for
 
+    registry = default_registry()
     kept = []
     for path in paths:
         if path.is_dir() or (
             path.is_file()
             and path.suffix != ".py"
-            and profile_for(path, settings, display_path_for(path, root), explicit=True) is not None
+            and profile_for(path, settings, display_path_for(path, root), explicit=True, registry=registry)
+            is not None
         ):
             kept.append(path)
     return kept
 
 
-def place(discovery: Discovery, root: Path) -> Collection:
+def place(discovery: Discovery, root: Path, registry: Registry) -> Collection:
     """Each group's items and where pytest finds them, with the folders that lead there."""
     by_folder: dict[Path, list[Placed]] = {}
     by_file: dict[Path, list[Placed]] = {}
-    for ref in discovery.chains:
+    for ref in discovery.groups:
         named = _named_members(ref, discovery, root)
         placed = [Placed(ref, path) for path in named] if named else [Placed(ref, None)]
-        if ref.directory is not None and ref.profile.groups_by_folder:
+        if ref.directory is not None and registry.profile(ref.profile).groups_by_folder:
             by_folder.setdefault(ref.directory, []).extend(placed)
         else:
             for item in placed:
@@ -131,7 +133,7 @@ def place(discovery: Discovery, root: Path) -> Collection:
     return Collection(by_folder, by_file, frozenset(walk_into))
 
 
-def _named_members(ref: ChainRef, discovery: Discovery, root: Path) -> list[Path]:
+def _named_members(ref: GroupRef, discovery: Discovery, root: Path) -> list[Path]:
     """The group's files named on the command line, unless a named folder holds the whole group."""
     if discovery.focus is None or ref.standalone:  # a file on its own is its whole group
         return []
@@ -146,13 +148,13 @@ def items_for(parent: pytest.Collector, placed: Iterable[Placed]) -> Iterator[Ch
     """The items of ``placed`` groups, as children of ``parent``."""
     settings = settings_of(parent.config)
     for ref, focus in placed:
-        keywords = ref.profile.keywords(ref.paths, settings)
+        keywords = default_registry().profile(ref.profile).keywords(ref.paths, settings)
         if focus is not None:
-            name = f"{ref.chain_id}[{focus.name}]"
+            name = f"{ref.group_id}[{focus.name}]"
         elif ref.standalone:
             name = ref.paths[0].name
         else:
-            name = ref.chain_id
+            name = ref.group_id
         yield ChainItem.from_parent(parent, name=name, ref=ref, focus=focus, keywords=keywords)
 
 
@@ -180,7 +182,7 @@ class HandoffContractError(Exception):
 class ChainItem(pytest.Item):
     """One group checked as a whole (reporting one named file of it when ``focus`` is set)."""
 
-    def __init__(self, *, ref: ChainRef, focus: Path | None, keywords: list[str], **kwargs: Any) -> None:
+    def __init__(self, *, ref: GroupRef, focus: Path | None, keywords: list[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.ref = ref
         self.focus = focus
@@ -189,11 +191,11 @@ class ChainItem(pytest.Item):
         self.handoff_findings: list[dict[str, object]] = []
         self.add_marker("handoff")
         self.extra_keyword_matches.update(keywords)
-        self.extra_keyword_matches.add(ref.chain_id)
+        self.extra_keyword_matches.add(ref.group_id)
 
     def runtest(self) -> None:
-        from pytest_handoff.engine import check_chain
-        from pytest_handoff.findings import Severity
+        from pytest_handoff.model import Severity
+        from pytest_handoff.pipeline.check import check_group
 
         settings = settings_of(self.config)
         root = self.config.rootpath
@@ -201,7 +203,7 @@ class ChainItem(pytest.Item):
         result = prefetched[1] if prefetched and prefetched[0] == stamps(self.ref.paths) else None
         if result is None:
             extra = [self._user_checks] if self.ihook.pytest_handoff_check_chain.get_hookimpls() else []
-            result = check_chain(self.ref, settings, root, extra, cache=result_cache(self.config))
+            result = check_group(self.ref, settings, root, extra, cache=result_cache(self.config))
         if self.focus is not None:
             result = result.narrowed_to([display_path_for(self.focus, root)])
         self.handoff_findings = [finding.to_wire() for finding in result.findings]
@@ -217,7 +219,7 @@ class ChainItem(pytest.Item):
         if result.failed or escalated:
             raise HandoffContractError(render_failure(result, warnings_are_errors=bool(escalated)))
 
-    def _user_checks(self, chain: Chain) -> Iterator[Hit | Finding]:
+    def _user_checks(self, chain: Group) -> Iterator[Hit | Finding]:
         settings = settings_of(self.config)
         for produced in self.ihook.pytest_handoff_check_chain(chain=chain, settings=settings):
             yield from _hook_output(produced)
@@ -226,7 +228,7 @@ class ChainItem(pytest.Item):
         # Our own text: pytest's default repr would parse every frame's source (~77 ms each).
         if isinstance(excinfo.value, HandoffContractError):
             return excinfo.value.report
-        from pytest_handoff.engine import ExtraCheckError
+        from pytest_handoff.pipeline.user_checks import ExtraCheckError
 
         if isinstance(excinfo.value, ExtraCheckError):
             # The project's hook is at fault, not this plugin: say what it returned, and where it is.
@@ -247,7 +249,7 @@ class ChainItem(pytest.Item):
         return files
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"handoff chain {self.ref.chain_id}"
+        return self.path, None, f"handoff chain {self.ref.group_id}"
 
 
 def _warn(finding: Finding, root: Path) -> bool:
@@ -270,8 +272,8 @@ def _warn(finding: Finding, root: Path) -> bool:
 
 def _hook_output(produced: object) -> Iterator[Hit | Finding]:
     """One hook implementation's result as hits and findings: None, one of them, or a list of them."""
-    from pytest_handoff.engine import ExtraCheckError, describe_value
-    from pytest_handoff.rules import Hit
+    from pytest_handoff.model import Hit
+    from pytest_handoff.pipeline.user_checks import ExtraCheckError, describe_value
 
     if produced is None:
         return
@@ -289,22 +291,22 @@ def _hook_output(produced: object) -> Iterator[Hit | Finding]:
 
 def one_line(finding: Finding) -> str:
     """A finding on one line, inert (a warning's text, a JUnit property)."""
-    from pytest_handoff.excerpt import inert
+    from pytest_handoff.boundary import inert
 
     pointer = f" {finding.pointer}" if finding.pointer else ""
     return inert(f"{finding.location}: {finding.code} {finding.rule}{pointer}: {finding.message}")
 
 
-def render_failure(result: ChainResult, *, warnings_are_errors: bool = False) -> str:
+def render_failure(result: GroupResult, *, warnings_are_errors: bool = False) -> str:
     """The failure text of a chain: a headline, then every finding grouped by file.
 
     ``warnings_are_errors``: the warning filters turned some warning findings into errors.
     """
-    from pytest_handoff.excerpt import format_findings, summary_counts
+    from pytest_handoff.reporters.excerpt import format_findings, summary_counts
 
     files = len({f.path for f in result.findings})
     headline = (
-        f"handoff chain {result.ref.chain_id}: {summary_counts(result.findings)} "
+        f"handoff chain {result.ref.group_id}: {summary_counts(result.findings)} "
         f"in {files} file{'s' if files != 1 else ''}"
     )
     if warnings_are_errors:

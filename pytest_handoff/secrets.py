@@ -14,13 +14,13 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.pointers import pointer_join
-from pytest_handoff.rules import Hit
+from pytest_handoff.model import Hit
+from pytest_handoff.read.pointers import pointer_join
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
 
 # The patterns below are compiled on first use (re keeps them): most runs never need them, as
 # may_hold_secrets() clears almost every file, and compiling them costs every pre-commit run.
@@ -173,7 +173,7 @@ class SecretPlace(NamedTuple):
     found: tuple[tuple[str, str], ...]  # (kind, secret)
 
 
-def secret_places(chain: Chain) -> list[SecretPlace]:
+def secret_places(chain: Group) -> list[SecretPlace]:
     """Every string (and key) of the chain's parsed documents that holds a secret.
 
     The engine asks this of every chain, whatever rules are selected, to mask what it
@@ -200,7 +200,7 @@ def _as_text(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-def secrets_to_mask(chain: Chain) -> list[str]:
+def secrets_to_mask(chain: Group) -> list[str]:
     """Every secret of the chain's parsed documents, to mask in messages, pointers and excerpts.
 
     A document decoded from something its file shows as a whole (a Ralph phrase's base64
@@ -229,7 +229,7 @@ def _fixed_text(document: Document) -> str:
     return line[region.column - 1 : end]
 
 
-def check_no_secrets(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_no_secrets(chain: Group, settings: Settings) -> Iterator[Hit]:
     """A handoff contains no unredacted secret.
 
     **What it does**: looks in every string (and key) of every parsed handoff for private key

@@ -1,111 +1,58 @@
-"""The table of built-in profiles: what discovery needs to know of each without importing it.
+"""What the core knows of a profile without importing it: its name, globs, options and codes.
 
-Kept apart from the profiles themselves (and import-free) so that a hook deciding whether a
-written file is a handoff at all costs next to nothing.
+Each built-in profile has a ``spec.py`` holding its :class:`ProfileSpec` (an import-free
+module), so that discovery can match paths and configuration can be validated before any
+format's code is imported; the profile class reads its name, globs and options from it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pytest_handoff.options import Option, globs_option
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
 
 
 class ProfileSpec(NamedTuple):
-    """What discovery needs to know of a built-in profile without importing it."""
+    """A profile as the core knows it before importing it."""
 
     name: str
     #: The module holding ``PROFILE``, the profile's instance.
     module: str
     default_globs: tuple[str, ...]
-    #: Keys of ``[tool.handoff.<name>]`` (None: the profile's options are tables of its own,
-    #: checked when it loads).
-    option_keys: tuple[str, ...] | None = ("globs",)
+    #: The keys of ``[tool.handoff.<name>]`` besides ``globs``, with their parsers and defaults;
+    #: None: the profile's options are tables of its own, read by the profile itself.
+    options: tuple[Option, ...] | None
     #: What every code of the profile's rules starts with (``NR``): selecting ``NR3`` loads it alone.
     code_prefix: str = ""
+    #: Folders whose presence marks a project's root (``.neuralrelay``).
+    markers: tuple[str, ...] = ()
+    #: Top-level ``[tool.handoff]`` keys that are this profile's options under their old names
+    #: (still read, deprecated): configured key -> option key.
+    legacy_keys: Mapping[str, str] = {}
 
-    def globs(self, settings: Settings) -> tuple[str, ...]:
-        """Where the profile's files are looked for under ``settings``."""
-        if self.name == "neuralrelay":
-            return settings.globs  # its globs predate profile tables: [tool.handoff] globs
-        if self.option_keys is None:
-            # Tables of its own (user contracts, each with its globs): the profile reads them. It
-            # is imported only when such tables are configured, and asked again once imported,
-            # so that its path-only questions follow the latest settings.
-            import sys
+    @property
+    def declared(self) -> tuple[Option, ...] | None:
+        """Every key of the profile's table: ``globs`` (defaulting to ``default_globs``) and its options."""
+        if self.options is None:
+            return None
+        return (globs_option(self.default_globs), *self.options)
 
-            if settings.options_of(self.name) or self.module in sys.modules:
-                from pytest_handoff.profiles import load
-
-                return load(self.name).globs(settings)
-            return ()
-        return configured_globs(settings, self.name, self.default_globs)
-
-
-#: The built-in formats, in the order a file is offered to them.
-BUILTIN_SPECS: tuple[ProfileSpec, ...] = (
-    ProfileSpec(
-        "neuralrelay",
-        "pytest_handoff.profiles.neuralrelay.profile",
-        (".neuralrelay/handoffs/**/*.json",),
-        ("globs", "max-counterexample-length", "max-rework-cycles", "agents"),
-        "NR",
-    ),
-    ProfileSpec(
-        "trinity",
-        "pytest_handoff.profiles.trinity.profile",
-        ("**/handoff/*-*-*-*T*.json",),
-        ("globs", "workspaces", "timestamp-tolerance-ms"),
-        "TR",
-    ),
-    ProfileSpec(
-        "craik",
-        "pytest_handoff.profiles.craik.profile",
-        (".craik/**/*.json", "**/*.craik.json", ".craik/state/craik.sqlite3"),
-        ("globs", "stores"),
-        "CK",
-    ),
-    ProfileSpec(
-        "ralph",
-        "pytest_handoff.profiles.ralph.profile",
-        (
-            ".claude/session/handoff-signal.json",
-            ".claude/session/pending-handoff.json",
-            ".claude/session/handoff-log.json",
-            ".claude/session/coordinator-state.json",
-            ".claude/session/logs/*.log",
-            "logs/**/*.log",
-        ),
-        ("globs",),
-        "RL",
-    ),
-    ProfileSpec(
-        "yolo",
-        "pytest_handoff.profiles.yolo.profile",
-        (".yolo-planning/**/*.jsonl", ".yolo-planning/**/*.json"),
-        ("globs", "message-schemas"),
-        "YL",
-    ),
-    ProfileSpec(
-        "contracts",
-        "pytest_handoff.profiles.contracts.profile",
-        (),
-        None,
-        "UC",
-    ),
-)
-
-SPECS_BY_NAME: Mapping[str, ProfileSpec] = {spec.name: spec for spec in BUILTIN_SPECS}
+    def option(self, settings: Settings, key: str) -> Any:
+        """The value of option ``key`` under ``settings``: as configured, else its declared default."""
+        configured = settings.options_of(self.name)
+        if key in configured:
+            return configured[key]
+        for option in self.declared or ():
+            if option.key == key:
+                return option.default
+        raise KeyError(f"{self.name} declares no option {key!r}")
 
 
 def configured_globs(settings: Settings, name: str, defaults: tuple[str, ...]) -> tuple[str, ...]:
     """``[tool.handoff.<name>] globs`` when configured, else ``defaults``."""
     configured = settings.options_of(name).get("globs")
     return tuple(configured) if configured else defaults
-
-
-def profile_names() -> tuple[str, ...]:
-    """Names of the built-in profiles (no import)."""
-    return tuple(spec.name for spec in BUILTIN_SPECS)

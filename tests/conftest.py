@@ -17,9 +17,9 @@ import pytest
 import yaml  # noqa: F401  (imported before any pytester run, as the modules below)
 
 import pytest_handoff
-from pytest_handoff.engine import check_chain
-from pytest_handoff.profiles import all_profiles
-from pytest_handoff.schemas import compiled_validator
+from pytest_handoff.pipeline.check import check_group
+from pytest_handoff.registry import default_registry
+from pytest_handoff.validation.schemas import compiled_validator
 
 pytest_plugins = ["pytester"]
 
@@ -47,9 +47,9 @@ CORPUS_CHAIN_ID = "20260322-143052"
 # module first imported inside a run (its classes would not be the first copy's).
 for _module in pkgutil.walk_packages(pytest_handoff.__path__, "pytest_handoff."):
     importlib.import_module(_module.name)
-all_profiles()
+default_registry().all_profiles()
 compiled_validator("neuralrelay/dev_to_test")
-assert check_chain
+assert check_group
 
 
 def needs_corpus() -> None:

@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_handoff.config import Settings
-from pytest_handoff.engine import ChainRef, check_chain
-from pytest_handoff.findings import Finding
-from pytest_handoff.profiles import load
+from pytest_handoff.model import Finding, GroupRef
+from pytest_handoff.pipeline.check import check_group
 
 #: Our records, named ``*.json`` (not ``*.craik.json``): a walk of this repository must not take
 #: them for the project's own handoffs.
@@ -67,8 +66,8 @@ def check_records(*records: Any, root: Path, settings: Settings | None = None) -
     """Findings of ``records`` as JSON files of one folder, checked in memory (nothing on disk)."""
     paths = tuple(root / f"record_{index}.craik.json" for index in range(len(records)))
     overrides = {path: text_of(record).encode("utf-8") for path, record in zip(paths, records, strict=True)}
-    ref = ChainRef(load("craik"), root.name, root, paths)
-    return list(check_chain(ref, settings or Settings(), root, overrides=overrides).findings)
+    ref = GroupRef("craik", root.name, root, paths)
+    return list(check_group(ref, settings or Settings(), root, overrides=overrides).findings)
 
 
 def codes(findings: list[Finding]) -> list[str]:

@@ -9,15 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from pytest_handoff.config import Settings
-from pytest_handoff.documents import Document
-from pytest_handoff.engine import ChainRef, ChainResult, check_chain
-from pytest_handoff.findings import Finding
-from pytest_handoff.profiles import load
+from pytest_handoff.model import Finding, GroupRef, GroupResult
+from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.profiles.ralph.logs import LogLine, read_log
 from pytest_handoff.profiles.ralph.profile import PROFILE
+from pytest_handoff.read.document import Document
+from pytest_handoff.registry import default_registry
 
 # Loaded as the engine loads it: its rules join the table.
-assert load("ralph") is PROFILE
+assert default_registry().profile("ralph") is PROFILE
 FIXTURES = Path(__file__).parent / "fixtures" / "ralph"
 READY = "AGENT_READY_FOR_HANDOFF"
 PROMISE = "<promise>RALPH_COMPLETE</promise>"
@@ -92,13 +92,13 @@ def write_logs(root: Path, logs: dict[str, list[str]]) -> None:
         (folder / f"{agent}.log").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def check_session(root: Path, settings: Settings | None = None) -> ChainResult:
+def check_session(root: Path, settings: Settings | None = None) -> GroupResult:
     """Every file of the session at ``root`` checked as one group, as the engine does."""
-    located = PROFILE.chain_of(root / ".claude" / "session" / "handoff-log.json")
+    located = PROFILE.group_of(root / ".claude" / "session" / "handoff-log.json")
     assert located is not None
     directory, group = located
     paths = tuple(sorted(PROFILE.members(directory, group, None), key=PROFILE.sort_key))
-    return check_chain(ChainRef(PROFILE, group, directory, paths), settings or Settings(), root)
+    return check_group(GroupRef(PROFILE.name, group, directory, paths), settings or Settings(), root)
 
 
 def codes(findings: tuple[Finding, ...] | list[Finding]) -> list[str]:

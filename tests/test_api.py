@@ -12,7 +12,7 @@ import pytest
 import pytest_handoff
 from pytest_handoff import api
 from pytest_handoff.config import Settings
-from pytest_handoff.findings import Finding, Severity
+from pytest_handoff.model import Finding, Severity
 from tests.agent_loop import CHAIN_ID, DEV, REVIEW, TEST, Project
 from tests.conftest import REPO
 
@@ -148,7 +148,7 @@ def test_finding_data_is_plain_json_with_the_fix_hint(project: Project) -> None:
 def test_hs001_a_cached_result_is_not_replayed_for_content_that_replaces_the_file(
     project: Project, tmp_path: Path
 ) -> None:
-    from pytest_handoff.cache import ResultCache
+    from pytest_handoff.pipeline.cache import ResultCache
 
     settings = Settings()
     cache = ResultCache(tmp_path / "cache", settings.fingerprint())

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.cache import ResultCache
 from pytest_handoff.config import Settings
-from pytest_handoff.engine import check_paths
-from pytest_handoff.findings import Severity
+from pytest_handoff.model import Severity
+from pytest_handoff.pipeline.cache import ResultCache
+from pytest_handoff.pipeline.run import check_paths
 from tests.conftest import ChainFolder
 
 REVIEW = "04-review-agent.json"
@@ -31,7 +31,7 @@ def test_an_unchanged_chain_is_answered_from_the_cache(
 ) -> None:
     cache = ResultCache(pytester.path / "cache", Settings().fingerprint())
     first = run(pytester.path, cache)
-    import pytest_handoff.engine as engine
+    import pytest_handoff.pipeline.check as engine
 
     def must_not_check(*args: object, **kwargs: object) -> None:
         raise AssertionError("checked again although nothing changed")
@@ -98,7 +98,7 @@ def test_a_cache_without_trace_notes_is_not_read_by_one_that_keeps_them(
 
 
 def test_an_edited_module_of_the_tool_changes_the_code_digest_in_the_cache_salt(tmp_path: Path) -> None:
-    from pytest_handoff.cache import _code_digest
+    from pytest_handoff.pipeline.cache import _code_digest
 
     module = tmp_path / "rules.py"
     module.write_text("A = 1\n")

@@ -10,9 +10,7 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.engine import ChainRef, ChainResult
-from pytest_handoff.findings import Finding, Severity
-from pytest_handoff.profiles import all_profiles
+from pytest_handoff.model import Finding, GroupRef, GroupResult, Severity
 from pytest_handoff.reporters import ReportContext, Summary, write_reports
 from pytest_handoff.reporters.markdown import MarkdownReporter
 from tests.conftest import EXAMPLES
@@ -36,13 +34,13 @@ def finding(path: str, line: int, severity: Severity, message: str = "broken") -
     return Finding(path=path, line=line, column=1, code="USER", severity=severity, message=message)
 
 
-def chain(chain_id: str, *findings: Finding) -> ChainResult:
-    paths = (Path(f"handoffs/{chain_id}/01.json"),)
-    ref = ChainRef(all_profiles()[0], chain_id, Path(f"handoffs/{chain_id}"), paths)
-    return ChainResult(ref=ref, findings=findings, notes=())
+def chain(group_id: str, *findings: Finding) -> GroupResult:
+    paths = (Path(f"handoffs/{group_id}/01.json"),)
+    ref = GroupRef("neuralrelay", group_id, Path(f"handoffs/{group_id}"), paths)
+    return GroupResult(ref=ref, findings=findings, notes=())
 
 
-def markdown(results: list[ChainResult], context: ReportContext, max_bytes: int | None = None) -> str:
+def markdown(results: list[GroupResult], context: ReportContext, max_bytes: int | None = None) -> str:
     reporter = MarkdownReporter(io.StringIO(), context, max_bytes=max_bytes)
     summary = Summary()
     for result in results:

@@ -354,14 +354,14 @@ PROBE = (
 @pytest.mark.parametrize(
     ("name", "content", "absent"),
     [
-        ("README.md", "# hello\n", ("pytest_handoff.engine", "pytest_handoff.documents")),
+        ("README.md", "# hello\n", ("pytest_handoff.pipeline.check", "pytest_handoff.read.document")),
         (DEV, None, ()),
     ],
 )
 def test_the_hook_imports_nothing_heavy(
     project: Project, name: str, content: str | None, absent: tuple[str, ...]
 ) -> None:
-    from tests.test_cli import HEAVY_MODULES
+    from tests.probes import HEAVY_MODULES
 
     target = project.root / name if name == "README.md" else project.path(name)
     sent = payload(

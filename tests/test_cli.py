@@ -7,7 +7,9 @@ import json
 import pytest
 
 from pytest_handoff.cli import main
+from pytest_handoff.registry import default_registry
 from tests.conftest import CHAIN_ID, ChainFolder
+from tests.probes import HEAVY_MODULES, lint_in_fresh_process
 
 REVIEW, DEV = "04-review-agent.json", "02-dev-agent.json"
 
@@ -140,12 +142,12 @@ def test_explain_prints_a_rules_documentation(capsys: pytest.CaptureFixture[str]
 
 
 def test_every_rule_has_four_part_documentation(capsys: pytest.CaptureFixture[str]) -> None:
-    from pytest_handoff.rules import RULES
 
     assert main(["rules"]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert len(listed) == len(RULES) >= 30
-    for rule in RULES.values():
+    rules = default_registry().all_rules()
+    assert len(listed) == len(rules) >= 30
+    for rule in rules.values():
         assert all(
             part in rule.doc for part in ("What it does", "Why is this bad?", "Example", "Use instead")
         ), rule.code
@@ -203,7 +205,7 @@ def test_many_chains_give_the_same_findings_on_several_processes(
 ) -> None:
     import shutil
 
-    import pytest_handoff.engine as engine
+    import pytest_handoff.pipeline.parallel as engine
 
     in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))
     for n in range(1, 6):
@@ -216,34 +218,12 @@ def test_many_chains_give_the_same_findings_on_several_processes(
     assert json.loads(serial)["summary"]["chains"] == 6
 
 
-# Imports that cost the pre-commit hook milliseconds each and that checking one clean file
-# does not need: reporters' rich, jsonschema (only for schema errors), the process pool,
-# entry-point metadata, and what dataclasses, argparse's help width and strptime pull in.
-HEAVY_MODULES = (
-    "rich", "jsonschema", "multiprocessing", "concurrent.futures", "importlib.metadata",
-    "dataclasses", "inspect", "shutil", "_strptime", "pytest",
-)  # fmt: skip
-
-
-def test_checking_one_clean_file_imports_nothing_heavy(in_repo: ChainFolder) -> None:
-    import subprocess
-    import sys
-
-    probe = (
-        "import io, sys\n"
-        "from pytest_handoff.cli import main\n"
-        "out, sys.stdout = sys.stdout, io.StringIO()\n"
-        "code = main(sys.argv[1:])\n"
-        "sys.stdout = out\n"
-        f"print(code, sorted(m for m in {HEAVY_MODULES!r} if m in sys.modules))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe, str(in_repo.path("02-dev-agent.json"))],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert done.stdout.split(maxsplit=1) == ["0", "[]\n"]
+def test_checking_one_clean_file_imports_nothing_heavy_and_no_other_format(in_repo: ChainFolder) -> None:
+    # Reporters' rich, jsonschema (only for schema errors), the process pool, entry-point
+    # metadata, and what dataclasses, argparse's help width and strptime pull in: each costs the
+    # pre-commit hook milliseconds, and checking one clean file needs none of them.
+    probe = lint_in_fresh_process([str(in_repo.path("02-dev-agent.json"))], in_repo.directory)
+    assert (probe.code, probe.loaded(HEAVY_MODULES), probe.formats) == (0, [], ["neuralrelay"])
 
 
 def test_chains_checked_from_two_threads_at_once_keep_their_own_results(
@@ -253,8 +233,9 @@ def test_chains_checked_from_two_threads_at_once_keep_their_own_results(
     from concurrent.futures import ThreadPoolExecutor
     from pathlib import Path
 
-    import pytest_handoff.engine as engine
+    import pytest_handoff.pipeline.parallel as engine
     from pytest_handoff.config import Settings
+    from pytest_handoff.pipeline.run import check_paths
 
     in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))  # every chain has a finding
     handoffs = in_repo.directory.parent
@@ -264,16 +245,16 @@ def test_chains_checked_from_two_threads_at_once_keep_their_own_results(
     folders = sorted(handoffs.iterdir())
     batches = [folders[:4], folders[4:]]
 
-    def check(batch: list[Path]) -> list[engine.ChainResult]:
-        return engine.check_paths(batch, pytester.path, Settings(), jobs=2)[1]
+    def check(batch: list[Path]) -> list[engine.GroupResult]:
+        return check_paths(batch, pytester.path, Settings(), jobs=2)[1]
 
     for _ in range(3):
         with ThreadPoolExecutor(2) as threads:
             for results in threads.map(check, batches):
                 for result in results:
                     assert result.findings
-                    assert {f.chain for f in result.findings} == {result.ref.chain_id}
+                    assert {f.chain for f in result.findings} == {result.ref.group_id}
                     assert all(
-                        f.path.startswith(f".neuralrelay/handoffs/{result.ref.chain_id}/")
+                        f.path.startswith(f".neuralrelay/handoffs/{result.ref.group_id}/")
                         for f in result.findings
                     )

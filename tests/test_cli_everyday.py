@@ -13,8 +13,9 @@ import pytest
 
 from pytest_handoff.cli import SIGPIPE_STATUS, main
 from pytest_handoff.config import project_root
-from pytest_handoff.excerpt import source_excerpt
-from pytest_handoff.findings import Finding, Severity
+from pytest_handoff.model import Finding, Severity
+from pytest_handoff.registry import default_registry
+from pytest_handoff.reporters.excerpt import source_excerpt
 from tests.conftest import EXAMPLES, REPO
 
 CHAIN_ID = "20261104-132000"
@@ -96,10 +97,10 @@ def test_the_project_root_is_the_folder_holding_neuralrelay_else_the_git_root(tm
     (tmp_path / "repo" / ".git").mkdir(parents=True)
     (tmp_path / "repo" / "app" / ".neuralrelay" / "handoffs").mkdir(parents=True)
     (tmp_path / "repo" / "docs" / "deep").mkdir(parents=True)
-    assert project_root(tmp_path / "repo" / "app" / ".neuralrelay" / "handoffs") == tmp_path / "repo" / "app"
-    assert project_root(tmp_path / "repo" / "docs" / "deep") == tmp_path / "repo"
+    assert project_root(tmp_path / "repo" / "app" / ".neuralrelay" / "handoffs", default_registry().project_markers()) == tmp_path / "repo" / "app"
+    assert project_root(tmp_path / "repo" / "docs" / "deep", default_registry().project_markers()) == tmp_path / "repo"
     (tmp_path / "loose").mkdir()
-    assert project_root(tmp_path / "loose") == tmp_path / "loose"
+    assert project_root(tmp_path / "loose", default_registry().project_markers()) == tmp_path / "loose"
 
 
 # --- item 10: a reader that goes away --------------------------------------------------------
@@ -215,7 +216,7 @@ def test_a_far_off_key_lists_the_known_settings(
     (project / "pyproject.toml").write_text('[tool.handoff]\ncolour = "red"\n', encoding="utf-8")
     err = config_error(project, monkeypatch, capsys)
     assert "did you mean" not in err
-    assert "(known settings: globs, select, ignore, severity" in err
+    assert "(known settings: select, ignore, severity, threshold" in err
 
 
 @pytest.mark.parametrize("jobs", ["0", "-1", "two"])

@@ -17,7 +17,7 @@ import pytest
 
 from pytest_handoff.cli import main
 from pytest_handoff.config import Settings
-from pytest_handoff.engine import check_paths
+from pytest_handoff.pipeline.run import check_paths
 from tests.conftest import REPO, ChainFolder, copy_chain
 
 CLEAN_CHAIN = REPO / "examples" / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"

@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.config import ConfigError, load_settings
-from pytest_handoff.engine import check_paths
+from pytest_handoff.config import load_settings
+from pytest_handoff.errors import ConfigError
+from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.contracts.config import contracts_of
 from pytest_handoff.profiles.contracts.schemas import _is_subset, _schema_problem, _subset_problem
+from pytest_handoff.registry import default_registry
 
 PROJECT = Path(__file__).parent / "fixtures" / "contracts" / "project"
 
@@ -41,7 +43,7 @@ def configure(root: Path, toml: str) -> Path:
 
 def use(root: Path) -> None:
     """Check the project: a contract's schemas are checked when it is first used."""
-    check_paths([], root, load_settings(root))
+    check_paths([], root, load_settings(root, tables=default_registry()))
 
 
 def write_schema(root: Path, name: str, schema: Any) -> None:
@@ -49,7 +51,7 @@ def write_schema(root: Path, name: str, schema: Any) -> None:
 
 
 def test_the_options_table_holds_each_contract_with_absolute_paths_and_a_schema_digest(project: Path) -> None:
-    settings = load_settings(project)
+    settings = load_settings(project, tables=default_registry())
     table = settings.options_of("contracts")
     assert set(table) == {"review", "note"}
     assert table["note"]["schema"] == str(project / "schemas" / "note.schema.json")
@@ -67,9 +69,9 @@ def test_the_options_table_holds_each_contract_with_absolute_paths_and_a_schema_
 
 
 def test_a_changed_schema_changes_the_settings_fingerprint(project: Path) -> None:
-    before = load_settings(project).fingerprint()
+    before = load_settings(project, tables=default_registry()).fingerprint()
     write_schema(project, "note.schema.json", {"type": "object", "required": ["title"]})
-    assert load_settings(project).fingerprint() != before
+    assert load_settings(project, tables=default_registry()).fingerprint() != before
 
 
 @pytest.mark.parametrize(
@@ -114,7 +116,7 @@ def test_an_unusable_contract_is_a_config_error_naming_the_pyproject(
 ) -> None:
     path = configure(project, toml)
     with pytest.raises(ConfigError) as raised:
-        load_settings(project)
+        load_settings(project, tables=default_registry())
     assert str(raised.value).startswith(f"{path}: [tool.handoff.contracts]")
     assert words in str(raised.value)
 
@@ -156,9 +158,9 @@ def test_a_schema_that_is_itself_invalid_is_a_config_error_naming_its_file(
 
 def test_a_broken_schema_stops_no_run_until_a_contract_document_is_checked(project: Path) -> None:
     write_schema(project, "note.schema.json", {"type": "strin"})
-    load_settings(project)  # configuring contracts costs other runs nothing but reading the tables
+    load_settings(project, tables=default_registry())  # configuring contracts costs other runs nothing but reading the tables
     check_paths(
-        [project / "reviews"], project, load_settings(project).merged({"profile": "neuralrelay"}, "test")
+        [project / "reviews"], project, load_settings(project, tables=default_registry()).merged({"profile": "neuralrelay"}, "test", default_registry())
     )
     with pytest.raises(ConfigError, match="not a valid JSON Schema"):
         use(project)
@@ -208,7 +210,7 @@ def test_a_remote_ref_mapped_to_a_local_file_validates_from_that_file(
         },
     )
     (project / "notes" / "release.json").write_text('{"outcome": "pased"}\n', encoding="utf-8")
-    _, results = check_paths([], project, load_settings(project))
+    _, results = check_paths([], project, load_settings(project, tables=default_registry()))
     (finding,) = (f for result in results for f in result.findings)
     assert (finding.code, finding.path, finding.line, finding.column) == (
         "HS001",
@@ -225,7 +227,7 @@ def test_a_relative_ref_resolves_from_the_schemas_own_folder(project: Path) -> N
         "totals: {run: 1, passed: 1, failed: 0}\nwritten_at: 2026-03-22T15:30:00Z\n",
         encoding="utf-8",
     )
-    _, results = check_paths([], project, load_settings(project))
+    _, results = check_paths([], project, load_settings(project, tables=default_registry()))
     findings = [f for result in results for f in result.findings if f.code == "HS001"]
     assert [(f.path, f.line, f.column, f.pointer) for f in findings] == [
         ("reviews/sprint-1/02-report.yaml", 4, 29, "/results/0/outcome")
@@ -253,7 +255,7 @@ def test_contracts_can_live_in_a_yaml_file_whose_paths_start_from_its_folder(pro
     (project / "config").mkdir()
     (project / "config" / "contracts.yaml").write_text(CONTRACTS_FILE, encoding="utf-8")
     configure(project, '[tool.handoff.contracts]\nfile = "config/contracts.yaml"\n')
-    settings = load_settings(project)
+    settings = load_settings(project, tables=default_registry())
     (contract,) = contracts_of(settings)
     assert contract.name == "note"
     assert contract.schema == str(project / "config" / ".." / "schemas" / "note.schema.json")
@@ -284,7 +286,7 @@ def test_an_unusable_contracts_file_is_a_config_error_naming_that_file(
     (project / "contracts.yaml").write_text(text, encoding="utf-8")
     configure(project, '[tool.handoff.contracts]\nfile = "contracts.yaml"\n')
     with pytest.raises(ConfigError) as raised:
-        load_settings(project)
+        load_settings(project, tables=default_registry())
     assert str(raised.value).startswith(str(project / "contracts.yaml"))
     assert words in str(raised.value)
 
@@ -293,7 +295,7 @@ def test_a_contract_declared_in_both_places_is_a_config_error(project: Path) -> 
     (project / "contracts.yaml").write_text(CONTRACTS_FILE, encoding="utf-8")
     configure(project, '[tool.handoff.contracts]\nfile = "contracts.yaml"\n' + NOTE_TABLE)
     with pytest.raises(ConfigError, match="contract 'note' is declared twice"):
-        load_settings(project)
+        load_settings(project, tables=default_registry())
 
 
 # The meta-schema check that spares jsonschema's import must agree with jsonschema's check_schema.
@@ -359,8 +361,8 @@ def test_a_schema_beyond_fastchecks_keywords_is_checked_by_jsonschema() -> None:
 
 
 def test_a_remote_ref_met_while_validating_is_a_finding_that_says_it_is_never_fetched(tmp_path: Path) -> None:
-    from pytest_handoff.documents import parse_json_bytes
     from pytest_handoff.profiles.contracts.schemas import UserSchema
+    from pytest_handoff.read.strict_json import parse_json_bytes
 
     document = parse_json_bytes(b'{"a": 1}', tmp_path / "x.json", "x.json").document
     assert document is not None

@@ -153,7 +153,7 @@ def test_checking_one_clean_yaml_file_imports_nothing_heavy(project: Path) -> No
     import subprocess
     import sys
 
-    from tests.test_cli import HEAVY_MODULES
+    from tests.probes import HEAVY_MODULES
 
     heavy = (*HEAVY_MODULES, "referencing")
     # Schemas of fastcheck's keywords (a $ref needs jsonschema, to resolve it).

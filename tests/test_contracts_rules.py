@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.config import load_settings
-from pytest_handoff.engine import check_paths
-from pytest_handoff.findings import Finding
+from pytest_handoff.model import Finding
+from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.contracts.checks import parse_timestamp
+from pytest_handoff.registry import default_registry
 
 PROJECT = Path(__file__).parent / "fixtures" / "contracts" / "project"
 PLAN = "reviews/sprint-1/01-plan.yaml"
@@ -26,7 +27,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def lint(root: Path, *named: str) -> list[Finding]:
-    _, results = check_paths([root / name for name in named], root, load_settings(root))
+    _, results = check_paths([root / name for name in named], root, load_settings(root, tables=default_registry()))
     return [finding for result in results for finding in result.findings]
 
 

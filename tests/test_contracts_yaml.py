@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.documents import Loaded
-from pytest_handoff.findings import Finding
+from pytest_handoff.model import Finding
 from pytest_handoff.profiles.contracts import yamldoc
 from pytest_handoff.profiles.contracts.yamldoc import MAX_ALIAS_NODES, read_yaml, read_yaml_data
+from pytest_handoff.read.document import Loaded
 
 
 def read(text: str | bytes) -> Loaded:

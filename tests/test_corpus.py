@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.config import Settings
-from pytest_handoff.engine import check_paths
+from pytest_handoff.pipeline.run import check_paths
 from tests.conftest import (
     CORPUS_CHAIN_ID,
     CORPUS_SAMPLE_CHAIN,

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from pytest_handoff.cli import main
 from tests.craik_helpers import CLEAN_HANDOFF, FIXTURES, clean_handoff, clean_score, copy_as_exports
+from tests.probes import HEAVY_MODULES, lint_in_fresh_process
 from tests.test_craik_store import as_row, build_store
 
 
@@ -154,33 +153,14 @@ def test_pytest_collects_one_item_per_group_of_exports_and_per_named_store(pytes
     )
 
 
-# What checking one Craik export must not import (besides the usual heavy modules).
-NOT_FOR_ONE_EXPORT = (
-    "rich", "jsonschema", "multiprocessing", "importlib.metadata", "dataclasses", "inspect", "shutil",
-    "pytest", "sqlite3", "pytest_handoff.profiles.neuralrelay",
-)  # fmt: skip
-
-
 def test_checking_one_craik_export_imports_no_other_profile_and_nothing_heavy(tmp_path: Path) -> None:
     export = tmp_path / "handoff_invoice_export.craik.json"
     shutil.copyfile(CLEAN_HANDOFF, export)
     (tmp_path / "pyproject.toml").write_text("[tool.handoff]\n")
-    probe = (
-        "import io, sys\n"
-        "from pytest_handoff.cli import main\n"
-        "out, sys.stdout = sys.stdout, io.StringIO()\n"
-        "code = main(sys.argv[1:])\n"
-        "sys.stdout = out\n"
-        "profiles = sorted(m for m in sys.modules if m.startswith('pytest_handoff.profiles.') and m.count('.') == 2)\n"
-        f"print(code, sorted(m for m in {NOT_FOR_ONE_EXPORT!r} if m in sys.modules), profiles)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe, export.name], capture_output=True, text=True, check=True, cwd=tmp_path
-    )
-    assert done.stdout.split(maxsplit=1) == [
-        "0",
-        "[] ['pytest_handoff.profiles.base', 'pytest_handoff.profiles.craik']\n",
-    ]
+    probe = lint_in_fresh_process([export.name], tmp_path)
+    assert probe.code == 0
+    assert probe.loaded((*HEAVY_MODULES, "sqlite3")) == []
+    assert probe.formats == ["craik"]
 
 
 def test_profile_craik_on_a_machine_without_craik_checks_the_exports_alone(

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.findings import Severity
-from pytest_handoff.profiles import load
+from pytest_handoff.model import Severity
+from pytest_handoff.registry import default_registry
 from tests.craik_helpers import (
     check_records,
     clean_handoff,
@@ -29,7 +29,7 @@ def test_a_handoff_in_the_docs_shape_has_only_the_docs_shape_warnings(tmp_path: 
 
 
 def test_every_craik_rule_has_a_four_part_doc_and_a_ck_code() -> None:
-    table = load("craik").rule_table()
+    table = default_registry().profile("craik").rule_table()
     assert len({rule.code for rule in table}) == len(table)
     for rule in table:
         assert rule.code.startswith("CK")

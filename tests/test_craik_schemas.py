@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.documents import parse_json_bytes
 from pytest_handoff.profiles.craik.profile import record_type
-from pytest_handoff.schemas import compiled_schema
+from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.validation.schemas import compiled_schema
 from tests.craik_helpers import (
     CORPUS_CONTRACTS,
     check_records,

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from pytest_handoff.config import Settings
-from pytest_handoff.engine import ChainRef, check_chain
-from pytest_handoff.findings import Finding
-from pytest_handoff.profiles import load
+from pytest_handoff.model import Finding, GroupRef
+from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.profiles.craik.profile import default_store
 from pytest_handoff.profiles.craik.store import read_store
+from pytest_handoff.registry import default_registry
 from tests.craik_helpers import clean_handoff, clean_score, codes, only
 
 STAMP = "2026-06-02T09:15:00+00:00"
@@ -67,8 +67,8 @@ def as_row(kind: str, record: dict[str, Any]) -> tuple[str, str, str]:
 
 
 def check_store(store: Path, root: Path) -> list[Finding]:
-    ref = ChainRef(load("craik"), store.stem, None, (store,))
-    return list(check_chain(ref, Settings(), root).findings)
+    ref = GroupRef("craik", store.stem, None, (store,))
+    return list(check_group(ref, Settings(), root).findings)
 
 
 @pytest.fixture
@@ -230,7 +230,7 @@ def test_default_sources_are_the_configured_stores_else_craiks_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CRAIK_HOME", str(tmp_path / "home"))
-    profile = load("craik")
+    profile = default_registry().profile("craik")
     assert profile.default_sources(Settings()) == [tmp_path / "home" / "state" / "craik.sqlite3"]
     configured = Settings(options={"craik": {"stores": ["ci/craik.sqlite3"]}})
     assert profile.default_sources(configured) == [Path("ci/craik.sqlite3")]
@@ -239,7 +239,7 @@ def test_default_sources_are_the_configured_stores_else_craiks_own(
 def test_the_profile_claims_stores_craik_json_names_and_files_declaring_a_craik_record(
     tmp_path: Path,
 ) -> None:
-    profile = load("craik")
+    profile = default_registry().profile("craik")
     declared = tmp_path / "handoff.json"
     declared.write_text(json.dumps(clean_handoff(), sort_keys=True))
     foreign = tmp_path / "package.json"
@@ -259,9 +259,9 @@ def test_a_folders_group_holds_only_its_craik_records(tmp_path: Path) -> None:
     (tmp_path / "exported.json").write_text(json.dumps(clean_score(), indent=2))
     (tmp_path / "package.json").write_text('{"name": "ledger"}')
     (tmp_path / "notes.txt").write_text("hello")
-    profile = load("craik")
-    assert profile.chain_of(tmp_path / "a.craik.json") == (tmp_path, tmp_path.name)
-    assert profile.chain_of(tmp_path / "craik.sqlite3") is None
+    profile = default_registry().profile("craik")
+    assert profile.group_of(tmp_path / "a.craik.json") == (tmp_path, tmp_path.name)
+    assert profile.group_of(tmp_path / "craik.sqlite3") is None
     members = profile.members(tmp_path, tmp_path.name, None)
     assert sorted(p.name for p in members) == ["a.craik.json", "exported.json"]
 
@@ -282,6 +282,6 @@ def test_a_store_linked_from_outside_the_repository_is_not_followed(tmp_path: Pa
     (project / ".craik" / "state").mkdir(parents=True)
     link = project / ".craik" / "state" / "craik.sqlite3"
     link.symlink_to(outside)
-    ref = ChainRef(load("craik"), "craik", None, (link,))
-    (finding,) = check_chain(ref, Settings(), project).findings
+    ref = GroupRef("craik", "craik", None, (link,))
+    (finding,) = check_group(ref, Settings(), project).findings
     assert (finding.code, finding.path) == ("HF007", ".craik/state/craik.sqlite3")

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_handoff.fastcheck import compile_schema
-from pytest_handoff.schemas import available_schemas, build_validator, load_schema
+from pytest_handoff.validation.fastcheck import compile_schema
+from pytest_handoff.validation.schemas import available_schemas, build_validator, load_schema
 from tests.conftest import EXAMPLES
 
 CLEAN = sorted((EXAMPLES / "clean").rglob("*.json"))

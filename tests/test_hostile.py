@@ -25,11 +25,13 @@ from urllib.parse import unquote
 
 import pytest
 
-from pytest_handoff import engine
 from pytest_handoff.cli import main
 from pytest_handoff.config import Settings
-from pytest_handoff.documents import MAX_DEPTH, parse_json_bytes
-from pytest_handoff.findings import Finding, Severity
+from pytest_handoff.model import Finding, Severity
+from pytest_handoff.pipeline import run as engine
+from pytest_handoff.pipeline.run import check_paths
+from pytest_handoff.read.document import MAX_DEPTH
+from pytest_handoff.read.strict_json import parse_json_bytes
 from tests.conftest import CHAIN_ID, SAMPLE_CHAIN, ChainFolder
 
 BA, DEV, TEST, REVIEW = "01-ba-agent.json", "02-dev-agent.json", "03-test-agent.json", "04-review-agent.json"
@@ -189,7 +191,7 @@ def test_truncated_json_through_the_whole_engine_stays_inside_the_file(
     path = sample_chain.path(REVIEW)
     for cut in range(0, len(raw), 61):
         path.write_bytes(raw[:cut])
-        _, results = engine.check_paths([path], pytester.path, Settings())
+        _, results = check_paths([path], pytester.path, Settings())
         findings = [f for result in results for f in result.findings]
         mine = [f for f in findings if f.path.endswith(REVIEW)]
         assert any(f.code in ("HF001", "HF002") for f in mine), (cut, mine)
@@ -557,7 +559,7 @@ def documents_with_types() -> list[tuple[str, str, Any]]:
 def test_every_field_given_a_value_of_another_type_is_a_finding(
     sample_chain: ChainFolder, pytester: pytest.Pytester, name: str, kind: str
 ) -> None:
-    from pytest_handoff.schemas import build_validator, load_schema
+    from pytest_handoff.validation.schemas import build_validator, load_schema
 
     data = next(d for n, _, d in documents_with_types() if n == name)
     handoff_type = data["handoff_type"]
@@ -574,7 +576,7 @@ def test_every_field_given_a_value_of_another_type_is_a_finding(
         mutated = replaced(data, pointer, REPLACEMENTS[kind])
         raw = dumps(mutated)
         path.write_bytes(raw)
-        _, results = engine.check_paths([path], pytester.path, settings)
+        _, results = check_paths([path], pytester.path, settings)
         mine = [f for result in results for f in result.findings if f.path.endswith(name)]
         assert_positions_inside(mine, raw)
         if list(validator.iter_errors(mutated)):

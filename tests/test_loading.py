@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.documents import parse_json_bytes
+from pytest_handoff.read.strict_json import parse_json_bytes
 
 
 def load(raw: bytes) -> tuple[object, list[tuple[str, int, int, str]]]:

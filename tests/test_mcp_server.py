@@ -129,6 +129,7 @@ def test_hs001_check_handoff_gives_structured_findings_for_content_and_for_the_f
             "end_line": line,
             "end_column": 23,
             "chain": CHAIN_ID,
+            "related": [],
             "logical": "",
             "location": f"{project.relative(DEV)}:{line}:18",
             "fix": "add the missing fields, fix types and values as the message says.",

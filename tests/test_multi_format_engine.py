@@ -1,7 +1,7 @@
 """The engine is multi-format: a source yields many documents, each placed in its file or logically.
 
-Two toy profiles, registered as a plugin would be, stand in for the real formats: one reads
-JSONL (a document a line), one opens a store itself (documents with a logical place).
+Two toy profiles, in a registry of their own as plugins would be, stand in for the real formats:
+one reads JSONL (a document a line), one opens a store itself (documents with a logical place).
 """
 
 from __future__ import annotations
@@ -13,14 +13,17 @@ from pathlib import Path
 
 import pytest
 
-import pytest_handoff.profiles as profiles
-from pytest_handoff.config import Settings
-from pytest_handoff.documents import Document, Loaded, parse_json_bytes
-from pytest_handoff.engine import ChainRef, check_chain, check_paths, discover, known_codes
-from pytest_handoff.findings import Finding
+from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.model import Finding, GroupRef, Hit
+from pytest_handoff.pipeline.check import check_group
+from pytest_handoff.pipeline.discovery import discover
+from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.base import Profile
+from pytest_handoff.read.document import Document, Loaded
+from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.registry import Registry, default_registry
 from pytest_handoff.reporters import write_reports
-from pytest_handoff.rules import Hit, listed
+from pytest_handoff.rules import listed
 
 
 def check_n_at_most_one(document: Document, settings: Settings) -> Iterator[Hit]:
@@ -37,10 +40,10 @@ class ToyLines(Profile):
     name = "toylines"
     default_globs = ("toys/**/*.jsonl",)
 
-    def claims(self, path: Path) -> bool:
+    def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         return path.suffix == ".jsonl"
 
-    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+    def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         return None
 
     def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
@@ -74,7 +77,7 @@ class ToyStore(ToyLines):
     name = "toystore"
     default_globs = ("**/*.toydb",)
 
-    def claims(self, path: Path) -> bool:
+    def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         return path.suffix == ".toydb"
 
     def opens_itself(self, path: Path) -> bool:
@@ -95,60 +98,48 @@ class ToyStore(ToyLines):
 
 
 @pytest.fixture
-def toy_plugins(monkeypatch: pytest.MonkeyPatch) -> tuple[Profile, ...]:
-    from pytest_handoff.rules import register_table
-
-    toys: tuple[Profile, ...] = (ToyLines(), ToyStore())
-    for toy in toys:
-        register_table(toy.rule_table())
-    monkeypatch.setattr(profiles, "plugin_profiles", lambda: toys)
-    profiles.load.cache_clear()
-    yield toys
-    profiles.load.cache_clear()
-    from pytest_handoff.rules import unregister
-
-    for toy in toys:
-        for rule in toy.rule_table():
-            unregister(rule.code)
+def toys() -> Registry:
+    """The built-in profiles and the two toys, as if an entry point announced them."""
+    return Registry(extra=(ToyLines(), ToyStore()), entry_points=False)
 
 
 def test_a_jsonl_finding_points_at_its_line_and_the_column_inside_it(
-    tmp_path: Path, toy_plugins: object
+    tmp_path: Path, toys: Registry
 ) -> None:
     (tmp_path / "toys").mkdir()
     (tmp_path / "toys" / "a.jsonl").write_text('{"n": 1}\n\n{"id": "x",  "n": 7}\n', encoding="utf-8")
-    _, results = check_paths([], tmp_path, Settings())
+    _, results = check_paths([], tmp_path, Settings(), registry=toys)
     (finding,) = (f for result in results for f in result.findings)
     assert (finding.path, finding.line, finding.column, finding.code) == ("toys/a.jsonl", 3, 19, "TY001")
     assert results[0].sources["toys/a.jsonl"][2] == '{"id": "x",  "n": 7}'
 
 
 def test_a_broken_jsonl_line_is_hf002_at_its_line_and_the_other_lines_are_still_checked(
-    tmp_path: Path, toy_plugins: object
+    tmp_path: Path, toys: Registry
 ) -> None:
     (tmp_path / "toys").mkdir()
     (tmp_path / "toys" / "a.jsonl").write_text('{"n": 1,}\n{"n": 2}\n', encoding="utf-8")
-    _, results = check_paths([], tmp_path, Settings())
+    _, results = check_paths([], tmp_path, Settings(), registry=toys)
     places = sorted((f.code, f.line, f.column) for f in results[0].findings)
     assert places == [("HF002", 1, 8), ("TY001", 2, 7)]
 
 
 def test_a_walk_finds_a_plugin_profiles_files_by_its_default_globs(
-    tmp_path: Path, toy_plugins: object
+    tmp_path: Path, toys: Registry
 ) -> None:
     (tmp_path / "toys" / "deep").mkdir(parents=True)
     (tmp_path / "toys" / "deep" / "b.jsonl").write_text('{"n": 1}\n', encoding="utf-8")
     (tmp_path / "elsewhere.jsonl").write_text('{"n": 9}\n', encoding="utf-8")
-    refs = discover([], tmp_path, Settings()).chains
-    assert [(ref.profile.name, ref.paths[0].name) for ref in refs] == [("toylines", "b.jsonl")]
+    refs = discover([], tmp_path, Settings(), registry=toys).groups
+    assert [(ref.profile, ref.paths[0].name) for ref in refs] == [("toylines", "b.jsonl")]
 
 
 def test_a_record_with_no_text_is_shown_at_its_logical_place_in_every_output(
-    tmp_path: Path, toy_plugins: object
+    tmp_path: Path, toys: Registry
 ) -> None:
     store = tmp_path / "data.toydb"
     store.write_text(json.dumps({"r1": {"n": 1}, "r2": {"n": 5}}), encoding="utf-8")
-    _, results = check_paths([store], tmp_path, Settings())
+    _, results = check_paths([store], tmp_path, Settings(), registry=toys)
     (finding,) = results[0].findings
     assert (finding.path, finding.line, finding.logical, finding.pointer) == (
         "data.toydb",
@@ -174,23 +165,24 @@ def test_a_record_with_no_text_is_shown_at_its_logical_place_in_every_output(
 
 
 def test_a_store_the_profile_opens_itself_is_never_taken_from_the_cache(
-    tmp_path: Path, toy_plugins: object
+    tmp_path: Path, toys: Registry
 ) -> None:
-    from pytest_handoff.cache import ResultCache
+    from pytest_handoff.pipeline.cache import ResultCache
 
     store = tmp_path / "data.toydb"
     store.write_text(json.dumps({"r1": {"n": 5}}), encoding="utf-8")
     cache = ResultCache(tmp_path / "cache", Settings().fingerprint())
-    ref = ChainRef(profiles.load("toystore"), "data", None, (store,))
-    first = check_chain(ref, Settings(), tmp_path, cache=cache)
+    ref = GroupRef("toystore", "data", None, (store,))
+    first = check_group(ref, Settings(), tmp_path, cache=cache, registry=toys)
     store.write_text(json.dumps({"r1": {"n": 1}}), encoding="utf-8")
-    second = check_chain(ref, Settings(), tmp_path, cache=cache)
+    second = check_group(ref, Settings(), tmp_path, cache=cache, registry=toys)
     assert (len(first.findings), first.from_cache) == (1, False)
     assert (second.findings, second.from_cache) == ((), False)
 
 
-def test_selecting_a_plugins_code_is_known(toy_plugins: object) -> None:
-    assert {"TY001", "TY002"} <= set(known_codes(["TY"]))
+def test_selecting_a_plugins_code_is_known(toys: Registry) -> None:
+    assert {"TY001", "TY002"} <= set(toys.known_codes(["TY"]))
+    assert not {"TY001", "TY002"} & set(Registry(entry_points=False).known_codes(["TY"]))
 
 
 def test_selecting_neuralrelay_codes_loads_no_other_format() -> None:
@@ -198,12 +190,12 @@ def test_selecting_neuralrelay_codes_loads_no_other_format() -> None:
     import sys
 
     script = (
-        "import sys; from pytest_handoff.engine import known_codes; known_codes(['NR3', 'HX001']); "
+        "import sys; from pytest_handoff.registry import Registry; Registry().known_codes(['NR3', 'HX001']); "
         "print(sorted(m for m in sys.modules if m.startswith('pytest_handoff.profiles.')))"
     )
     shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     loaded = {name.split(".")[2] for name in eval(shown)}
-    assert loaded <= {"base", "neuralrelay"}  # neuralrelay: the package and its modules
+    assert loaded <= {"base", "builtin", "neuralrelay"}  # neuralrelay: the package and its modules
 
 
 def test_neuralrelay_options_are_read_from_its_own_table_as_from_the_top_level(tmp_path: Path) -> None:
@@ -212,12 +204,17 @@ def test_neuralrelay_options_are_read_from_its_own_table_as_from_the_top_level(t
     (tmp_path / "pyproject.toml").write_text(
         '[tool.handoff.neuralrelay]\nmax-rework-cycles = 3\nglobs = ["chains/**/*.json"]\n', encoding="utf-8"
     )
-    settings = load_settings(tmp_path)
-    assert (settings.max_rework_cycles, settings.globs) == (3, ("chains/**/*.json",))
+    settings = load_settings(tmp_path, tables=default_registry())
+    assert dict(settings.options_of("neuralrelay")) == {"max-rework-cycles": 3, "globs": ("chains/**/*.json",)}
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.handoff]\nmax-rework-cycles = 3\nglobs = ["chains/**/*.json"]\n', encoding="utf-8"
+    )
+    assert load_settings(tmp_path, tables=default_registry()) == settings  # the old top-level keys
 
 
 def test_an_unknown_key_in_a_profiles_table_is_an_error_with_a_suggestion(tmp_path: Path) -> None:
-    from pytest_handoff.config import ConfigError, load_settings
+    from pytest_handoff.config import load_settings
+    from pytest_handoff.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text(
         "[tool.handoff.neuralrelay]\nmax-rework-cycle = 3\n", encoding="utf-8"
@@ -226,24 +223,24 @@ def test_an_unknown_key_in_a_profiles_table_is_an_error_with_a_suggestion(tmp_pa
         ConfigError,
         match=r"\[tool.handoff.neuralrelay\]: unknown setting 'max-rework-cycle'; did you mean 'max-rework-cycles'",
     ):
-        load_settings(tmp_path)
+        load_settings(tmp_path, tables=default_registry())
 
 
 def test_profile_forces_a_format_and_an_unknown_one_is_refused(tmp_path: Path) -> None:
-    from pytest_handoff.config import ConfigError
+    from pytest_handoff.errors import ConfigError
 
-    assert Settings().merged({"profile": "Trinity"}, "command line").profile == "trinity"
+    assert Settings().merged({"profile": "Trinity"}, "command line", default_registry()).profile == "trinity"
     with pytest.raises(ConfigError, match="unknown profile 'nosuch'"):
-        Settings().merged({"profile": "nosuch"}, "command line")
+        Settings().merged({"profile": "nosuch"}, "command line", default_registry())
 
 
 def test_a_secret_in_a_line_no_document_holds_is_masked_in_excerpts(
-    tmp_path: Path, toy_plugins: object
+    tmp_path: Path, toys: Registry
 ) -> None:
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     (tmp_path / "toys").mkdir()
     (tmp_path / "toys" / "a.jsonl").write_text(f'{{"n": 2}}\n{{"note": "{token}",\n', encoding="utf-8")
-    _, results = check_paths([], tmp_path, Settings(ignore=("HX001",)))
+    _, results = check_paths([], tmp_path, Settings(ignore=("HX001",)), registry=toys)
     outputs = {name: io.StringIO() for name in ("text", "json", "sarif", "github", "markdown")}
     write_reports(results, list(outputs.items()), tmp_path)
     assert sorted(f.code for f in results[0].findings) == ["HF002", "TY001"]
@@ -256,16 +253,17 @@ def test_the_project_root_is_found_from_inside_a_yolo_planning_folder(tmp_path: 
 
     inside = tmp_path / "app" / ".yolo-planning" / "phases" / "01-x"
     inside.mkdir(parents=True)
-    assert project_root(inside) == tmp_path / "app"
+    assert project_root(inside, default_registry().project_markers()) == tmp_path / "app"
 
 
 @pytest.mark.parametrize("value", ["[1]", "[]", '""', "3"])
 def test_globs_that_name_no_glob_are_refused_not_a_silent_end_to_checking(tmp_path: Path, value: str) -> None:
-    from pytest_handoff.config import ConfigError, load_settings
+    from pytest_handoff.config import load_settings
+    from pytest_handoff.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text(f"[tool.handoff.yolo]\nglobs = {value}\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"\[tool.handoff.yolo\]: 'globs'"):
-        load_settings(tmp_path)
+        load_settings(tmp_path, tables=default_registry())
 
 
 def test_a_single_glob_may_be_written_as_a_string(tmp_path: Path) -> None:
@@ -274,17 +272,18 @@ def test_a_single_glob_may_be_written_as_a_string(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[tool.handoff.yolo]\nglobs = "planning/**/*.jsonl"\n', encoding="utf-8"
     )
-    assert load_settings(tmp_path).options_of("yolo")["globs"] == ("planning/**/*.jsonl",)
+    assert load_settings(tmp_path, tables=default_registry()).options_of("yolo")["globs"] == ("planning/**/*.jsonl",)
 
 
 def test_a_mistyped_profile_table_gets_a_suggestion(tmp_path: Path) -> None:
-    from pytest_handoff.config import ConfigError, load_settings
+    from pytest_handoff.config import load_settings
+    from pytest_handoff.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text(
         "[tool.handoff.yollo]\nglobs = ['x/*.jsonl']\n", encoding="utf-8"
     )
     with pytest.raises(ConfigError, match="unknown setting 'yollo'; did you mean 'yolo'"):
-        load_settings(tmp_path)
+        load_settings(tmp_path, tables=default_registry())
 
 
 def test_a_pyproject_without_handoff_settings_is_not_parsed(tmp_path: Path) -> None:
@@ -294,15 +293,18 @@ def test_a_pyproject_without_handoff_settings_is_not_parsed(tmp_path: Path) -> N
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\n[tool.ruff]\nline-length = 100\n')
     script = (
         "import sys; from pathlib import Path; from pytest_handoff.config import load_settings; "
-        f"load_settings(Path({str(tmp_path)!r})); print('tomllib' in sys.modules, 'tomli' in sys.modules)"
+        "from pytest_handoff.registry import Registry; "
+        f"load_settings(Path({str(tmp_path)!r}), tables=Registry()); "
+        "print('tomllib' in sys.modules, 'tomli' in sys.modules)"
     )
     shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert shown.split() == ["False", "False"]
 
 
 def test_a_broken_pyproject_with_handoff_settings_is_still_an_error(tmp_path: Path) -> None:
-    from pytest_handoff.config import ConfigError, load_settings
+    from pytest_handoff.config import load_settings
+    from pytest_handoff.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text("[tool.handoff]\nselect = [\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="cannot read configuration"):
-        load_settings(tmp_path)
+        load_settings(tmp_path, tables=default_registry())

@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft7Validator
 from jsonschema.protocols import Validator
 
-from pytest_handoff.schemas import build_validator, is_rfc3339_date_time
+from pytest_handoff.validation.schemas import build_validator, is_rfc3339_date_time
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas" / "neuralrelay"
 FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures" / "neuralrelay"
@@ -401,8 +401,8 @@ def test_the_date_time_check_rejects_anything_else(value: str) -> None:
 
 
 def test_hs001_each_missing_property_is_reported_once() -> None:
-    from pytest_handoff.documents import parse_json_bytes
-    from pytest_handoff.schemas import compiled_schema
+    from pytest_handoff.read.strict_json import parse_json_bytes
+    from pytest_handoff.validation.schemas import compiled_schema
 
     raw = b'{"handoff_type": "test_to_review", "tokens_used": 5}'
     document = parse_json_bytes(raw, Path("03-test-agent.json"), "03-test-agent.json").document

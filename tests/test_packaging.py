@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.schemas import available_schemas, load_schema, schema_root
+from pytest_handoff.validation.schemas import available_schemas, load_schema, schema_root
 from tests.conftest import REPO
 
 SCHEMAS = sorted(

@@ -31,8 +31,8 @@ def warn_on_review(chain: ChainFolder) -> None:
     chain.edit(REVIEW, lambda d: d["issues"][0].update(severity="high"))
 
 
-def add_other_chain(pytester: pytest.Pytester, chain_id: str = OTHER_CHAIN_ID) -> None:
-    copy_chain(OTHER_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / chain_id)
+def add_other_chain(pytester: pytest.Pytester, group_id: str = OTHER_CHAIN_ID) -> None:
+    copy_chain(OTHER_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / group_id)
 
 
 def test_plain_pytest_does_not_collect_handoffs(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
@@ -267,19 +267,19 @@ def test_comma_separated_selections_work_in_the_ini_file(
 def test_collected_chains_are_checked_together_on_the_configured_processes(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pytest_handoff import engine
+    from pytest_handoff.pipeline import parallel as engine
 
     add_other_chain(pytester)
     break_review(sample_chain)
     monkeypatch.setattr(engine, "PARALLEL_THRESHOLD", 2)  # so two chains go to the process pool
     batches: list[tuple[int, int | None]] = []
-    check_chains = engine.check_chains
+    check_groups = engine.check_groups
 
     def recording(refs: list[Any], *args: Any, **kwargs: Any) -> Any:
         batches.append((len(refs), kwargs.get("jobs")))
-        return check_chains(refs, *args, **kwargs)
+        return check_groups(refs, *args, **kwargs)
 
-    monkeypatch.setattr(engine, "check_chains", recording)
+    monkeypatch.setattr(engine, "check_groups", recording)
     for jobs in (1, 2):
         pytester.makeini(f"[pytest]\nhandoff_jobs = {jobs}\n")
         result = run_handoffs()
@@ -291,13 +291,13 @@ def test_collected_chains_are_checked_together_on_the_configured_processes(
 def test_collect_only_checks_no_chain(
     sample_chain: ChainFolder, run_handoffs: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pytest_handoff import engine
+    from pytest_handoff.pipeline import check, parallel
 
     def fail(*args: object, **kwargs: object) -> None:
         raise AssertionError("a chain was checked")
 
-    monkeypatch.setattr(engine, "check_chains", fail)
-    monkeypatch.setattr(engine, "check_chain", fail)
+    monkeypatch.setattr(parallel, "check_groups", fail)
+    monkeypatch.setattr(check, "check_group", fail)
     result = run_handoffs("--collect-only", "-q")
     result.stdout.fnmatch_lines(["1 test collected*"])
 
@@ -330,21 +330,15 @@ def test_a_handoff_written_by_an_earlier_test_is_checked_as_it_is_then(
 
 
 def test_a_project_rule_that_raises_fails_only_its_own_chain(
-    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, request: pytest.FixtureRequest
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
-    from pytest_handoff.rules import unregister
-
-    request.addfinalizer(lambda: unregister("XX901"))  # the conftest registers it in this process
     add_other_chain(pytester)
     pytester.makeconftest(
         """
-        from pytest_handoff.rules import rule
-
-        @rule("XX901", "project-rule", scope="chain")
-        def check(chain, settings):
+        def pytest_handoff_check_chain(chain, settings):
             if chain.chain_id == "20261103-091500":
                 raise ValueError("bug in a project rule")
-            return ()
+            return None
         """
     )
     result = run_handoffs()
@@ -356,14 +350,14 @@ def test_a_project_rule_that_raises_fails_only_its_own_chain(
 def test_items_report_the_results_checked_at_collection_end(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pytest_handoff import engine
+    from pytest_handoff.pipeline import check as engine
 
     add_other_chain(pytester)
     checked: list[str] = []
     check_contents = engine._check_contents
 
     def counting(ref: Any, *args: Any) -> Any:
-        checked.append(ref.chain_id)
+        checked.append(ref.group_id)
         return check_contents(ref, *args)
 
     monkeypatch.setattr(engine, "_check_contents", counting)

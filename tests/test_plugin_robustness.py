@@ -10,9 +10,10 @@ import pytest
 
 from pytest_handoff.cli import main
 from pytest_handoff.config import Settings
-from pytest_handoff.engine import Chain, ExtraCheckError, check_chain, discover
-from pytest_handoff.findings import Finding
-from pytest_handoff.rules import Hit
+from pytest_handoff.model import Finding, Group, Hit
+from pytest_handoff.pipeline.check import check_group
+from pytest_handoff.pipeline.discovery import discover
+from pytest_handoff.pipeline.user_checks import ExtraCheckError
 from tests.conftest import EXAMPLES, ChainFolder, copy_chain
 
 Run = Callable[..., pytest.RunResult]
@@ -148,27 +149,27 @@ def test_user_hook_returning_something_else_fails_saying_what_is_wrong(
 def test_a_project_check_s_malformed_hit_is_an_extra_check_error(
     pointer: object, message: object, said: str
 ) -> None:
-    (ref,) = discover([CLEAN], EXAMPLES.parent, Settings()).chains
+    (ref,) = discover([CLEAN], EXAMPLES.parent, Settings()).groups
 
-    def project_rule(chain: Chain) -> Iterator[Hit]:
+    def project_rule(chain: Group) -> Iterator[Hit]:
         yield Hit(chain.documents[0], pointer, message)  # type: ignore[arg-type]
 
     with pytest.raises(ExtraCheckError) as raised:
-        check_chain(ref, Settings(), EXAMPLES.parent, [project_rule])
+        check_group(ref, Settings(), EXAMPLES.parent, [project_rule])
     assert str(raised.value) == said
 
 
 def clean_findings(*hits: tuple[str, str]) -> tuple[Finding, ...]:
     """The clean example chain checked with a project rule that reports each (pointer, message)."""
-    (ref,) = discover([CLEAN], EXAMPLES.parent, Settings()).chains
+    (ref,) = discover([CLEAN], EXAMPLES.parent, Settings()).groups
 
-    def project_rule(chain: Chain) -> Iterator[Hit]:
+    def project_rule(chain: Group) -> Iterator[Hit]:
         review = chain.first("review_final")
         assert review is not None
         for pointer, message in hits:
             yield chain.hit(review, pointer, message)
 
-    return check_chain(ref, Settings(), EXAMPLES.parent, [project_rule]).findings
+    return check_group(ref, Settings(), EXAMPLES.parent, [project_rule]).findings
 
 
 def review_line(needle: str) -> int:

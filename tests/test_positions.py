@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_handoff.positions import (
+from pytest_handoff.read.positions import (
     DuplicateKey,
     LineIndex,
     NodeSpans,

@@ -7,7 +7,7 @@ import re
 import pytest
 import yaml
 
-from pytest_handoff.specs import BUILTIN_SPECS
+from pytest_handoff.profiles.builtin import BUILTIN_SPECS
 from tests.conftest import REPO
 
 HOOKS = {hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}

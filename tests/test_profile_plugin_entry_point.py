@@ -16,18 +16,19 @@ from pathlib import Path
 
 import pytest
 
-import pytest_handoff.profiles as profiles
 from pytest_handoff.cli import main
 from pytest_handoff.config import Settings
-from pytest_handoff.engine import check_paths
-from pytest_handoff.rules import RULES, unregister
+from pytest_handoff.pipeline.run import check_paths
+from pytest_handoff.registry import default_registry
 
 TINY_PACKAGE = '''
 """A tiny handoff format: ``greetings/**/*.greeting.json``, one rule."""
 
-from pytest_handoff.documents import Loaded, parse_json_bytes
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile
-from pytest_handoff.rules import Hit, listed
+from pytest_handoff.read.document import Loaded
+from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.rules import listed
 
 
 def check_polite(document, settings):
@@ -50,10 +51,10 @@ class GreetingProfile(Profile):
     name = "greeting"
     default_globs = ("greetings/**/*.greeting.json",)
 
-    def claims(self, path):
+    def claims(self, path, settings=None):
         return path.name.endswith(".greeting.json")
 
-    def chain_of(self, path):
+    def group_of(self, path, settings=None):
         return None
 
     def classify(self, document, settings):
@@ -81,8 +82,7 @@ def announce(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
         return real(**selection)
 
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
-    profiles.plugin_profiles.cache_clear()
-    profiles.load.cache_clear()
+    default_registry.cache_clear()  # the process's registry reads entry points once
 
 
 @pytest.fixture
@@ -104,15 +104,13 @@ def greeting_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     )
     monkeypatch.chdir(root)
     yield root
-    profiles.plugin_profiles.cache_clear()
-    profiles.load.cache_clear()
-    unregister("GR101")
+    default_registry.cache_clear()
     sys.modules.pop("tiny_greeting", None)
 
 
 def test_a_walk_finds_the_plugins_files_by_its_default_globs_and_runs_its_rule(greeting_plugin: Path) -> None:
     discovery, results = check_paths([], greeting_plugin, Settings())
-    assert sorted(str(ref.paths[0].relative_to(greeting_plugin)) for ref in discovery.chains) == [
+    assert sorted(str(ref.paths[0].relative_to(greeting_plugin)) for ref in discovery.groups) == [
         "greetings/monday/a.greeting.json",
         "greetings/monday/b.greeting.json",
     ]
@@ -147,8 +145,8 @@ def test_without_the_entry_point_the_files_are_nobodys(tmp_path: Path) -> None:
     (tmp_path / "greetings").mkdir()
     (tmp_path / "greetings" / "a.greeting.json").write_text('{"text": "hi"}\n', encoding="utf-8")
     discovery, _ = check_paths([], tmp_path, Settings())
-    assert discovery.chains == ()
-    assert "GR101" not in RULES
+    assert discovery.groups == ()
+    assert "GR101" not in default_registry().all_rules()
 
 
 def test_a_broken_plugin_is_skipped_with_a_warning_and_the_other_formats_are_still_checked(
@@ -160,6 +158,5 @@ def test_a_broken_plugin_is_skipped_with_a_warning_and_the_other_formats_are_sti
     try:
         assert main([]) == 0
     finally:
-        profiles.plugin_profiles.cache_clear()
-        profiles.load.cache_clear()
+        default_registry.cache_clear()
     assert "profile plugin 'broken' skipped: ModuleNotFoundError" in capsys.readouterr().err

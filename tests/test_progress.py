@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 from views_helpers import generator, run
 
-import pytest_handoff.engine as engine
+import pytest_handoff.pipeline.parallel as engine
 from pytest_handoff.config import Settings
-from pytest_handoff.engine import ChainRef, check_chains, discover
-from pytest_handoff.profiles import load
+from pytest_handoff.model import GroupRef
+from pytest_handoff.pipeline.discovery import discover
+from pytest_handoff.pipeline.parallel import check_groups
+from pytest_handoff.registry import default_registry
 from pytest_handoff.views.progress import FileProgress, progress_bar, wants_progress
 
 
@@ -56,10 +58,10 @@ def test_no_bar_when_output_is_piped_or_captured() -> None:
     assert progress_bar("text") is None  # pytest's capture replaced sys.stdout and sys.stderr
 
 
-def _refs(count: int, files: int) -> list[ChainRef]:
-    profile = load("neuralrelay")
+def _refs(count: int, files: int) -> list[GroupRef]:
+    profile = default_registry().profile("neuralrelay")
     return [
-        ChainRef(
+        GroupRef(
             profile,
             f"c{i}",
             Path(f"/x/c{i}"),
@@ -91,17 +93,17 @@ def test_no_bar_below_the_threshold() -> None:
     assert stream.getvalue() == ""
 
 
-def _told(many_chains: Path, jobs: int) -> tuple[list[ChainRef | None], list[str]]:
-    refs = list(discover([], many_chains, Settings()).chains)
-    told: list[ChainRef | None] = []
-    results = check_chains(refs, Settings(), many_chains, jobs=jobs, progress=lambda _, ref: told.append(ref))
-    return told, [result.ref.chain_id for result in results]
+def _told(many_chains: Path, jobs: int) -> tuple[list[GroupRef | None], list[str]]:
+    refs = list(discover([], many_chains, Settings()).groups)
+    told: list[GroupRef | None] = []
+    results = check_groups(refs, Settings(), many_chains, jobs=jobs, progress=lambda _, ref: told.append(ref))
+    return told, [result.ref.group_id for result in results]
 
 
 def test_check_chains_tells_progress_of_every_chain_once(many_chains: Path) -> None:
     told, checked = _told(many_chains, jobs=1)
     assert told[0] is None
-    assert [ref.chain_id for ref in told[1:] if ref] == checked
+    assert [ref.group_id for ref in told[1:] if ref] == checked
     assert len(checked) == 80
 
 
@@ -111,7 +113,7 @@ def test_check_chains_tells_progress_from_the_process_pool(
 ) -> None:
     monkeypatch.setattr(engine, "PARALLEL_THRESHOLD", 20)
     told, checked = _told(many_chains, jobs=2)
-    assert sorted(ref.chain_id for ref in told[1:] if ref) == sorted(checked)
+    assert sorted(ref.group_id for ref in told[1:] if ref) == sorted(checked)
     assert len(told) == 81
 
 

@@ -10,9 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_handoff.config import load_settings
-from pytest_handoff.engine import check_chain, discover
+from pytest_handoff.pipeline.check import check_group
+from pytest_handoff.pipeline.discovery import discover
 from pytest_handoff.profiles.neuralrelay.matching import EXACT_LIMIT, FLOOR, Properties, assign
 from pytest_handoff.profiles.neuralrelay.profile import NeuralRelayProfile
+from pytest_handoff.registry import default_registry
 from pytest_handoff.text import match_words, word_stem
 
 FIXTURES = Path(__file__).parent / "fixtures" / "neuralrelay"
@@ -120,9 +122,9 @@ def test_a_rework_file_sorts_between_the_cycles_it_separates(tmp_path: Path) -> 
 def test_the_trace_shows_the_assignment_with_its_scores(tmp_path: Path) -> None:
     chain = "20260513-101500"
     shutil.copytree(FIXTURES / chain, tmp_path / ".neuralrelay" / "handoffs" / chain)
-    settings_ = load_settings(tmp_path)
-    (ref,) = discover([], tmp_path, settings_).chains
-    notes = check_chain(ref, settings_, tmp_path).notes
+    settings_ = load_settings(tmp_path, tables=default_registry())
+    (ref,) = discover([], tmp_path, settings_).groups
+    notes = check_group(ref, settings_, tmp_path).notes
     matches = [note for note in notes if note.startswith("property match:")]
     assert matches
     assert all(" score " in note and "; next: " in note for note in matches)

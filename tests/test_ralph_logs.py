@@ -5,8 +5,7 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-from pytest_handoff.documents import Region
-from pytest_handoff.findings import Severity
+from pytest_handoff.model import Region, Severity
 from pytest_handoff.profiles.ralph.logs import (
     LogLine,
     Phrase,

@@ -7,8 +7,10 @@ import sys
 from pathlib import Path
 
 from pytest_handoff.config import Settings
-from pytest_handoff.discovery import discover
+from pytest_handoff.pipeline.discovery import discover
 from pytest_handoff.profiles.ralph.profile import PROFILE
+from pytest_handoff.registry import default_registry
+from tests.probes import HEAVY_MODULES, lint_in_fresh_process
 from tests.ralph_helpers import READY, make_session, phrase, write_logs
 
 
@@ -33,7 +35,7 @@ def test_every_file_of_a_session_is_in_one_group_named_by_its_session_id(tmp_pat
     root = make_session(tmp_path / "lantern")
     session = root / ".claude" / "session"
     groups = {
-        PROFILE.chain_of(path)
+        PROFILE.group_of(path)
         for path in (root / "prd.json", session / "handoff-signal.json", session / "logs" / "pm.log")
     }
     assert groups == {(root, "ralph-single-20260302-090000")}
@@ -41,11 +43,11 @@ def test_every_file_of_a_session_is_in_one_group_named_by_its_session_id(tmp_pat
 
 def test_a_session_without_an_id_is_a_group_all_the_same(tmp_path: Path) -> None:
     write_logs(tmp_path, {"pm": [READY, phrase("developer")]})
-    assert PROFILE.chain_of(tmp_path / ".claude" / "session" / "logs" / "pm.log") == (
+    assert PROFILE.group_of(tmp_path / ".claude" / "session" / "logs" / "pm.log") == (
         tmp_path,
         "ralph-session",
     )
-    assert PROFILE.chain_of(tmp_path / "notes.txt") is None
+    assert PROFILE.group_of(tmp_path / "notes.txt") is None
 
 
 def test_members_list_the_prd_the_session_files_and_every_log_session_files_first(tmp_path: Path) -> None:
@@ -74,47 +76,24 @@ def test_keywords_are_the_profile_and_the_agents_with_logs(tmp_path: Path) -> No
 def test_discovery_finds_one_session_from_any_of_its_files(tmp_path: Path) -> None:
     root = make_session(tmp_path / "lantern")
     found = discover([], tmp_path, Settings())
-    assert [(ref.profile.name, ref.chain_id, ref.directory) for ref in found.chains] == [
+    assert [(ref.profile, ref.group_id, ref.directory) for ref in found.groups] == [
         ("ralph", "ralph-single-20260302-090000", root)
     ]
-    assert len(found.chains[0].paths) == 8
+    assert len(found.groups[0].paths) == 8
 
 
 def test_configured_globs_replace_the_defaults(tmp_path: Path) -> None:
     make_session(tmp_path / "lantern")
     only_logs = Settings(options={"ralph": {"globs": ("agent-logs/*.log",)}})
-    assert discover([], tmp_path, only_logs).chains == ()
+    assert discover([], tmp_path, only_logs).groups == ()
 
 
 def test_checking_one_log_imports_no_other_profile_and_nothing_heavy(tmp_path: Path) -> None:
     root = make_session(tmp_path / "lantern")
-    heavy = (
-        "rich",
-        "jsonschema",
-        "multiprocessing",
-        "importlib.metadata",
-        "dataclasses",
-        "inspect",
-        "sqlite3",
-    )
-    probe = (
-        "import io, sys\n"
-        "from pytest_handoff.cli import main\n"
-        "out, sys.stdout = sys.stdout, io.StringIO()\n"
-        "code = main(sys.argv[1:])\n"
-        "sys.stdout = out\n"
-        f"print(code, sorted(m for m in {heavy!r} if m in sys.modules))\n"
-        "print(sorted(m for m in sys.modules if m.startswith('pytest_handoff.profiles.')"
-        " and not m.startswith('pytest_handoff.profiles.ralph')))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe, ".claude/session/logs/developer.log"],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=root,
-    )
-    assert done.stdout.splitlines() == ["0 []", "['pytest_handoff.profiles.base']"]
+    probe = lint_in_fresh_process([".claude/session/logs/developer.log"], root)
+    assert probe.code == 0
+    assert probe.loaded((*HEAVY_MODULES, "sqlite3")) == []
+    assert probe.formats == ["ralph"]
 
 
 def test_editors_get_the_session_file_schemas_but_not_one_for_every_prd_json() -> None:
@@ -128,16 +107,14 @@ def test_a_prd_json_is_no_member_of_a_group_of_logs_without_a_session(tmp_path: 
     (tmp_path / "logs").mkdir()
     (tmp_path / "logs" / "pm.log").write_text(f"{READY}\n{phrase('developer')}\n")
     (tmp_path / "prd.json").write_text('{"userStories": []}')  # another tool's PRD
-    assert PROFILE.chain_of(tmp_path / "logs" / "pm.log") == (tmp_path, "ralph-session")
+    assert PROFILE.group_of(tmp_path / "logs" / "pm.log") == (tmp_path, "ralph-session")
     assert PROFILE.members(tmp_path, "ralph-session", None) == [tmp_path / "logs" / "pm.log"]
     (tmp_path / ".claude" / "session").mkdir(parents=True)
     assert tmp_path / "prd.json" in PROFILE.members(tmp_path, "ralph-session", None)
 
 
-def test_the_ralph_table_has_unique_rl_codes_four_part_docs_and_loading_registers_exactly_it() -> None:
-    from pytest_handoff.profiles import load
+def test_the_ralph_table_has_unique_rl_codes_four_part_docs_and_its_groups_get_exactly_it() -> None:
     from pytest_handoff.profiles.ralph.rules import RULES as TABLE
-    from pytest_handoff.rules import RULES
 
     parts = ("**What it does**", "**Why is this bad?**", "**Example**", "**Use instead**")
     assert len({rule.code for rule in TABLE}) == len({rule.name for rule in TABLE}) == len(TABLE)
@@ -148,8 +125,9 @@ def test_the_ralph_table_has_unique_rl_codes_four_part_docs_and_loading_register
         assert -1 not in places, rule.code
         assert places == sorted(places), rule.code
         assert (rule.check is None) == (rule.scope == "load"), rule.code
-    load("ralph")
-    assert {code: rule for code, rule in RULES.items() if code.startswith("RL")} == {r.code: r for r in TABLE}
+    default_registry().profile("ralph")
+    rules = default_registry().rules_of("ralph").by_code
+    assert {code: rule for code, rule in rules.items() if code.startswith("RL")} == {r.code: r for r in TABLE}
 
 
 def test_the_ralph_package_imports_none_of_its_modules() -> None:

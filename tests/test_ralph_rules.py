@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.config import Settings
-from pytest_handoff.documents import Document, parse_json_bytes
-from pytest_handoff.engine import finding_of
-from pytest_handoff.findings import Finding, Severity
-from pytest_handoff.rules import RULES
-from pytest_handoff.schemas import compiled_schema
+from pytest_handoff.model import Finding, Severity
+from pytest_handoff.read.document import Document, finding_of
+from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.registry import default_registry
+from pytest_handoff.validation.schemas import compiled_schema
 from tests.ralph_helpers import (
     PROMISE,
     READY,
@@ -29,7 +29,7 @@ from tests.ralph_helpers import (
 
 
 def _run(code: str, document: Document) -> list[Finding]:
-    rule = RULES[code]
+    rule = default_registry().rules_of("ralph").by_code[code]
     assert rule.check is not None
     return [finding_of(rule, hit, Settings(), "s") for hit in rule.check(document, Settings())]
 
@@ -143,7 +143,7 @@ def test_rl104_does_not_fire_for_the_logs_own_agent_or_a_log_named_for_no_agent(
 def test_the_clean_session_has_no_findings(tmp_path: Path) -> None:
     result = check_session(make_session(tmp_path / "lantern"))
     assert result.findings == ()
-    assert result.ref.chain_id == "ralph-single-20260302-090000"
+    assert result.ref.group_id == "ralph-single-20260302-090000"
 
 
 def _set_passes(root: Path, index: int, value: object) -> None:

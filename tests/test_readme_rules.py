@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pytest_handoff.profiles import builtin_profiles
-from pytest_handoff.rules import RULES
+from pytest_handoff.registry import default_registry
 from tests.conftest import REPO
 
 
@@ -19,12 +18,11 @@ def readme_rows() -> dict[str, tuple[str, str]]:
 
 
 def test_the_readme_rules_table_has_every_built_in_rule_with_its_name_and_severity() -> None:
-    import pytest_handoff.engine  # noqa: F401 (the core table)
 
-    profiles = {profile.name for profile in builtin_profiles()}
+    profiles = {profile.name for profile in default_registry().builtin_profiles()}
     expected = {
         code: (rule.name, rule.severity.label)
-        for code, rule in RULES.items()
+        for code, rule in default_registry().all_rules().items()
         if (rule.profile is None and code[:2] in ("HF", "HS", "HX")) or rule.profile in profiles
     }
     assert readme_rows() == expected

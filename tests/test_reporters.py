@@ -16,15 +16,13 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.engine import ChainRef, ChainResult
-from pytest_handoff.findings import Finding, Severity
-from pytest_handoff.profiles import all_profiles
+from pytest_handoff.model import Finding, GroupRef, GroupResult, Severity
+from pytest_handoff.registry import default_registry
 from pytest_handoff.reporters import REPORTERS, ReportContext, Reporter, Summary, reporter_class
 from pytest_handoff.reporters.github import GithubReporter
 from pytest_handoff.reporters.json_format import JsonReporter
 from pytest_handoff.reporters.markdown import MarkdownReporter, markdown_text
 from pytest_handoff.reporters.sarif import SarifReporter, fingerprint
-from pytest_handoff.rules import RULES
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 SARIF_SCHEMA = CORPUS / "sarif" / "sarif-schema-2.1.0.json"
@@ -99,14 +97,14 @@ NOTE = Finding(
 ALL_FINDINGS = (DUPLICATE, INCOMPLETE, TOO_LARGE, HOSTILE, NOTE)
 
 
-def chain(chain_id: str, *findings: Finding, files: int = 2) -> ChainResult:
-    paths = tuple(Path(f"handoffs/{chain_id}/{n:02d}.json") for n in range(1, files + 1))
-    ref = ChainRef(all_profiles()[0], chain_id, Path(f"handoffs/{chain_id}"), paths)
-    return ChainResult(ref=ref, findings=tuple(findings), notes=())
+def chain(group_id: str, *findings: Finding, files: int = 2) -> GroupResult:
+    paths = tuple(Path(f"handoffs/{group_id}/{n:02d}.json") for n in range(1, files + 1))
+    ref = GroupRef("neuralrelay", group_id, Path(f"handoffs/{group_id}"), paths)
+    return GroupResult(ref=ref, findings=tuple(findings), notes=())
 
 
 @pytest.fixture
-def results() -> list[ChainResult]:
+def results() -> list[GroupResult]:
     return [
         chain("chain-a", DUPLICATE, INCOMPLETE),
         chain("chain-b", TOO_LARGE, files=1),
@@ -120,7 +118,7 @@ def context(tmp_path: Path) -> ReportContext:
     return ReportContext(root=tmp_path / "repo", tool_version="0.1.0", summary_hint="the job summary")
 
 
-def run(reporter: Reporter, results: list[ChainResult]) -> str:
+def run(reporter: Reporter, results: list[GroupResult]) -> str:
     summary = Summary()
     reporter.start()
     for result in results:
@@ -131,7 +129,7 @@ def run(reporter: Reporter, results: list[ChainResult]) -> str:
     return reporter.stream.getvalue()
 
 
-def render(cls: type[Reporter], results: list[ChainResult], context: ReportContext) -> str:
+def render(cls: type[Reporter], results: list[GroupResult], context: ReportContext) -> str:
     return run(cls(io.StringIO(), context), results)
 
 
@@ -154,7 +152,7 @@ def test_reporter_class_finds_each_format_by_its_name(name: str, cls: type[Repor
 
 @pytest.mark.parametrize("cls", [JsonReporter, SarifReporter, GithubReporter, MarkdownReporter])
 def test_every_format_mentions_every_finding_of_the_shared_set(
-    cls: type[Reporter], results: list[ChainResult], context: ReportContext
+    cls: type[Reporter], results: list[GroupResult], context: ReportContext
 ) -> None:
     out = render(cls, results, context)
     for finding in ALL_FINDINGS:
@@ -165,7 +163,7 @@ def test_every_format_mentions_every_finding_of_the_shared_set(
 
 
 def test_json_report_lists_every_finding_with_its_position_in_the_order_handled(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     report = json.loads(render(JsonReporter, results, context))
     assert report["version"] == 1
@@ -202,14 +200,14 @@ def test_json_report_lists_every_finding_with_its_position_in_the_order_handled(
 
 
 def test_json_report_counts_files_chains_errors_and_warnings(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     report = json.loads(render(JsonReporter, results, context))
     assert report["summary"] == {"files": 7, "chains": 4, "errors": 3, "warnings": 1}
 
 
 def test_json_report_keeps_untrusted_text_exact_and_non_ascii_readable(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     out = render(JsonReporter, results, context)
     assert "chain c, v2: é" in out  # ensure_ascii=False
@@ -243,13 +241,13 @@ def test_json_report_of_a_clean_run_has_no_findings(context: ReportContext) -> N
 # --- SARIF -----------------------------------------------------------------------------------
 
 
-def sarif_of(results: list[ChainResult], context: ReportContext) -> dict[str, Any]:
+def sarif_of(results: list[GroupResult], context: ReportContext) -> dict[str, Any]:
     log: dict[str, Any] = json.loads(render(SarifReporter, results, context))
     return log
 
 
 def test_sarif_log_validates_against_the_official_sarif_2_1_0_schema(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     if not SARIF_SCHEMA.is_file():
         pytest.skip(f"SARIF schema not found at {SARIF_SCHEMA}")
@@ -265,7 +263,7 @@ def test_sarif_log_validates_against_the_official_sarif_2_1_0_schema(
 
 
 def test_sarif_log_names_the_tool_its_version_and_the_source_root(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     log = sarif_of(results, context)
     assert log["$schema"] == "https://json.schemastore.org/sarif-2.1.0.json"
@@ -280,15 +278,16 @@ def test_sarif_log_names_the_tool_its_version_and_the_source_root(
 
 
 def test_sarif_lists_exactly_the_rules_its_results_use_with_their_docs(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
-    run_ = sarif_of(results, context)["runs"][0]
+    run_ = sarif_of(results, context._replace(rule_of=default_registry().rule))["runs"][0]
     rules = run_["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == ["HF003", "HF006", "NR102", "NR106", "USER"]
     for result in run_["results"]:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
     duplicate = rules[0]
-    known = RULES["HF003"]
+    known = default_registry().rule("HF003")
+    assert known is not None
     assert duplicate["name"] == "duplicate-key"
     assert duplicate["shortDescription"]["text"] == known.summary
     assert duplicate["help"]["markdown"] == known.doc
@@ -299,7 +298,7 @@ def test_sarif_lists_exactly_the_rules_its_results_use_with_their_docs(
 
 
 def test_sarif_results_point_at_the_finding_with_an_exclusive_end_column(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     first = sarif_of(results, context)["runs"][0]["results"][0]
     assert first["ruleId"] == "HF003"
@@ -317,12 +316,12 @@ def test_sarif_results_point_at_the_finding_with_an_exclusive_end_column(
     assert related["message"]["text"] == "first definition"
 
 
-def test_sarif_levels_follow_the_finding_severity(results: list[ChainResult], context: ReportContext) -> None:
+def test_sarif_levels_follow_the_finding_severity(results: list[GroupResult], context: ReportContext) -> None:
     levels = [r["level"] for r in sarif_of(results, context)["runs"][0]["results"]]
     assert levels == ["error", "warning", "error", "error", "note"]
 
 
-def test_sarif_whole_file_finding_has_no_region(results: list[ChainResult], context: ReportContext) -> None:
+def test_sarif_whole_file_finding_has_no_region(results: list[GroupResult], context: ReportContext) -> None:
     whole_file = sarif_of(results, context)["runs"][0]["results"][2]
     assert whole_file["ruleId"] == "HF006"
     assert "region" not in whole_file["locations"][0]["physicalLocation"]
@@ -333,7 +332,7 @@ _URI_REFERENCE = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-F]{2})*")
 
 
 def test_sarif_uri_of_an_odd_path_is_percent_encoded_and_relative(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     run_ = sarif_of(results, context)["runs"][0]
     uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run_["results"]]
@@ -344,7 +343,7 @@ def test_sarif_uri_of_an_odd_path_is_percent_encoded_and_relative(
 
 
 def test_sarif_message_of_untrusted_text_keeps_its_words(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     hostile = sarif_of(results, context)["runs"][0]["results"][3]
     assert "<script>alert(1)</script>" in hostile["message"]["text"]
@@ -358,7 +357,7 @@ def test_sarif_fingerprint_survives_a_line_move_but_not_a_new_message() -> None:
     assert fingerprint(reworded) != fingerprint(DUPLICATE)
 
 
-def test_sarif_results_carry_their_fingerprint(results: list[ChainResult], context: ReportContext) -> None:
+def test_sarif_results_carry_their_fingerprint(results: list[GroupResult], context: ReportContext) -> None:
     first = sarif_of(results, context)["runs"][0]["results"][0]
     assert first["partialFingerprints"] == {"handoffFingerprint/v1": fingerprint(DUPLICATE)}
 
@@ -387,7 +386,7 @@ def _fields(finding: Finding) -> dict[str, Any]:
 # --- GitHub Actions --------------------------------------------------------------------------
 
 
-def github_lines(results: list[ChainResult], context: ReportContext) -> list[str]:
+def github_lines(results: list[GroupResult], context: ReportContext) -> list[str]:
     out = render(GithubReporter, results, context)
     assert out.endswith("\n")
     return out[:-1].split("\n")
@@ -414,7 +413,7 @@ def parse_command(line: str) -> tuple[str, dict[str, str], str]:
 
 
 def test_github_annotation_has_file_position_and_title(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     lines = github_lines(results, context)
     assert lines[0] == (
@@ -424,14 +423,14 @@ def test_github_annotation_has_file_position_and_title(
 
 
 def test_github_errors_come_first_then_warnings_then_notices(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     commands = [parse_command(line)[0] for line in github_lines(results, context)]
     assert commands == ["error", "error", "error", "warning", "notice"]
 
 
 def test_github_annotation_spanning_lines_has_no_columns(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     warning = next(line for line in github_lines(results, context) if line.startswith("::warning"))
     _, properties, _ = parse_command(warning)
@@ -444,7 +443,7 @@ def test_github_annotation_spanning_lines_has_no_columns(
 
 
 def test_github_whole_file_annotation_names_only_the_file(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     line = next(line for line in github_lines(results, context) if "HF006" in line)
     assert line == (
@@ -453,7 +452,7 @@ def test_github_whole_file_annotation_names_only_the_file(
 
 
 def test_github_property_values_escape_colons_and_commas(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     line = next(line for line in github_lines(results, context) if "NR102" in line)
     assert "file=handoffs/chain c%2C v2%3A é/03-test agent.json," in line
@@ -556,7 +555,7 @@ def test_github_shows_at_most_ten_errors_and_ten_warnings_then_one_notice(
 
 
 def test_github_writes_no_notice_when_everything_fits(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     assert not any(line.startswith("::notice::") for line in github_lines(results, context))
 
@@ -574,7 +573,7 @@ def test_github_keeps_room_for_its_own_notice_among_ten_notes(context: ReportCon
 # --- Markdown --------------------------------------------------------------------------------
 
 
-def markdown_of(results: list[ChainResult], context: ReportContext, **kwargs: Any) -> str:
+def markdown_of(results: list[GroupResult], context: ReportContext, **kwargs: Any) -> str:
     return run(MarkdownReporter(io.StringIO(), context, **kwargs), results)
 
 
@@ -591,7 +590,7 @@ def unescaped_pipes(line: str) -> int:
 
 
 def test_markdown_summary_has_a_heading_totals_and_a_table_per_chain(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     text = markdown_of(results, context)
     assert text.startswith("## handoff-lint\n\n**3 errors**, 1 warning and 1 note in 7 files of 4 chains.\n")
@@ -601,7 +600,7 @@ def test_markdown_summary_has_a_heading_totals_and_a_table_per_chain(
     assert len(table_rows(text)) == 5
 
 
-def test_markdown_location_links_to_the_line(results: list[ChainResult], context: ReportContext) -> None:
+def test_markdown_location_links_to_the_line(results: list[GroupResult], context: ReportContext) -> None:
     text = markdown_of(results, context)
     assert (
         "| ❌ error "
@@ -612,14 +611,14 @@ def test_markdown_location_links_to_the_line(results: list[ChainResult], context
     assert f"({ODD_URI}#L2)" in text
 
 
-def test_markdown_lists_clean_chains_briefly(results: list[ChainResult], context: ReportContext) -> None:
+def test_markdown_lists_clean_chains_briefly(results: list[GroupResult], context: ReportContext) -> None:
     text = markdown_of(results, context)
     assert "- ✅ chain-d: no findings\n" in text
     assert "### chain-d" not in text
 
 
 def test_markdown_keeps_untrusted_text_inside_its_table_cell(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     text = markdown_of(results, context)
     rows = table_rows(text)
@@ -632,7 +631,7 @@ def test_markdown_keeps_untrusted_text_inside_its_table_cell(
 
 
 def test_markdown_renders_untrusted_text_as_literal_text(
-    results: list[ChainResult], context: ReportContext
+    results: list[GroupResult], context: ReportContext
 ) -> None:
     markdown_it = pytest.importorskip("markdown_it")
     parser = markdown_it.MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])

@@ -16,8 +16,10 @@ from typing import Any
 import pytest
 
 from pytest_handoff.config import load_settings
-from pytest_handoff.engine import check_chain, discover
-from pytest_handoff.findings import Finding
+from pytest_handoff.model import Finding
+from pytest_handoff.pipeline.check import check_group
+from pytest_handoff.pipeline.discovery import discover
+from pytest_handoff.registry import default_registry
 
 FIXTURES = Path(__file__).parent / "fixtures" / "neuralrelay"
 CLEAN_CHAINS = sorted(path.name for path in FIXTURES.iterdir() if path.is_dir())
@@ -29,10 +31,10 @@ Edit = Callable[[Path], None]
 
 
 def lint(root: Path) -> list[Finding]:
-    settings = load_settings(root)
+    settings = load_settings(root, tables=default_registry())
     findings: list[Finding] = []
-    for ref in discover([], root, settings).chains:
-        findings.extend(check_chain(ref, settings, root).findings)
+    for ref in discover([], root, settings).groups:
+        findings.extend(check_group(ref, settings, root).findings)
     return findings
 
 

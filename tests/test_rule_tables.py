@@ -1,5 +1,5 @@
-"""Built-in rules are tables: importing a rule's module registers nothing; the engine and a
-profile's loading register them, each code once, with its four-part docs."""
+"""Built-in rules are tables, read by a registry that is built once and passed in: nothing
+registers anything on import, every code is known in any process, with its four-part docs."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import sys
 import pytest
 
 from pytest_handoff.core_rules import CORE_RULES
-from pytest_handoff.profiles import load
+from pytest_handoff.model import Rule
 from pytest_handoff.profiles.neuralrelay.rules import RULES as NEURALRELAY_RULES
-from pytest_handoff.rules import RULES, Rule
+from pytest_handoff.registry import default_registry
 
 FOUR_PARTS = ("**What it does**", "**Why is this bad?**", "**Example**", "**Use instead**")
 NEURALRELAY_MODULES = (
@@ -25,34 +25,27 @@ def run_python(probe: str) -> list[str]:
     return done.stdout.splitlines()
 
 
-def test_importing_the_neuralrelay_profile_registers_no_nr_rule_until_the_profile_is_loaded() -> None:
-    probe = (
-        "import pytest_handoff.profiles.neuralrelay.profile as module\n"
-        "from pytest_handoff.rules import RULES\n"
-        "print(module.PROFILE.name, sorted(c for c in RULES if c.startswith('NR')))\n"
-        "from pytest_handoff.profiles import load\n"
-        "assert load('neuralrelay') is module.PROFILE\n"
-        "print(sorted(c for c in RULES if c.startswith('NR')) == sorted(r.code for r in module.PROFILE.rule_table()))\n"
-    )
-    assert run_python(probe) == ["neuralrelay []", "True"]
+def test_nothing_registers_a_rule_on_import_there_is_no_table_to_register_in() -> None:
+    import pytest_handoff.rules as rows
+
+    assert not any(hasattr(rows, name) for name in ("RULES", "register", "register_table", "unregister"))
 
 
-def test_importing_builtin_rule_modules_registers_nothing_and_the_engine_registers_the_core_table() -> None:
-    modules = [
-        "pytest_handoff.core_rules",
-        "pytest_handoff.secrets",
-        *(f"pytest_handoff.profiles.neuralrelay.{name}" for name in NEURALRELAY_MODULES),
-    ]
-    probe = (
-        f"import importlib\nfor name in {modules!r}: importlib.import_module(name)\n"
-        "from pytest_handoff.rules import RULES\n"
-        "print(sorted(RULES))\n"
-        "import pytest_handoff.engine\n"
-        "print(' '.join(RULES))\n"
+def test_two_registries_are_independent_values_built_from_the_same_tables() -> None:
+    from pytest_handoff.registry import Registry
+
+    first, second = Registry(entry_points=False), Registry(entry_points=False)
+    assert first.all_rules() == second.all_rules() == default_registry().all_rules()
+    assert first.profile("neuralrelay") is second.profile("neuralrelay")  # the profiles are stateless values
+
+
+def test_handoff_lint_explain_knows_every_code_in_a_fresh_process() -> None:
+    codes = list(default_registry().all_rules())
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_handoff", "explain", *codes], capture_output=True, text=True, check=True
     )
-    nothing, after_engine = run_python(probe)
-    assert nothing == "[]"
-    assert after_engine.split() == [rule.code for rule in CORE_RULES]
+    headings = [line.split()[0] for line in done.stdout.splitlines() if "(default severity:" in line]
+    assert headings == codes
 
 
 def test_the_neuralrelay_package_imports_none_of_its_modules() -> None:
@@ -85,13 +78,10 @@ def test_a_rule_table_has_unique_codes_of_its_prefixes_and_four_part_docs(
         assert (rule.check is None) == (rule.scope == "load"), rule.code
 
 
-def test_loading_the_neuralrelay_profile_registers_exactly_its_table() -> None:
-    load("neuralrelay")
+def test_the_rules_of_neuralrelay_groups_are_the_core_table_and_exactly_its_own() -> None:
     assert [rule.code for rule in NEURALRELAY_RULES] == sorted(rule.code for rule in NEURALRELAY_RULES)
-    assert {code: rule for code, rule in RULES.items() if code.startswith("NR")} == {
-        rule.code: rule for rule in NEURALRELAY_RULES
-    }
-    assert all(RULES[rule.code] == rule for rule in CORE_RULES)
+    rules = default_registry().rules_of("neuralrelay").by_code
+    assert dict(rules) == {rule.code: rule for rule in (*CORE_RULES, *NEURALRELAY_RULES)}
 
 
 def test_hx001_is_a_core_chain_rule_whose_check_lives_in_secrets() -> None:

@@ -11,8 +11,8 @@ from urllib.request import url2pathname
 import pytest
 from views_helpers import BROKEN, CLEAN, outside_ci, run
 
-from pytest_handoff.engine import matches_globs
-from pytest_handoff.schemas import available_schemas, load_schema
+from pytest_handoff.globs import matches_globs
+from pytest_handoff.validation.schemas import available_schemas, load_schema
 
 pytestmark = pytest.mark.usefixtures("outside_ci")
 __all__ = ["outside_ci"]

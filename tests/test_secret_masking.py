@@ -108,7 +108,7 @@ def test_the_same_run_with_hx001_selected_reports_the_token_masked(
 
 
 def test_a_quote_cut_short_hides_what_it_shows_of_a_token() -> None:
-    from pytest_handoff.engine import secret_masker
+    from pytest_handoff.pipeline.masking import secret_masker
 
     hide = secret_masker([TOKEN])
     shown = hide(f'gap repeats entry 0: "reads GITHUB_TOKEN={TOKEN[:30]}…"')
@@ -142,14 +142,14 @@ def test_a_token_quoted_case_folded_by_nr306_is_hidden(
 
 
 def secret_masker_hides_every_case() -> bool:
-    from pytest_handoff.engine import secret_masker
+    from pytest_handoff.pipeline.masking import secret_masker
 
     hide = secret_masker([TOKEN])
     return not any(leaks(hide(spelling)) for spelling in (TOKEN.lower(), TOKEN.upper(), f"x{TOKEN.lower()[3:20]}…"))
 
 
 def test_a_spelling_that_only_case_insensitive_matching_finds_is_masked_not_a_crash() -> None:
-    from pytest_handoff.engine import secret_masker
+    from pytest_handoff.pipeline.masking import secret_masker
 
     secret = "Sup3rS3cretValue99xQ7"
     long_s = secret.replace("S", "\u017f")  # IGNORECASE matches it; lower() keeps it

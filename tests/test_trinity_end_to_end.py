@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +10,7 @@ from typing import Any
 import pytest
 
 from pytest_handoff.cli import main
+from tests.probes import HEAVY_MODULES, lint_in_fresh_process
 from tests.trinity_helpers import trinity_workspaces, with_colons
 
 Run = Callable[..., pytest.RunResult]
@@ -157,26 +156,10 @@ def test_an_unrelated_handoff_folder_is_not_taken_for_trinitys(
 
 def test_checking_one_trinity_file_imports_no_other_profile_and_nothing_heavy(project: Path) -> None:
     trinity_workspaces("studio", project)
-    probe = (
-        "import io, sys\n"
-        "from pytest_handoff.cli import main\n"
-        "out, sys.stdout = sys.stdout, io.StringIO()\n"
-        "code = main(sys.argv[1:])\n"
-        "sys.stdout = out\n"
-        "heavy = ('rich', 'jsonschema', 'multiprocessing', 'concurrent.futures', 'importlib.metadata',\n"
-        "         'dataclasses', 'inspect', 'shutil', '_strptime', 'pytest', 'sqlite3')\n"
-        "loaded = [m for m in sys.modules if m in heavy or (m.startswith('pytest_handoff.profiles.')\n"
-        "          and m.split('.')[2] not in ('base', 'trinity'))]\n"
-        "print(code, sorted(loaded))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe, with_colons("tester/handoff/developer-2026-04-02T10_00_00.000Z.json")],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=project,
-    )
-    assert done.stdout == "0 []\n"
+    probe = lint_in_fresh_process([with_colons("tester/handoff/developer-2026-04-02T10_00_00.000Z.json")], project)
+    assert probe.code == 0
+    assert probe.loaded((*HEAVY_MODULES, "sqlite3")) == []
+    assert probe.formats == ["trinity"]
 
 
 def test_profile_trinity_checks_a_file_no_profile_would_claim(
@@ -205,7 +188,7 @@ def test_profile_trinity_checks_every_workspace_when_no_path_is_named(
 def test_schema_export_gives_trinity_handoffs_their_schema(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pytest_handoff.discovery import matches_globs
+    from pytest_handoff.globs import matches_globs
 
     assert main(["schema", "export", "editor-schemas"]) == 0
     out = capsys.readouterr().out

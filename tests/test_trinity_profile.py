@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from pytest_handoff.config import Settings
-from pytest_handoff.discovery import matches_globs
-from pytest_handoff.profiles import SPECS_BY_NAME, load
+from pytest_handoff.globs import matches_globs
+from pytest_handoff.profiles.builtin import TRINITY
 from pytest_handoff.profiles.trinity.names import Instant, parse_file_name, parse_timestamp
 from pytest_handoff.profiles.trinity.profile import PROFILE, normal_folder, workspaces
+from pytest_handoff.registry import default_registry
+from tests.probes import HEAVY_MODULES, import_in_fresh_process
 
 WORKSPACE = Path("/project/agents/tester/handoff")
 
@@ -94,10 +94,10 @@ def test_it_claims_files_named_like_handoffs_not_every_json_file_of_a_handoff_fo
 
 
 def test_a_group_is_one_workspaces_handoff_folder_named_for_the_workspace() -> None:
-    assert PROFILE.chain_of(WORKSPACE / "developer-2026-04-02T10:00:00.000Z.json") == (WORKSPACE, "tester")
-    assert PROFILE.chain_of(WORKSPACE / "notes.json") == (WORKSPACE, "tester")
-    assert PROFILE.chain_of(Path("inbox/developer-2026-04-02T10:00:00.000Z.json")) is None
-    assert PROFILE.chain_of(WORKSPACE / "notes.txt") is None
+    assert PROFILE.group_of(WORKSPACE / "developer-2026-04-02T10:00:00.000Z.json") == (WORKSPACE, "tester")
+    assert PROFILE.group_of(WORKSPACE / "notes.json") == (WORKSPACE, "tester")
+    assert PROFILE.group_of(Path("inbox/developer-2026-04-02T10:00:00.000Z.json")) is None
+    assert PROFILE.group_of(WORKSPACE / "notes.txt") is None
 
 
 def test_members_are_the_json_files_of_the_folder(tmp_path: Path) -> None:
@@ -139,16 +139,15 @@ def test_keywords_are_the_senders_named_by_the_files() -> None:
 
 
 def test_the_chain_view_shows_each_file_by_its_sender() -> None:
-    from pytest_handoff.discovery import ChainRef
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group, GroupRef
 
     paths = (WORKSPACE / "qa-lead-2026-04-02T10:00:00Z.json", WORKSPACE / "notes.json")
-    view = PROFILE.summarise(Chain(ChainRef(PROFILE, "tester", WORKSPACE, paths), []))
+    view = PROFILE.summarise(Group(GroupRef(PROFILE.name, "tester", WORKSPACE, paths), []))
     assert [(stage.file, stage.agent) for stage in view.stages] == [
         ("qa-lead-2026-04-02T10:00:00Z.json", "qa-lead"),
         ("notes.json", "notes"),
     ]
-    assert (view.profile, view.chain_id) == ("trinity", "tester")
+    assert (view.profile, view.group_id) == ("trinity", "tester")
 
 
 # --- discovery globs -------------------------------------------------------------------------
@@ -163,7 +162,7 @@ def test_the_chain_view_shows_each_file_by_its_sender() -> None:
     ],
 )
 def test_the_default_glob_finds_handoffs_in_any_workspace(relative: str) -> None:
-    assert matches_globs(relative, SPECS_BY_NAME["trinity"].default_globs)
+    assert matches_globs(relative, TRINITY.default_globs)
 
 
 @pytest.mark.parametrize(
@@ -177,14 +176,15 @@ def test_the_default_glob_finds_handoffs_in_any_workspace(relative: str) -> None
     ],
 )
 def test_the_default_glob_leaves_other_handoff_folders_alone(relative: str) -> None:
-    assert not matches_globs(relative, SPECS_BY_NAME["trinity"].default_globs)
+    assert not matches_globs(relative, TRINITY.default_globs)
 
 
 def test_the_spec_and_the_profile_agree() -> None:
-    spec = SPECS_BY_NAME["trinity"]
-    assert load("trinity") is PROFILE
+    spec = TRINITY
+    assert default_registry().profile("trinity") is PROFILE
     assert spec.default_globs == PROFILE.default_globs
-    assert spec.option_keys == PROFILE.option_keys
+    assert [option.key for option in spec.declared or ()] == ["globs", "workspaces", "timestamp-tolerance-ms"]
+    assert PROFILE.spec is spec
     assert {rule.code for rule in PROFILE.rule_table()} == {f"TR10{n}" for n in range(1, 7)}
     assert all(rule.profile == "trinity" for rule in PROFILE.rule_table())
 
@@ -199,46 +199,36 @@ def test_every_rule_has_the_four_part_doc() -> None:
 
 
 def test_workspaces_are_read_from_the_trinity_table_as_posix_folders() -> None:
-    settings = Settings(
-        options={
-            "trinity": {
-                "workspaces": {"tester": "./agents\\tester/", "root": ".", "bad": 3, "abs": "/srv/x/"}
-            }
-        }
+    settings = Settings().merged(
+        {"trinity": {"workspaces": {"tester": "./agents\\tester/", "root": ".", "abs": "/srv/x/"}}},
+        "pyproject.toml",
+        default_registry(),
     )
     assert workspaces(settings) == {"tester": "agents/tester", "root": ".", "abs": "/srv/x"}
     assert normal_folder("C:\\work\\tester\\") == "C:/work/tester"
 
 
 def test_the_trinity_table_is_accepted_in_pyproject(tmp_path: Path) -> None:
-    from pytest_handoff.config import ConfigError, load_settings
+    from pytest_handoff.config import load_settings
+    from pytest_handoff.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text(
         '[tool.handoff.trinity]\nworkspaces = {tester = "agents/tester"}\ntimestamp-tolerance-ms = 0\n'
     )
-    settings = load_settings(tmp_path)
+    settings = load_settings(tmp_path, tables=default_registry())
     assert workspaces(settings) == {"tester": "agents/tester"}
     (tmp_path / "pyproject.toml").write_text('[tool.handoff.trinity]\nworkspace = {tester = "x"}\n')
     with pytest.raises(ConfigError, match="did you mean 'workspaces'"):
-        load_settings(tmp_path)
+        load_settings(tmp_path, tables=default_registry())
 
 
 # --- import cost ---------------------------------------------------------------------------------
 
 
 def test_importing_the_profile_imports_no_other_profile_and_nothing_heavy() -> None:
-    probe = (
-        "import sys\n"
-        "import pytest_handoff.profiles.trinity.profile as p\n"
-        "p.PROFILE.rule_table()\n"
-        "heavy = ('rich', 'jsonschema', 'pytest', 'dataclasses', 'inspect', 'importlib.metadata',\n"
-        "         'multiprocessing', 'sqlite3')\n"
-        "print(sorted(m for m in sys.modules if m in heavy or\n"
-        "      (m.startswith('pytest_handoff.profiles.') and not m.startswith('pytest_handoff.profiles.trinity')\n"
-        "       and m != 'pytest_handoff.profiles.base')))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout == "[]\n"
+    probe = import_in_fresh_process("import pytest_handoff.profiles.trinity.profile as p\np.PROFILE.rule_table()")
+    assert probe.loaded((*HEAVY_MODULES, "sqlite3")) == []
+    assert probe.formats == ["trinity"]
 
 
 def test_the_package_itself_imports_nothing() -> None:

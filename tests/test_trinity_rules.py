@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pytest_handoff.config import Settings
+from pytest_handoff.errors import ConfigError
+from pytest_handoff.registry import default_registry
 from tests.trinity_helpers import AT, OMIT, body, check, places
 
 TESTER = "agents/tester/handoff"
@@ -213,9 +215,12 @@ def test_tr104_configured_workspaces_may_be_the_project_root_or_absolute(tmp_pat
     assert check({NAME: body()}, absolute) == []
 
 
-def test_tr104_ignores_workspace_entries_that_are_not_folders() -> None:
-    assert check({NAME: body()}, trinity(workspaces={"tester": 3, "x": ""})) == []
-    assert check({NAME: body()}, trinity(workspaces=["tester"])) == []
+@pytest.mark.parametrize("workspaces", [{"tester": 3}, {"x": ""}, ["tester"]])
+def test_tr104_workspace_entries_that_are_not_folders_are_refused_with_the_configuration(
+    workspaces: object,
+) -> None:
+    with pytest.raises(ConfigError, match="'workspaces'"):
+        Settings().merged({"trinity": {"workspaces": workspaces}}, "pyproject.toml", default_registry())
 
 
 def test_tr104_reports_a_handoff_outside_any_handoff_folder() -> None:

@@ -22,8 +22,9 @@ from views_helpers import (
 )
 
 from pytest_handoff.config import Settings
-from pytest_handoff.engine import check_paths
+from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.base import Profile
+from pytest_handoff.registry import default_registry
 
 pytestmark = pytest.mark.usefixtures("outside_ci")
 __all__ = ["in_examples", "outside_ci"]
@@ -220,7 +221,7 @@ def test_a_profile_without_its_own_summary_still_shows_its_files(tmp_path: Path)
     seen = []
 
     def capture(chain: object) -> tuple[()]:
-        seen.append(Profile.summarise(chain.ref.profile, chain))  # type: ignore[attr-defined]
+        seen.append(Profile.summarise(default_registry().profile(chain.ref.profile), chain))  # type: ignore[attr-defined]
         return ()
 
     check_paths([], tmp_path, Settings(), (capture,))

@@ -97,7 +97,7 @@ def test_report_means_and_trends_match_the_reviews(
     expected_codes = {generator().BREAKS[name][1] for name in broken_rules}
     assert expected_codes <= {rule["code"] for rule in report["rules"]}
     worst = {chain["chain"] for chain in report["worst_chains"]}
-    assert worst == {chain_id for chain_id, kind, _ in manifest if kind == "broken"}
+    assert worst == {group_id for group_id, kind, _ in manifest if kind == "broken"}
 
 
 def _with_scores(tmp_path: Path, scores: list[int]) -> Path:

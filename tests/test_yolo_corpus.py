@@ -138,5 +138,5 @@ def test_a_standalone_file_of_yolo_planning_is_a_group_of_its_own(tmp_path: Path
     path = write(
         tmp_path, ".yolo-planning/research-archive.jsonl", [{"q": "x", "finding": "y", "phase": "03"}]
     )
-    assert PROFILE.chain_of(path) is None
+    assert PROFILE.group_of(path) is None
     assert check_group(tmp_path, [path]) == []

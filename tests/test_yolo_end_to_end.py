@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from pytest_handoff.cli import main
+from tests.probes import lint_in_fresh_process
 from tests.yolo_helpers import column_of, fixture_project, jsonl, write
 
 PHASE = ".yolo-planning/phases/03-auth"
@@ -190,16 +189,6 @@ def test_pytest_handoffs_passes_the_clean_fixture_project(pytester: pytest.Pytes
 def test_linting_one_yolo_file_imports_no_other_profile(tmp_path: Path) -> None:
     write(tmp_path, f"{PHASE}/x.jsonl", [{**CRITIQUE, "findings": 2}])
     (tmp_path / ".git").mkdir()
-    code = (
-        "import sys; from pytest_handoff.cli import main; code = main([sys.argv[1]]);"
-        "print(code, sorted(m for m in sys.modules if m.startswith('pytest_handoff.profiles.')"
-        " and not m.startswith('pytest_handoff.profiles.yolo') and m != 'pytest_handoff.profiles.base'))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code, f"{PHASE}/x.jsonl"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=True,
-    )
-    assert result.stdout.strip().splitlines()[-1] == "0 []"
+    probe = lint_in_fresh_process([f"{PHASE}/x.jsonl"], tmp_path)
+    assert (probe.code, probe.formats) == (0, ["yolo"])
+

@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_handoff.config import Settings
-from pytest_handoff.discovery import ChainRef
-from pytest_handoff.engine import check_chain
-from pytest_handoff.findings import Finding
+from pytest_handoff.model import Finding, GroupRef
+from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.profiles.trinity.profile import PROFILE
 
 FIXTURES = Path(__file__).parent / "fixtures" / "trinity"
@@ -52,19 +51,19 @@ def check(files: Mapping[str, str], settings: Settings | None = None, root: Path
     """Findings of ``files`` (path below ``root`` -> text) checked in memory, group by group."""
     paths = {root / name: text.encode() for name, text in files.items()}
     groups: dict[str, list[Path]] = {}
-    refs: list[ChainRef] = []
+    refs: list[GroupRef] = []
     for path in paths:
-        located = PROFILE.chain_of(path)
+        located = PROFILE.group_of(path)
         if located is None:
-            refs.append(ChainRef(PROFILE, path.stem, None, (path,)))
+            refs.append(GroupRef(PROFILE.name, path.stem, None, (path,)))
         else:
             groups.setdefault(str(located[0]), []).append(path)
     for members in groups.values():
-        directory, chain_id = PROFILE.chain_of(members[0]) or (members[0].parent, "")
-        refs.append(ChainRef(PROFILE, chain_id, directory, tuple(sorted(members, key=PROFILE.sort_key))))
+        directory, group_id = PROFILE.group_of(members[0]) or (members[0].parent, "")
+        refs.append(GroupRef(PROFILE.name, group_id, directory, tuple(sorted(members, key=PROFILE.sort_key))))
     found: list[Finding] = []
     for ref in refs:
-        found.extend(check_chain(ref, settings or Settings(), root, overrides=paths).findings)
+        found.extend(check_group(ref, settings or Settings(), root, overrides=paths).findings)
     return sorted(found)
 
 

@@ -56,9 +56,9 @@ def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def copy_chain(source: Path, root: Path, chain_id: str | None = None) -> Path:
+def copy_chain(source: Path, root: Path, group_id: str | None = None) -> Path:
     """A copy of a chain folder under ``root/.neuralrelay/handoffs/``."""
-    target = root / ".neuralrelay" / "handoffs" / (chain_id or source.name)
+    target = root / ".neuralrelay" / "handoffs" / (group_id or source.name)
     shutil.copytree(source, target)
     return target
 

@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pytest_handoff.config import Settings
-from pytest_handoff.discovery import ChainRef
-from pytest_handoff.engine import check_chain
-from pytest_handoff.findings import Finding
-from pytest_handoff.profiles import load
+from pytest_handoff.model import Finding, GroupRef
+from pytest_handoff.pipeline import check as pipeline
+from pytest_handoff.registry import default_registry
 
-PROFILE = load("yolo")
+PROFILE = default_registry().profile("yolo")
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "yolo"
 CORPUS = REPO.parent / "shared" / "corpus" / "yolo"
@@ -64,11 +63,11 @@ def check_group(
 
     ``contents`` gives the bytes of files that need not exist (in-memory documents).
     """
-    located = PROFILE.chain_of(paths[0])
-    ref = ChainRef(
-        PROFILE, located[1] if located else paths[0].stem, located[0] if located else None, tuple(paths)
+    located = PROFILE.group_of(paths[0])
+    ref = GroupRef(
+        PROFILE.name, located[1] if located else paths[0].stem, located[0] if located else None, tuple(paths)
     )
-    return list(check_chain(ref, settings or Settings(), root, overrides=contents or {}).findings)
+    return list(pipeline.check_group(ref, settings or Settings(), root, overrides=contents or {}).findings)
 
 
 def check_folder(root: Path, folder: str = PHASE, settings: Settings | None = None) -> list[Finding]:

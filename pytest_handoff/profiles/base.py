@@ -7,13 +7,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.documents import Document, Loaded, LoadResult, parse_json_bytes
+from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.read.document import Document, Loaded, LoadResult
+from pytest_handoff.read.strict_json import parse_json_bytes
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.engine import Chain, ChainRef
-    from pytest_handoff.findings import Finding
-    from pytest_handoff.rules import Hit, Rule
+    from pytest_handoff.model import Finding, Group, GroupRef, Hit, Rule
     from pytest_handoff.views.model import ChainView
 
 
@@ -23,7 +23,7 @@ class Profile(ABC):
     Subclasses set ``name`` (also the ``profile`` of their rules, and the table of their options,
     ``[tool.handoff.<name>]``) and ``default_globs`` (where its files live in a repository).
 
-    The data path: the engine finds files by :meth:`globs`, groups them with :meth:`chain_of`
+    The data path: the engine finds files by :meth:`globs`, groups them with :meth:`group_of`
     and :meth:`members`, turns each into documents with :meth:`read` (or :meth:`open`, for a
     store the profile opens itself), types them with :meth:`classify`, validates them against
     :meth:`schema_name`, and runs the rules of :meth:`rule_table`.
@@ -31,22 +31,23 @@ class Profile(ABC):
 
     name: str
     default_globs: tuple[str, ...]
-    #: Keys of ``[tool.handoff.<name>]`` this profile reads (``globs`` always).
-    option_keys: tuple[str, ...] = ("globs",)
+    #: Keys of ``[tool.handoff.<name>]`` a plugin's profile reads (``globs`` always; None: tables of
+    #: its own, read by :meth:`read_options`). A built-in profile declares its options in its spec.
+    option_keys: tuple[str, ...] | None = ("globs",)
     #: True when a group is a folder holding its files (a NeuralRelay chain folder); False when a
     #: group's files are spread over folders (a Ralph session: ``prd.json``, ``.claude/session``, logs).
     groups_by_folder: bool = True
     #: Codes whose findings are about the chain as a whole (a missing stage, a gap in the
     #: numbering), not about the file they are placed in: when files of a chain are named,
     #: every one of them owns these findings.
-    chain_wide_codes: frozenset[str] = frozenset()
+    group_wide_codes: frozenset[str] = frozenset()
 
     @abstractmethod
-    def claims(self, path: Path) -> bool:
+    def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         """True when ``path``, named explicitly, looks like one of this format's files."""
 
     @abstractmethod
-    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+    def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         """The chain directory and chain id ``path`` belongs to, or None for a file on its own."""
 
     def globs(self, settings: Settings) -> tuple[str, ...]:
@@ -71,13 +72,15 @@ class Profile(ABC):
         """
         return None
 
-    def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
-        """Every file of the group ``chain_of`` put in ``directory`` (sorted by the engine).
+    def members(
+        self, directory: Path, group_id: str, listing: list[Path] | None, settings: Settings = NO_SETTINGS
+    ) -> list[Path]:
+        """Every file of the group ``group_of`` put in ``directory`` (sorted by the engine).
 
         ``listing`` is the regular files directly in ``directory`` when the walk already listed
         them. The default: those of them this profile places in a chain.
         """
-        return [path for path in folder_files(directory, listing) if self.chain_of(path) is not None]
+        return [path for path in folder_files(directory, listing) if self.group_of(path, settings) is not None]
 
     def default_sources(self, settings: Settings) -> list[Path]:
         """Sources checked when this profile is forced (``--profile``) and no path is named.
@@ -91,7 +94,7 @@ class Profile(ABC):
         run over the whole project like the files its globs find (Craik's ``stores``)."""
         return []
 
-    def cache_inputs(self, ref: ChainRef, settings: Settings) -> list[Path]:
+    def cache_inputs(self, ref: GroupRef, settings: Settings) -> list[Path]:
         """Files outside the group that its rules read (a project's schema file): a cached result
         holds only while their bytes are unchanged too."""
         return []
@@ -132,7 +135,7 @@ class Profile(ABC):
 
         A profile whose schemas are not shipped (a user's contract) validates in its own way.
         """
-        from pytest_handoff.schemas import compiled_schema
+        from pytest_handoff.validation.schemas import compiled_schema
 
         assert document.handoff_type is not None
         return compiled_schema(self.schema_name(document.handoff_type)).findings(document)
@@ -147,7 +150,7 @@ class Profile(ABC):
 
     # --- reading views (handoff-lint chain / report / show / schema export) -----------------
 
-    def summarise(self, chain: Chain) -> ChainView:
+    def summarise(self, chain: Group) -> ChainView:
         """The chain as people read it (``handoff-lint chain`` and ``report``).
 
         The default knows only the files; a profile fills in what its format says (the task,

@@ -15,8 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 if TYPE_CHECKING:
-    from pytest_handoff.engine import ChainResult
-    from pytest_handoff.findings import Finding
+    from pytest_handoff.model import Finding, GroupResult, Rule
+
+#: Finds the rule of a code (the registry's ``rule``); reporters that describe rules ask it.
+RuleLookup = Callable[[str], "Rule | None"]
+
+
+def _no_rules(code: str) -> Rule | None:
+    return None
 
 
 class ReportContext(NamedTuple):
@@ -31,6 +37,8 @@ class ReportContext(NamedTuple):
     summary_hint: str = ""
     # GitHub Actions: the start of a link to a file of the checked commit ("https://github.com/o/r/blob/SHA/").
     blob_url: str = ""
+    # The rule of a code, for reporters that describe the rules they report (SARIF).
+    rule_of: RuleLookup = _no_rules
 
 
 class Summary:
@@ -44,8 +52,8 @@ class Summary:
         self.infos = 0
         self.findings: list[Finding] = []
 
-    def add(self, result: ChainResult) -> None:
-        from pytest_handoff.findings import Severity
+    def add(self, result: GroupResult) -> None:
+        from pytest_handoff.model import Severity
 
         self.chains += 1
         self.files += len(result.ref.paths)
@@ -69,7 +77,7 @@ class Reporter(ABC):
     def start(self) -> None:  # noqa: B027 (optional step of the lifecycle)
         """Called once before any result."""
 
-    def handle(self, result: ChainResult) -> None:  # noqa: B027 (optional step of the lifecycle)
+    def handle(self, result: GroupResult) -> None:  # noqa: B027 (optional step of the lifecycle)
         """Called once per checked chain, in order (reporters that stream output override it)."""
 
     @abstractmethod
@@ -98,9 +106,18 @@ def reporter_class(name: str) -> type[Reporter]:
     return cls
 
 
-def write_reports(results: Sequence[ChainResult], streams: list[tuple[str, TextIO]], root: Path) -> None:
-    """Run each requested reporter (format name, stream) over the same results."""
-    from pytest_handoff import __version__
+def write_reports(
+    results: Sequence[GroupResult],
+    streams: list[tuple[str, TextIO]],
+    root: Path,
+    rule_of: RuleLookup = _no_rules,
+) -> None:
+    """Run each requested reporter (format name, stream) over the same results.
+
+    ``rule_of`` finds the rule of a code (the registry's ``rule``), for reporters that
+    describe the rules of their findings.
+    """
+    from pytest_handoff.version import __version__
 
     workspace = os.environ.get("GITHUB_WORKSPACE")
     in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
@@ -119,6 +136,7 @@ def write_reports(results: Sequence[ChainResult], streams: list[tuple[str, TextI
             workspace=Path(workspace) if workspace else None,
             summary_hint=hint,
             blob_url=_blob_url(),
+            rule_of=rule_of,
         )
         reporter = reporter_class(name)(stream, context)
         reporter.start()
@@ -127,7 +145,7 @@ def write_reports(results: Sequence[ChainResult], streams: list[tuple[str, TextI
         reporter.finish(summary)
 
 
-def append_step_summary(results: Sequence[ChainResult], root: Path, warn: Callable[[str], None]) -> None:
+def append_step_summary(results: Sequence[GroupResult], root: Path, warn: Callable[[str], None]) -> None:
     """The Markdown summary appended to ``$GITHUB_STEP_SUMMARY``, when set.
 
     A summary that cannot be written costs only the summary: ``warn`` says why and the run

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytest_handoff.excerpt import inert
-from pytest_handoff.findings import Severity
+from pytest_handoff.boundary import inert
+from pytest_handoff.model import Severity
 from pytest_handoff.reporters import Reporter, Summary, workspace_path
 
 if TYPE_CHECKING:
-    from pytest_handoff.findings import Finding
+    from pytest_handoff.model import Finding
 
 
 def escape_data(text: str) -> str:

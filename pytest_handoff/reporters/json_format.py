@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_handoff.reporters import Reporter, Summary
 
 if TYPE_CHECKING:
-    from pytest_handoff.findings import Finding
+    from pytest_handoff.model import Finding
 
 #: Version of the JSON layout; raised when a field changes meaning or disappears.
 FORMAT_VERSION = 1

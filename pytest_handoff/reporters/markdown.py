@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote
 
-from pytest_handoff.excerpt import inert
-from pytest_handoff.findings import Severity
+from pytest_handoff.boundary import inert
+from pytest_handoff.model import Severity
 from pytest_handoff.reporters import ReportContext, Reporter, Summary, workspace_path
 
 if TYPE_CHECKING:
-    from pytest_handoff.engine import ChainResult
-    from pytest_handoff.findings import Finding
+    from pytest_handoff.model import Finding, GroupResult
 
 _LINE_BREAKS = re.compile(r"\r\n|[\r\n\x0b\x0c\x85\u2028\u2029]")
 # Markdown punctuation that could start emphasis, code, links, tables, strike-through or
@@ -82,9 +81,9 @@ class MarkdownReporter(Reporter):
         super().__init__(stream, context)
         if max_bytes is not None:
             self.max_bytes = max_bytes
-        self._results: list[ChainResult] = []
+        self._results: list[GroupResult] = []
 
-    def handle(self, result: ChainResult) -> None:
+    def handle(self, result: GroupResult) -> None:
         self._results.append(result)
 
     def finish(self, summary: Summary) -> None:
@@ -122,7 +121,7 @@ class MarkdownReporter(Reporter):
         for result in with_findings:
             ordered = sorted(result.findings, key=lambda f: -f.severity)  # stable: by position within
             rows = [self._row(finding) for finding in ordered]
-            if not add(f"### {markdown_text(result.ref.chain_id)}\n\n{self.TABLE_HEADER}{rows[0]}"):
+            if not add(f"### {markdown_text(result.ref.group_id)}\n\n{self.TABLE_HEADER}{rows[0]}"):
                 full = True
                 break
             shown += 1
@@ -139,7 +138,7 @@ class MarkdownReporter(Reporter):
         listed = 0
         if not full and clean:
             for result in clean:
-                if not add(f"- ✅ {markdown_text(result.ref.chain_id)}: no findings\n"):
+                if not add(f"- ✅ {markdown_text(result.ref.group_id)}: no findings\n"):
                     break
                 listed += 1
             if listed:

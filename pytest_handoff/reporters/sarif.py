@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from pytest_handoff.excerpt import inert
-from pytest_handoff.findings import Severity
+from pytest_handoff.boundary import inert
+from pytest_handoff.model import Severity
 from pytest_handoff.reporters import Reporter, Summary
 from pytest_handoff.reporters.json_format import dumps_safe
 
 if TYPE_CHECKING:
-    from pytest_handoff.findings import Finding
-    from pytest_handoff.rules import Rule
+    from pytest_handoff.model import Finding, Rule
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/pytest-handoff/"
@@ -92,23 +91,8 @@ def full_description(doc: str) -> str:
     return _plain(" ".join(parts))
 
 
-def _known_rule(code: str) -> Rule | None:
-    """The registered rule for ``code`` (making sure built-in and profile rules are loaded)."""
-    from pytest_handoff.engine import USER_RULE
-    from pytest_handoff.profiles import all_profiles
-    from pytest_handoff.rules import RULES
-
-    all_profiles()  # profiles register their rules when imported
-    if code in RULES:
-        return RULES[code]
-    if code == USER_RULE.code:
-        return USER_RULE
-    return None
-
-
-def rule_descriptor(code: str, example: Finding) -> dict[str, Any]:
-    """``reportingDescriptor`` of rule ``code``; ``example`` names rules the table lacks."""
-    rule = _known_rule(code)
+def rule_descriptor(code: str, example: Finding, rule: Rule | None) -> dict[str, Any]:
+    """``reportingDescriptor`` of rule ``code`` (its ``rule``); ``example`` names rules the tables lack."""
     if rule is None:
         name = example.rule or code
         return {
@@ -150,7 +134,7 @@ class SarifReporter(Reporter):
         if self.context.tool_version:
             driver["version"] = self.context.tool_version
             driver["semanticVersion"] = self.context.tool_version
-        driver["rules"] = [rule_descriptor(code, examples[code]) for code in codes]
+        driver["rules"] = [rule_descriptor(code, examples[code], self.context.rule_of(code)) for code in codes]
 
         run: dict[str, Any] = {
             "tool": {"driver": driver},

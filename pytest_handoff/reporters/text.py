@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TextIO
 
-from pytest_handoff.excerpt import format_finding, inert
-from pytest_handoff.findings import Severity
+from pytest_handoff.boundary import inert
+from pytest_handoff.model import Severity
 from pytest_handoff.reporters import ReportContext, Reporter, Summary
+from pytest_handoff.reporters.excerpt import format_finding
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from pytest_handoff.engine import ChainResult
+    from pytest_handoff.model import GroupResult
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -49,7 +50,7 @@ class TextReporter(Reporter):
             self._console.on_broken_pipe = _closed_pipe  # type: ignore[method-assign]
         return self._console
 
-    def handle(self, result: ChainResult) -> None:
+    def handle(self, result: GroupResult) -> None:
         if not result.findings:
             return
         from rich.text import Text

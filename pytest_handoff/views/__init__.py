@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.engine import Chain, ChainRef, ChainResult, Progress
+    from pytest_handoff.model import Group, GroupRef, GroupResult
+    from pytest_handoff.pipeline.parallel import Progress
     from pytest_handoff.views.model import ChainView
 
 COMMANDS = ("chain", "report", "show", "schema")
@@ -40,8 +41,9 @@ def run_command(name: str, argv: list[str]) -> int:
 def project() -> Path:
     """The project root, as the linter finds it: any folder inside the project gives the same chains."""
     from pytest_handoff.config import project_root
+    from pytest_handoff.registry import default_registry
 
-    return project_root(Path.cwd())
+    return project_root(Path.cwd(), default_registry().project_markers())
 
 
 def absolute(paths: Sequence[Path]) -> list[Path]:
@@ -50,11 +52,12 @@ def absolute(paths: Sequence[Path]) -> list[Path]:
 
 
 def load_settings_or_fail(config: Path | None) -> Settings:
-    from pytest_handoff.cli import UsageError
-    from pytest_handoff.config import ConfigError, load_settings
+    from pytest_handoff.config import load_settings
+    from pytest_handoff.errors import ConfigError, UsageError
+    from pytest_handoff.registry import default_registry
 
     try:
-        return load_settings(project(), config)
+        return load_settings(project(), config, tables=default_registry())
     except ConfigError as error:
         raise UsageError(str(error)) from None
 
@@ -64,37 +67,40 @@ def load_views(
     root: Path,
     settings: Settings,
     progress: Progress | None = None,
-    wanted: Callable[[ChainRef], bool] | None = None,
+    wanted: Callable[[GroupRef], bool] | None = None,
 ) -> list[ChainView]:
     """Every chain under ``paths`` (``root`` when none), checked and summarised, oldest first.
 
     ``wanted`` picks the chains to check (all by default).
     """
-    from pytest_handoff.cli import UsageError
-    from pytest_handoff.engine import check_chains, discover
+    from pytest_handoff.errors import UsageError
+    from pytest_handoff.pipeline.discovery import discover
+    from pytest_handoff.pipeline.parallel import check_groups
+    from pytest_handoff.registry import default_registry
 
+    registry = default_registry()
     summaries: dict[int, ChainView] = {}
 
-    def summarise(chain: Chain) -> tuple[()]:
-        summaries[id(chain.ref)] = masked(chain, chain.ref.profile.summarise(chain))
+    def summarise(group: Group) -> tuple[()]:
+        summaries[id(group.ref)] = masked(group, registry.profile(group.ref.profile).summarise(group))
         return ()
 
-    discovery = discover(paths, root, settings)
+    discovery = discover(paths, root, settings, registry=registry)
     if discovery.missing:
         raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
-    refs = [ref for ref in discovery.chains if wanted is None or wanted(ref)]
-    results = check_chains(refs, settings, root, (summarise,), progress=progress)
+    refs = [ref for ref in discovery.groups if wanted is None or wanted(ref)]
+    results = check_groups(refs, settings, root, (summarise,), progress=progress, registry=registry)
     views = [_with_result(summaries[id(result.ref)], result, root) for result in results]
-    return sorted(views, key=lambda view: (view.started or "", view.chain_id))
+    return sorted(views, key=lambda view: (view.started or "", view.group_id))
 
 
 _T = TypeVar("_T")
 
 
-def masked(chain: Chain, value: _T) -> _T:
+def masked(chain: Group, value: _T) -> _T:
     """``value`` (a view, a document's data) with every secret of the chain masked in its strings,
     as the engine masks findings and notes: before any rendering or escaping."""
-    from pytest_handoff.engine import secret_masker
+    from pytest_handoff.pipeline.masking import secret_masker
     from pytest_handoff.secrets import secrets_to_mask
     from pytest_handoff.views.model import map_strings
 
@@ -105,8 +111,8 @@ def masked(chain: Chain, value: _T) -> _T:
     return hidden
 
 
-def _with_result(view: ChainView, result: ChainResult, root: Path) -> ChainView:
-    from pytest_handoff.documents import display_path_for
+def _with_result(view: ChainView, result: GroupResult, root: Path) -> ChainView:
+    from pytest_handoff.read.files import display_path_for
 
     directory = result.ref.directory
     shown = display_path_for(directory, root) if directory is not None else view.directory

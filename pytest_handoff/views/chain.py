@@ -16,7 +16,7 @@ from pytest_handoff.views.model import ChainView
 from pytest_handoff.views.render import Section
 
 if TYPE_CHECKING:
-    from pytest_handoff.findings import Finding
+    from pytest_handoff.model import Finding
 
 #: Longest cell on a terminal (the JSON and the Markdown keep more).
 TERMINAL_CELL = 160
@@ -57,7 +57,7 @@ def main(argv: list[str]) -> int:
         paths.append(Path(wanted))
         wanted = None
     # Only the chains the id can name are checked.
-    chosen = None if wanted is None else (lambda ref: ref.chain_id.startswith(wanted))
+    chosen = None if wanted is None else (lambda ref: ref.group_id.startswith(wanted))
     views = load_views(absolute(paths), project(), settings, progress_bar(options.format), chosen)
     view = select(views, wanted)
     write(view, options.format)
@@ -66,19 +66,19 @@ def main(argv: list[str]) -> int:
 
 def select(views: list[ChainView], wanted: str | None) -> ChainView:
     """The chain named ``wanted`` (its id or a unique prefix), or the latest one."""
-    from pytest_handoff.cli import UsageError
+    from pytest_handoff.errors import UsageError
 
     if wanted is None:
         if not views:
             raise UsageError("no handoff chains found")
         return views[-1]  # oldest first
-    exact = [view for view in views if view.chain_id == wanted]
-    found = exact or [view for view in views if view.chain_id.startswith(wanted)]
+    exact = [view for view in views if view.group_id == wanted]
+    found = exact or [view for view in views if view.group_id.startswith(wanted)]
     if len(found) == 1:
         return found[0]
     if not found:
         raise UsageError(f"no chain {wanted!r}; 'handoff-lint report' lists them")
-    names = ", ".join(view.chain_id for view in found[:5])
+    names = ", ".join(view.group_id for view in found[:5])
     raise UsageError(f"{wanted!r} names {len(found)} chains ({names}); give more of the id")
 
 
@@ -100,7 +100,7 @@ def write(view: ChainView, format_name: str) -> None:
 
 def title(view: ChainView) -> str:
     outcome = "fails its contracts" if view.failed else "passes its contracts"
-    return f"Handoff chain {view.chain_id} ({view.profile}): {outcome}"
+    return f"Handoff chain {view.group_id} ({view.profile}): {outcome}"
 
 
 def _number(value: float | int | None) -> str:

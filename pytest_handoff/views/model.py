@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from pytest_handoff.findings import Finding
+    from pytest_handoff.model import Finding
 
 
 class Stage(NamedTuple):
@@ -59,7 +59,7 @@ class ChainView(NamedTuple):
     """One chain as people read it: the task, its stages, what was claimed, tested and decided."""
 
     profile: str
-    chain_id: str
+    group_id: str
     directory: str
     started: str | None  # RFC 3339 time of the first stage (or from the chain id)
     task: str
@@ -81,7 +81,7 @@ class ChainView(NamedTuple):
 
     @property
     def failed(self) -> bool:
-        from pytest_handoff.findings import Severity
+        from pytest_handoff.model import Severity
 
         return any(f.severity >= Severity.ERROR for f in self.findings)
 
@@ -108,7 +108,7 @@ def view_data(view: ChainView) -> dict[str, Any]:
 
     return {
         "profile": view.profile,
-        "chain_id": view.chain_id,
+        "chain_id": view.group_id,
         "directory": view.directory,
         "started": view.started,
         "task": view.task,
@@ -153,4 +153,4 @@ def generic_view(profile: str, chain: Any) -> ChainView:
             stage_of(document.display_path if document is not None else path.name, path.stem, document)
         )
     started = next((stage.timestamp for stage in stages if stage.timestamp and stage.valid), None)
-    return ChainView(profile, ref.chain_id, "", started, "", tuple(stages))
+    return ChainView(profile, ref.group_id, "", started, "", tuple(stages))

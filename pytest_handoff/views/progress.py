@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from pytest_handoff.engine import ChainRef, Progress
+    from pytest_handoff.model import GroupRef
+    from pytest_handoff.pipeline.parallel import Progress
 
 #: Fewer files than this are checked before a bar could be read.
 THRESHOLD = 300
@@ -79,7 +80,7 @@ class FileProgress:
         self._bar: Any = None
         self._task: Any = None
 
-    def __call__(self, refs: Sequence[ChainRef], checked: ChainRef | None) -> None:
+    def __call__(self, refs: Sequence[GroupRef], checked: GroupRef | None) -> None:
         if checked is None:
             self.total = sum(len(ref.paths) for ref in refs)
             self.done = 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
-from pytest_handoff.excerpt import inert
+from pytest_handoff.boundary import inert
 from pytest_handoff.reporters.markdown import markdown_text
 
 if TYPE_CHECKING:

@@ -83,7 +83,7 @@ class Report(NamedTuple):
         metrics = []
         for name in names:
             pairs = [
-                (view.chain_id, value, view.score_range)
+                (view.group_id, value, view.score_range)
                 for view in self.chains
                 if (value := _score(view, name)) is not None
             ]
@@ -115,7 +115,7 @@ class Report(NamedTuple):
 
         def badness(view: ChainView) -> tuple[int, float, int, str]:
             score = view.quality_score if view.quality_score is not None else float("-inf")
-            return (-view.count("error"), score, -view.count("warning"), view.chain_id)
+            return (-view.count("error"), score, -view.count("warning"), view.group_id)
 
         return [
             view for view in sorted(self.chains, key=badness) if view.findings or view.verdict != "approved"
@@ -226,7 +226,7 @@ def sections(report: Report, sparklines: bool = True) -> list[Section]:
             headers=("Chain", "Verdict", "Quality", "Errors", "Warnings"),
             rows=tuple(
                 (
-                    view.chain_id,
+                    view.group_id,
                     view.verdict or "no review",
                     _format(view.quality_score, 0) if view.quality_score is not None else "-",
                     str(view.count("error")),
@@ -264,7 +264,7 @@ def report_data(report: Report) -> dict[str, Any]:
         ],
         "worst_chains": [
             {
-                "chain": view.chain_id,
+                "chain": view.group_id,
                 "verdict": view.verdict,
                 "quality_score": view.quality_score,
                 "errors": view.count("error"),
@@ -279,7 +279,7 @@ def report_data(report: Report) -> dict[str, Any]:
 
 def plot(report: Report, target: Path) -> None:
     """Each score over the chains, oldest first, as a PNG or SVG (by ``target``'s suffix)."""
-    from pytest_handoff.cli import UsageError
+    from pytest_handoff.errors import UsageError
 
     suffix = target.suffix.lower()
     if suffix not in (".png", ".svg"):
@@ -295,12 +295,12 @@ def plot(report: Report, target: Path) -> None:
     from matplotlib import pyplot
 
     views = report.chains
-    positions = {view.chain_id: index for index, view in enumerate(views)}
+    positions = {view.group_id: index for index, view in enumerate(views)}
     figure, axes = pyplot.subplots(figsize=(8, 4.2), dpi=100)
     try:
         for metric in report.metrics:
             if metric.values:
-                x = [positions[chain_id] + 1 for chain_id in metric.chain_ids]
+                x = [positions[group_id] + 1 for group_id in metric.chain_ids]
                 axes.plot(
                     x,
                     metric.values,
@@ -314,7 +314,7 @@ def plot(report: Report, target: Path) -> None:
         axes.set_xlim(0.5, max(len(views), 1) + 0.5)
         if len(views) <= 12:
             axes.set_xticks(
-                range(1, len(views) + 1), [view.chain_id for view in views], rotation=20, fontsize=8
+                range(1, len(views) + 1), [view.group_id for view in views], rotation=20, fontsize=8
             )
         axes.set_xlabel("chain, oldest to newest")
         axes.set_ylabel("score")
@@ -354,7 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from pytest_handoff.cli import UsageError
+    from pytest_handoff.errors import UsageError
     from pytest_handoff.views import absolute, load_settings_or_fail, load_views, project
     from pytest_handoff.views.progress import progress_bar
 

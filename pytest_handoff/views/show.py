@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,9 +30,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from pytest_handoff.cli import UsageError
-    from pytest_handoff.engine import check_paths
-    from pytest_handoff.excerpt import format_findings
+    from pytest_handoff.errors import UsageError
+    from pytest_handoff.pipeline.run import check_paths
+    from pytest_handoff.registry import default_registry
+    from pytest_handoff.reporters.excerpt import format_findings
     from pytest_handoff.views import load_settings_or_fail, project
 
     options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
@@ -42,10 +43,11 @@ def main(argv: list[str]) -> int:
     rendered: list[str] = []
     target = options.file.resolve()
 
-    def render(chain: Chain) -> tuple[()]:
+    def render(chain: Group) -> tuple[()]:
         document = next((doc for doc in chain.documents if doc.path.resolve() == target), None)
         if document is not None:
-            rendered.append(chain.ref.profile.document_markdown(_masked(chain, document)))
+            profile = default_registry().profile(chain.ref.profile)
+            rendered.append(profile.document_markdown(_masked(chain, document)))
         return ()
 
     _, results = check_paths([target], project(), settings, (render,))
@@ -66,9 +68,9 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _masked(chain: Chain, document: Document) -> Document:
+def _masked(chain: Group, document: Document) -> Document:
     """The document with every secret of its chain masked in its data (before any escaping)."""
-    from pytest_handoff.documents import Document
+    from pytest_handoff.read.document import Document
     from pytest_handoff.views import masked
 
     data = masked(chain, document.data)

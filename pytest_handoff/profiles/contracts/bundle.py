@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_handoff.config import ConfigError
+from pytest_handoff.errors import ConfigError
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -39,7 +39,7 @@ def draft_of(schema: Any) -> str | None:
 
 def inline_refs(schema: Any, path: str, schema_map: Mapping[str, str]) -> Any | None:
     """``schema`` (read from ``path``) with every ``$ref`` inlined; None when that is not certain."""
-    from pytest_handoff.fastcheck import _ANNOTATIONS, _SUPPORTED
+    from pytest_handoff.validation.fastcheck import _ANNOTATIONS, _SUPPORTED
 
     draft = draft_of(schema)
     if draft is None or not isinstance(schema, (dict, bool)):

@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.contracts.fields import (
     canonical,
     contract_of,
@@ -23,14 +24,13 @@ from pytest_handoff.profiles.contracts.fields import (
     strings_below,
     uses_of,
 )
-from pytest_handoff.rules import Hit
 from pytest_handoff.text import quote
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
     from pytest_handoff.profiles.contracts.config import Contract, RuleUse
+    from pytest_handoff.read.document import Document
 
 #: What ``no-placeholders`` looks for unless a rule lists its own (``re:`` starts a regex).
 DEFAULT_PLACEHOLDERS = (
@@ -118,7 +118,7 @@ def check_no_placeholders(document: Document, settings: Settings) -> Iterator[Hi
                         )  # fmt: skip
 
 
-def _groups(chain: Chain, settings: Settings) -> Iterator[tuple[Contract, list[Document]]]:
+def _groups(chain: Group, settings: Settings) -> Iterator[tuple[Contract, list[Document]]]:
     """The chain's schema-valid documents by contract, in the group's order."""
     by_contract: dict[str, tuple[Contract, list[Document]]] = {}
     for document in chain.valid():
@@ -137,7 +137,7 @@ def _name(document: Document) -> str:
     return document.display_path + (f" ({document.label})" if document.label else "")
 
 
-def check_covered_by(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_covered_by(chain: Group, settings: Settings) -> Iterator[Hit]:
     """Every item of a field is covered by a field of another document of the group.
 
     **What it does**: for each rule `check = "covered-by"` of a contract, takes every item of
@@ -242,7 +242,7 @@ def parse_timestamp(value: Any) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
 
 
-def check_timestamps_forward(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_timestamps_forward(chain: Group, settings: Settings) -> Iterator[Hit]:
     """Timestamps go forward across a group's documents.
 
     **What it does**: for each rule `check = "timestamps-forward"` of a contract, reads `field`

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.config import ConfigError
+from pytest_handoff.errors import ConfigError
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -31,6 +31,7 @@ CONTRACT_KEYS = (
     "schema-map",
     "source",
     "digest",
+    "base",
 )
 
 #: What a rule's ``check`` names, with the keys it takes (required ones first, then optional).
@@ -69,6 +70,8 @@ class Contract(NamedTuple):
     schema_map: Mapping[str, str]
     #: The file that declares the contract (named in errors).
     source: str
+    #: The folder its globs are relative to (the declaring file's).
+    base: str = ""
 
     def schema_for(self, document_type: str | None) -> str | None:
         """The schema file of a document whose discriminator has ``document_type`` (None: no value)."""
@@ -181,6 +184,7 @@ def _contract(name: str, table: Any, where: str, base: Path, shared_map: Mapping
     table = {str(key).replace("_", "-"): value for key, value in table.items()}
     _unknown(table, CONTRACT_KEYS, where)
     source = str(table.get("source") or where.split(": ", 1)[0])
+    base = Path(str(table["base"])) if "base" in table else base
     if "globs" not in table:
         raise _fail(where, "needs 'globs' (where its files are, e.g. ['handoffs/**/*.yaml'])")
     globs = _strings(table["globs"], where, "globs")
@@ -211,7 +215,7 @@ def _contract(name: str, table: Any, where: str, base: Path, shared_map: Mapping
         **shared_map,
         **(_schema_map(table["schema-map"], where, base) if "schema-map" in table else {}),
     }
-    return Contract(name, globs, schema, discriminator, schemas, group, rules, schema_map, source)
+    return Contract(name, globs, schema, discriminator, schemas, group, rules, schema_map, source, str(base))
 
 
 def parse_table(table: Mapping[str, Any], where: str, base: Path) -> tuple[Contract, ...]:
@@ -271,6 +275,7 @@ def as_table(contracts: tuple[Contract, ...]) -> dict[str, Any]:
             },
             **({"schema-map": dict(contract.schema_map)} if contract.schema_map else {}),
             "source": contract.source,
+            "base": contract.base,
         }
         for contract in contracts
     }

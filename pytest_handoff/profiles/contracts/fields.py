@@ -6,13 +6,13 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.pointers import escape_pointer_token, unescape_pointer_token
+from pytest_handoff.read.pointers import escape_pointer_token, unescape_pointer_token
 from pytest_handoff.text import normalise
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
     from pytest_handoff.profiles.contracts.config import Contract, RuleUse
+    from pytest_handoff.read.document import Document
 
 
 def resolve(data: Any, field: str) -> Iterator[tuple[str, Any]]:

@@ -2,7 +2,7 @@
 
 Which files a contract owns is told by its globs (the first contract whose globs match a file
 owns it); a contract's documents group per file (a multi-document YAML file is one group) or
-per folder. Path-only questions (``chain_of``, ``members``) have no settings to ask: they use
+per folder. Path-only questions (``group_of``, ``members``) have no settings to ask: they use
 the contracts last configured in this process (when the configuration loaded, or when
 discovery asked for the globs), which is the configuration of the run.
 """
@@ -13,34 +13,46 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.documents import Document, Loaded, parse_json_bytes
+from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile, folder_files
+from pytest_handoff.profiles.builtin import CONTRACTS as SPEC
 from pytest_handoff.profiles.contracts.config import Contract, contracts_of, parse_table
-from pytest_handoff.rules import Hit
+from pytest_handoff.read.document import Document, Loaded
+from pytest_handoff.read.strict_json import parse_json_bytes
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.findings import Finding
-    from pytest_handoff.rules import Rule
+    from pytest_handoff.model import Finding, Rule
 
 _YAML_SUFFIXES = (".yaml", ".yml")
 _SUFFIXES = (".json", *_YAML_SUFFIXES)
 
 
+def _contract_of_path(path: Path, settings: Settings) -> Contract | None:
+    """The first contract of ``settings`` whose globs match ``path`` (relative to its declaring folder)."""
+    from pytest_handoff.globs import matches_globs
+    from pytest_handoff.read.files import display_path_for
+
+    for contract in contracts_of(settings):
+        relative_posix = display_path_for(path, Path(contract.base or Path.cwd())).lstrip("/")
+        if matches_globs(relative_posix, contract.globs):
+            return contract
+    return None
+
+
 def _contract_at(relative_posix: str, contracts: Iterable[Contract]) -> Contract | None:
     """The first contract whose globs match a path relative to the project."""
-    from pytest_handoff.discovery import matches_globs
+    from pytest_handoff.globs import matches_globs
 
     return next((c for c in contracts if matches_globs(relative_posix, c.globs)), None)
 
 
 class ContractsProfile(Profile):
-    name = "contracts"
-    default_globs: tuple[str, ...] = ()
-
-    def __init__(self) -> None:
-        # The run's contracts and the folder paths are relative to, for path-only questions.
-        self._active: tuple[tuple[Contract, ...], Path] = ((), Path.cwd())
+    name = SPEC.name
+    default_globs = SPEC.default_globs
+    spec = SPEC
+    option_keys: tuple[str, ...] | None = None
 
     # --- configuration -----------------------------------------------------------------------
 
@@ -55,7 +67,6 @@ class ContractsProfile(Profile):
         from pytest_handoff.profiles.contracts.schemas import schema_files_digest
 
         contracts = parse_table(table, where, base)
-        self._active = (contracts, base)
         read = as_table(contracts)
         for contract in contracts:
             read[contract.name]["digest"] = schema_files_digest(contract)
@@ -70,32 +81,25 @@ class ContractsProfile(Profile):
                 check_schema_file(path, contract.schema_map)
 
     def globs(self, settings: Settings) -> tuple[str, ...]:
-        contracts = contracts_of(settings)
-        if contracts is not self._active[0]:
-            self._active = (contracts, self._active[1])
-        return tuple(dict.fromkeys(glob for contract in contracts for glob in contract.globs))
-
-    def _contract_of_path(self, path: Path) -> Contract | None:
-        from pytest_handoff.documents import display_path_for
-
-        contracts, base = self._active
-        return _contract_at(display_path_for(path, base).lstrip("/"), contracts)
+        return tuple(dict.fromkeys(glob for contract in contracts_of(settings) for glob in contract.globs))
 
     # --- files and groups --------------------------------------------------------------------
 
-    def claims(self, path: Path) -> bool:
-        return path.suffix.lower() in _SUFFIXES and self._contract_of_path(path) is not None
+    def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
+        return path.suffix.lower() in _SUFFIXES and _contract_of_path(path, settings) is not None
 
-    def chain_of(self, path: Path) -> tuple[Path, str] | None:
-        contract = self._contract_of_path(path)
+    def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
+        contract = _contract_of_path(path, settings)
         if contract is None or contract.group != "per-folder":
             return None
         return path.parent, path.parent.name
 
-    def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
+    def members(
+        self, directory: Path, group_id: str, listing: list[Path] | None, settings: Settings = NO_SETTINGS
+    ) -> list[Path]:
         listing = folder_files(directory, listing)
         return [
-            path for path in listing if path.suffix.lower() in _SUFFIXES and self.chain_of(path) is not None
+            path for path in listing if path.suffix.lower() in _SUFFIXES and self.group_of(path, settings) is not None
         ]
 
     def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
@@ -146,7 +150,7 @@ class ContractsProfile(Profile):
         return f"contracts/{handoff_type}"
 
     def validate(self, document: Document, settings: Settings) -> list[Finding]:
-        from pytest_handoff.config import ConfigError
+        from pytest_handoff.errors import ConfigError
         from pytest_handoff.profiles.contracts.fields import contract_of, document_kind
         from pytest_handoff.profiles.contracts.schemas import user_schema
 
@@ -157,7 +161,7 @@ class ContractsProfile(Profile):
         try:
             return user_schema(path, contract.schema_map).findings(document)
         except ConfigError as error:  # settings made in code, not checked when loaded
-            from pytest_handoff.findings import Finding, Severity
+            from pytest_handoff.model import Finding, Severity
 
             return [
                 Finding(

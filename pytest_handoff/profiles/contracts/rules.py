@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pytest_handoff.model import Rule
 from pytest_handoff.profiles.contracts.checks import (
     check_count_equals_sum,
     check_covered_by,
@@ -9,7 +10,7 @@ from pytest_handoff.profiles.contracts.checks import (
     check_no_placeholders,
     check_timestamps_forward,
 )
-from pytest_handoff.rules import Rule, listed, reported
+from pytest_handoff.rules import listed, reported
 
 NAME = "contracts"
 

@@ -15,15 +15,15 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.config import ConfigError
+from pytest_handoff.errors import ConfigError
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
-    from pytest_handoff.documents import Document
-    from pytest_handoff.fastcheck import Check
-    from pytest_handoff.findings import Finding
+    from pytest_handoff.model import Finding
     from pytest_handoff.profiles.contracts.config import Contract
+    from pytest_handoff.read.document import Document
+    from pytest_handoff.validation.fastcheck import Check
 
 _DRAFTS = (
     "http://json-schema.org/draft-07/schema",
@@ -71,7 +71,7 @@ def _walk(node: Any) -> Iterator[Any]:
 
 def _is_subset(schema: Any) -> bool:
     """True when every schema keyword used is one fastcheck compiles (and no ``$ref`` anywhere)."""
-    from pytest_handoff.fastcheck import _SUPPORTED
+    from pytest_handoff.validation.fastcheck import _SUPPORTED
 
     declared = schema.get("$schema", _DRAFTS[0]) if isinstance(schema, dict) else _DRAFTS[0]
     if not isinstance(declared, str) or declared.rstrip("#") not in _DRAFTS:
@@ -357,7 +357,7 @@ class UserSchema:
         self.schema_map = schema_map
         self.is_valid: Check | None = None
         if _is_subset(schema):
-            from pytest_handoff.fastcheck import compile_schema
+            from pytest_handoff.validation.fastcheck import compile_schema
 
             self.is_valid = compile_schema(schema)
         elif any(isinstance(node, dict) and "$ref" in node for node in _walk(schema)):
@@ -366,7 +366,7 @@ class UserSchema:
 
             inlined = inline_refs(schema, path, schema_map)
             if inlined is not None and _is_subset(inlined) and _subset_problem(inlined) is None:
-                from pytest_handoff.fastcheck import compile_schema
+                from pytest_handoff.validation.fastcheck import compile_schema
 
                 self.is_valid = compile_schema(inlined)
         self._full: Validator | None = None
@@ -384,7 +384,7 @@ class UserSchema:
         from referencing import Registry, Resource
         from referencing.exceptions import NoSuchResource
 
-        from pytest_handoff.schemas import is_rfc3339_date_time
+        from pytest_handoff.validation.schemas import is_rfc3339_date_time
 
         schema_map, path = self.schema_map, self.path
         cls = validator_for(self.schema, default=jsonschema.Draft7Validator)
@@ -415,12 +415,12 @@ class UserSchema:
             return []
         from referencing.exceptions import Unresolvable
 
-        from pytest_handoff.schemas import validate_document
+        from pytest_handoff.validation.schemas import validate_document
 
         try:
             return list(validate_document(document, self.full))
         except (Unresolvable, ConfigError) as error:
-            from pytest_handoff.findings import Finding, Severity
+            from pytest_handoff.model import Finding, Severity
 
             ref = str(getattr(error, "ref", ""))
             remote = ref and _local_path(ref, self.schema_map) is None

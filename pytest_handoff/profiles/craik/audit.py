@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.pointers import pointer_join
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.craik.outcomes import failures
 from pytest_handoff.profiles.craik.profile import DOCS_ONLY_FIELDS, DOCS_ONLY_STATUSES, HANDOFF_DOCS
-from pytest_handoff.rules import Hit
+from pytest_handoff.read.pointers import pointer_join
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
+    from pytest_handoff.read.document import Document
 
 #: Statuses of a run that did not finish (Craik's code: incomplete, blocked, failed; its docs: paused).
 UNFINISHED = ("incomplete", "blocked", "failed", "paused")

@@ -15,15 +15,17 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.documents import Document, Loaded
+from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile, folder_files
-from pytest_handoff.rules import Hit
+from pytest_handoff.profiles.builtin import CRAIK as SPEC
+from pytest_handoff.read.document import Document, Loaded
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.rules import Rule
+    from pytest_handoff.model import Rule
 
-NAME = "craik"
+NAME = SPEC.name
 
 HANDOFF = "handoff"
 HANDOFF_DOCS = "handoff_docs"
@@ -102,12 +104,12 @@ class CraikProfile(Profile):
     """Craik's handoff records (github.com/Eidetic-Labs/Craik)."""
 
     name = NAME
-    default_globs = (".craik/**/*.json", "**/*.craik.json", ".craik/state/craik.sqlite3")
-    option_keys = ("globs", "stores")
+    default_globs = SPEC.default_globs
+    spec = SPEC
     # A score's handoff is looked up in the whole group.
-    chain_wide_codes = frozenset()
+    group_wide_codes = frozenset()
 
-    def claims(self, path: Path) -> bool:
+    def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         if is_store_name(path) or path.name.endswith(NAMED_SUFFIX):
             return True
         if path.suffix != ".json":
@@ -119,19 +121,21 @@ class CraikProfile(Profile):
             return False
         return re.search(_SCHEMA_DECLARED, head) is not None
 
-    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+    def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         if is_store_name(path):
             return None  # a store is a group of its own
         parent = path.parent
         return parent, parent.name or "craik"
 
-    def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
+    def members(
+        self, directory: Path, group_id: str, listing: list[Path] | None, settings: Settings = NO_SETTINGS
+    ) -> list[Path]:
         """The Craik JSON files of a folder: named ``*.craik.json``, or declaring a Craik record."""
         listing = folder_files(directory, listing)
         return [
             path
             for path in listing
-            if path.name.endswith(NAMED_SUFFIX) or (path.suffix == ".json" and self.claims(path))
+            if path.name.endswith(NAMED_SUFFIX) or (path.suffix == ".json" and self.claims(path, settings))
         ]
 
     def default_sources(self, settings: Settings) -> list[Path]:
@@ -189,10 +193,8 @@ class CraikProfile(Profile):
 
 def stores(settings: Settings) -> list[Path]:
     """``[tool.handoff.craik] stores`` as paths (``~`` expanded)."""
-    raw = settings.options_of(NAME).get("stores") or ()
-    if isinstance(raw, str):
-        raw = (raw,)
-    return [Path(str(entry)).expanduser() for entry in raw]
+    configured: tuple[str, ...] = SPEC.option(settings, "stores")
+    return [Path(entry).expanduser() for entry in configured]
 
 
 PROFILE = CraikProfile()

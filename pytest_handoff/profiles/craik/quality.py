@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.craik.profile import HANDOFF, HANDOFF_DOCS, QUALITY_SCORE
-from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
 
 #: How far a stated number may be from the recomputed one (scores are rounded to 4 places).
 TOLERANCE = 1e-4
@@ -208,7 +208,7 @@ def check_weighted_mean(document: Document, settings: Settings) -> Iterator[Hit]
         )
 
 
-def check_agrees_with_handoff(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_agrees_with_handoff(chain: Group, settings: Settings) -> Iterator[Hit]:
     """A quality score agrees with the handoff it scores, component by component.
 
     **What it does**: finds the handoff a score names (`handoff_id`) among the records of its
@@ -281,7 +281,7 @@ def _disagreements(score: Document, handoff: Document) -> Iterator[Hit]:
         )
 
 
-def check_handoff_present(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_handoff_present(chain: Group, settings: Settings) -> Iterator[Hit]:
     """A quality score's handoff is in its group.
 
     **What it does**: reports a score whose `handoff_id` names no handoff among the records of
@@ -307,7 +307,7 @@ def check_handoff_present(chain: Chain, settings: Settings) -> Iterator[Hit]:
             )
 
 
-def _handoffs_by_id(chain: Chain) -> dict[str, Document]:
+def _handoffs_by_id(chain: Group) -> dict[str, Document]:
     """The group's handoffs (of either shape, parsed) by their ``id``; the first of an id wins."""
     found: dict[str, Document] = chain.memo.get("craik_handoffs") or {}
     if "craik_handoffs" in chain.memo:

@@ -13,9 +13,9 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.documents import Document, Loaded
-from pytest_handoff.findings import Finding, Severity
+from pytest_handoff.model import Finding, Severity
 from pytest_handoff.profiles.craik.profile import STORE_KINDS
+from pytest_handoff.read.document import Document, Loaded
 
 if TYPE_CHECKING:
     import sqlite3

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.neuralrelay.cycles import cycles
 from pytest_handoff.profiles.neuralrelay.matching import (
     FLOOR,
@@ -23,13 +24,12 @@ from pytest_handoff.profiles.neuralrelay.matching import (
     assign,
     identifiers,
 )
-from pytest_handoff.rules import Hit
 from pytest_handoff.text import content_tokens, head, match_words, quote
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
 
 CATEGORIES = ("confirmed", "falsified", "inconclusive")
 
@@ -111,7 +111,7 @@ def _classify(test: Document, properties: Properties, notes: list[str]) -> list[
     return entries
 
 
-def classifications(chain: Chain) -> list[CycleClassifications]:
+def classifications(chain: Group) -> list[CycleClassifications]:
     """Every cycle's classifications, matched to its dev handoff's properties (cached per chain)."""
     cached: list[CycleClassifications] | None = chain.memo.get("classifications")
     if cached is not None:
@@ -137,7 +137,7 @@ def _repeated(cycle: CycleClassifications, entry: Classification) -> Classificat
     )
 
 
-def check_every_property_classified(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_every_property_classified(chain: Group, settings: Settings) -> Iterator[Hit]:
     """Every believed property of the dev handoff is classified by a test handoff of its cycle.
 
     **What it does**: scores every (classification, property) pair — an explicit `[P2]` / `P2:`
@@ -170,7 +170,7 @@ def check_every_property_classified(chain: Chain, settings: Settings) -> Iterato
                 )
 
 
-def check_property_classified_once(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_property_classified_once(chain: Group, settings: Settings) -> Iterator[Hit]:
     """A believed property is classified once per test handoff.
 
     **What it does**: reports a classification entry the assignment could not give a property of
@@ -201,7 +201,7 @@ def check_property_classified_once(chain: Chain, settings: Settings) -> Iterator
             )
 
 
-def check_classifications_have_properties(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_classifications_have_properties(chain: Group, settings: Settings) -> Iterator[Hit]:
     """Every classification entry refers to a believed property of the dev handoff.
 
     **What it does**: reports entries of `property_verification` that restate no property well
@@ -306,7 +306,7 @@ def _mentions(text: str, subject: _Subject) -> bool:
     return any(identifier.casefold() in folded for identifier in subject.identifiers)
 
 
-def _domain_words(chain: Chain, test: Document) -> Counter[str]:
+def _domain_words(chain: Group, test: Document) -> Counter[str]:
     """How many believed properties of ``test``'s cycle use each word."""
     for cycle in classifications(chain):
         if test in cycle.tests:
@@ -314,7 +314,7 @@ def _domain_words(chain: Chain, test: Document) -> Counter[str]:
     return Counter()
 
 
-def _entries_of(test: Document, category: str, chain: Chain) -> Iterator[tuple[int, str, str | None]]:
+def _entries_of(test: Document, category: str, chain: Group) -> Iterator[tuple[int, str, str | None]]:
     """(index, text, the assigned property's text) of each entry of ``category`` in ``test``."""
     assigned: dict[int, str] = {}
     for cycle in classifications(chain):
@@ -326,7 +326,7 @@ def _entries_of(test: Document, category: str, chain: Chain) -> Iterator[tuple[i
         yield index, text, assigned.get(index)
 
 
-def check_falsified_properties_have_bugs(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_falsified_properties_have_bugs(chain: Group, settings: Settings) -> Iterator[Hit]:
     """Every falsified property has a bug in ``bugs_found`` with a counterexample.
 
     **What it does**: for each `falsified` entry of each test-to-review handoff, looks for a bug
@@ -367,7 +367,7 @@ def check_falsified_properties_have_bugs(chain: Chain, settings: Settings) -> It
                 )
 
 
-def check_inconclusive_properties_explained(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_inconclusive_properties_explained(chain: Group, settings: Settings) -> Iterator[Hit]:
     """Every inconclusive property is explained in ``remaining_risks``.
 
     **What it does**: for each `inconclusive` entry of each test-to-review handoff, looks for a

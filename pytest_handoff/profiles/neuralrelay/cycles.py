@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
+from pytest_handoff.model import Hit
+from pytest_handoff.profiles.builtin import NEURALRELAY as SPEC
 from pytest_handoff.profiles.neuralrelay.profile import REWORK_FILE
-from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
 
 
 class Cycle(NamedTuple):
@@ -39,7 +40,7 @@ class Cycle(NamedTuple):
         return found[-1] if found else None
 
 
-def cycles(chain: Chain) -> list[Cycle]:
+def cycles(chain: Group) -> list[Cycle]:
     """The chain's cycles, in order (cached per chain).
 
     A rework file opens a new cycle; so does a numbered handoff after a review (a rework file
@@ -63,7 +64,7 @@ def cycles(chain: Chain) -> list[Cycle]:
     return found
 
 
-def check_token_total(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_token_total(chain: Group, settings: Settings) -> Iterator[Hit]:
     """The review's ``total_tokens`` is at least the sum of the agents' ``tokens_used``.
 
     **What it does**: adds `tokens_used` of every dev and test (and security) handoff of a cycle
@@ -98,7 +99,7 @@ def _check_cycle_tokens(cycle: Cycle) -> Iterator[Hit]:
         )
 
 
-def check_rework_follows_request(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_rework_follows_request(chain: Group, settings: Settings) -> Iterator[Hit]:
     """A rework file follows a review that asked for changes, and agrees with it.
 
     **What it does**: requires a review before the rework file (the latest one) whose verdict is
@@ -146,7 +147,7 @@ def _check_rework(rework: Document, review: Document | None) -> Iterator[Hit]:
         )
 
 
-def check_rework_cycles(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_rework_cycles(chain: Group, settings: Settings) -> Iterator[Hit]:
     """A chain goes through at most ``max-rework-cycles`` rework cycles (default 2).
 
     **What it does**: counts `rework-{N}.json` files and reports each cycle over the limit.
@@ -158,7 +159,7 @@ def check_rework_cycles(chain: Chain, settings: Settings) -> Iterator[Hit]:
 
     **Use instead**: escalate to a human after the second cycle.
     """
-    limit = settings.max_rework_cycles
+    limit: int = SPEC.option(settings, "max-rework-cycles")
     reworks = [doc for doc in chain.documents if REWORK_FILE.fullmatch(doc.name)]
     for count, rework in enumerate(reworks, start=1):
         if count > limit:

@@ -6,13 +6,14 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from pytest_handoff.model import Hit
+from pytest_handoff.profiles.builtin import NEURALRELAY as SPEC
 from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS
-from pytest_handoff.rules import Hit
 from pytest_handoff.text import content_tokens, find_phrases, match_words, normalise, quote, word_stem
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
+    from pytest_handoff.read.document import Document
 
 #: Two gaps sharing this share of their words (Dice) are one gap said twice.
 DUPLICATE_GAP = 0.6
@@ -310,7 +311,7 @@ def check_counterexample_minimal(document: Document, settings: Settings) -> Iter
 
     **Use instead**: the shortest input that still fails, and the failure in one sentence.
     """
-    limit = settings.max_counterexample_length
+    limit: int = SPEC.option(settings, "max-counterexample-length")
     for index, bug in enumerate(document.data.get("bugs_found", [])):
         length = len(bug["counterexample"])
         if length > limit:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.neuralrelay.cycles import cycles
 from pytest_handoff.profiles.neuralrelay.profile import (
     CHAIN_ID,
@@ -15,12 +16,11 @@ from pytest_handoff.profiles.neuralrelay.profile import (
     STAGE,
     agents,
 )
-from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
 
 
 def _numbered(document: Document) -> re.Match[str] | None:
@@ -44,7 +44,7 @@ def _timestamp(document: Document) -> datetime | None:
 # --- layout ------------------------------------------------------------------
 
 
-def check_file_names(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_file_names(chain: Group, settings: Settings) -> Iterator[Hit]:
     """Files of a chain are named ``{NN}-{agent}.json`` or ``rework-{N}.json`` with a known agent.
 
     **What it does**: checks each file name of a chain folder against NeuralRelay's naming and the
@@ -100,7 +100,7 @@ def check_agent_writes_its_type(document: Document, settings: Settings) -> Itera
         )
 
 
-def check_sequence_numbers(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_sequence_numbers(chain: Group, settings: Settings) -> Iterator[Hit]:
     """Sequence numbers of a chain's files are unique and have no gaps, starting at 01.
 
     **What it does**: reads `NN` from `{NN}-{agent}.json` and reports a number used twice or a
@@ -134,7 +134,7 @@ def check_sequence_numbers(chain: Chain, settings: Settings) -> Iterator[Hit]:
         expected = max(expected, number + 1)
 
 
-def check_stage_order(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_stage_order(chain: Group, settings: Settings) -> Iterator[Hit]:
     """Stages follow NeuralRelay's order: requirements, dev_to_test, test_to_review, review_final.
 
     **What it does**: walks the numbered files of each cycle in sequence order and reports a handoff
@@ -168,7 +168,7 @@ def _check_cycle_order(documents: list[Document]) -> Iterator[Hit]:
         previous = document
 
 
-def check_timestamp_order(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_timestamp_order(chain: Group, settings: Settings) -> Iterator[Hit]:
     """Timestamps do not go backwards along the chain's sequence.
 
     **What it does**: compares each handoff's `timestamp` with the latest earlier one (numbered files
@@ -201,7 +201,7 @@ def check_timestamp_order(chain: Chain, settings: Settings) -> Iterator[Hit]:
             latest = (stamp, document)
 
 
-def check_chain_is_complete(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_chain_is_complete(chain: Group, settings: Settings) -> Iterator[Hit]:
     """A chain has every stage: requirements, dev_to_test, test_to_review and review_final.
 
     **What it does**: reports the stages a chain folder lacks. A chain without requirements is
@@ -229,10 +229,10 @@ def check_chain_is_complete(chain: Chain, settings: Settings) -> Iterator[Hit]:
     ]
     if missing:
         anchor = chain.documents[-1]
-        yield Hit(anchor, "", f"chain {chain.chain_id} is incomplete: no {', '.join(missing)} handoff")
+        yield Hit(anchor, "", f"chain {chain.group_id} is incomplete: no {', '.join(missing)} handoff")
 
 
-def check_chain_id(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_chain_id(chain: Group, settings: Settings) -> Iterator[Hit]:
     """A chain folder is named by its start time, ``YYYYMMDD-HHmmss`` (optionally ``-N``).
 
     **What it does**: checks the folder name's shape and that it is a real date and time.
@@ -246,7 +246,7 @@ def check_chain_id(chain: Chain, settings: Settings) -> Iterator[Hit]:
     """
     if chain.ref.standalone or not chain.documents:
         return
-    match = CHAIN_ID.fullmatch(chain.chain_id)
+    match = CHAIN_ID.fullmatch(chain.group_id)
     valid = False
     if match:
         try:
@@ -260,5 +260,5 @@ def check_chain_id(chain: Chain, settings: Settings) -> Iterator[Hit]:
             valid = False
     if not valid:
         yield Hit(
-            chain.documents[0], "", f"chain folder {chain.chain_id!r} is not a YYYYMMDD-HHmmss[-N] timestamp"
+            chain.documents[0], "", f"chain folder {chain.group_id!r} is not a YYYYMMDD-HHmmss[-N] timestamp"
         )

@@ -8,18 +8,18 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.documents import Document, LoadResult, parse_json_bytes
-from pytest_handoff.findings import Finding, Severity
+from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.model import Finding, Hit, Severity
 from pytest_handoff.profiles.base import Profile
-from pytest_handoff.rules import Hit
+from pytest_handoff.profiles.builtin import NEURALRELAY as SPEC
+from pytest_handoff.read.document import Document, LoadResult
+from pytest_handoff.read.strict_json import parse_json_bytes
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
-    from pytest_handoff.engine import Chain
-    from pytest_handoff.rules import Rule
+    from pytest_handoff.model import Group, Rule
     from pytest_handoff.views.model import ChainView
 
-NAME = "neuralrelay"
+NAME = SPEC.name
 
 HANDOFF_TYPES = ("requirements", "dev_to_test", "test_to_review", "review_final", "rework")
 #: Where each type stands in a chain; numbered files must not go backwards.
@@ -40,7 +40,7 @@ CHAIN_ID = re.compile(r"(?P<date>[0-9]{8})-(?P<time>[0-9]{6})(?:-(?P<n>[0-9]+))?
 
 def agents(settings: Settings) -> dict[str, str]:
     """NeuralRelay's agents plus those configured, agent -> handoff type."""
-    return {**AGENTS, **settings.agents}
+    return {**AGENTS, **SPEC.option(settings, "agents")}
 
 
 _HANDOFFS_FOLDER = f"{os.sep}.neuralrelay{os.sep}handoffs{os.sep}"
@@ -69,27 +69,28 @@ class NeuralRelayProfile(Profile):
     """The NeuralRelay protocol (github.com/drago-codes-21/NeuralRelay)."""
 
     name = NAME
-    default_globs = (".neuralrelay/handoffs/**/*.json",)
+    default_globs = SPEC.default_globs
+    spec = SPEC
     # Numbering (gaps, duplicates), missing stages, the folder's name.
-    chain_wide_codes = frozenset({"NR103", "NR106", "NR107"})
+    group_wide_codes = frozenset({"NR103", "NR106", "NR107"})
 
-    def claims(self, path: Path) -> bool:
+    def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         if path.suffix != ".json":
             return False
         return _inside_handoffs(path) or bool(
             NUMBERED_FILE.fullmatch(path.name) or REWORK_FILE.fullmatch(path.name)
         )
 
-    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+    def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         name = path.name  # pathlib computes it on every access
         parent = path.parent
-        chain_id = parent.name
+        group_id = parent.name
         if not (NUMBERED_FILE.fullmatch(name) or REWORK_FILE.fullmatch(name)):
             # Any other JSON file in a chain folder (handoffs/{chain-id}/) belongs to that chain as a
             # stray file (NR108), reported once with it, not as a chain of its own.
-            return (parent, chain_id) if _is_stray(path) else None
+            return (parent, group_id) if _is_stray(path) else None
         # Files directly in handoffs/ (or anywhere without a chain folder) stand alone.
-        return None if chain_id == "handoffs" else (parent, chain_id)
+        return None if group_id == "handoffs" else (parent, group_id)
 
     def parse(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> LoadResult:
         if not _is_stray(path):
@@ -171,7 +172,7 @@ class NeuralRelayProfile(Profile):
 
         return RULES
 
-    def summarise(self, chain: Chain) -> ChainView:
+    def summarise(self, chain: Group) -> ChainView:
         from pytest_handoff.profiles.neuralrelay.views import summarise
 
         return summarise(chain)
@@ -234,12 +235,16 @@ def _secrets_in(raw: bytes, path: Path, display_path: str, settings: Settings) -
     loaded = parse_json_bytes(raw, path, display_path)
     if loaded.document is None:
         return ()
-    from pytest_handoff.engine import Chain, ChainRef, finding_of
-    from pytest_handoff.rules import RULES
+    from pytest_handoff.core_rules import CORE_RULES
+    from pytest_handoff.model import Group, GroupRef
+    from pytest_handoff.read.document import finding_of
     from pytest_handoff.secrets import check_no_secrets
+    from pytest_handoff.selection import severity_of
 
-    alone = Chain(ChainRef(NeuralRelayProfile(), "", None, (path,)), [loaded.document])
-    return tuple(finding_of(RULES["HX001"], hit, settings, "") for hit in check_no_secrets(alone, settings))
+    (rule,) = [rule for rule in CORE_RULES if rule.code == "HX001"]
+    severity = severity_of(rule.code, rule.severity, settings)
+    alone = Group(GroupRef(NAME, "", None, (path,)), [loaded.document])
+    return tuple(finding_of(rule, hit, severity, "") for hit in check_no_secrets(alone, settings))
 
 
 PROFILE = NeuralRelayProfile()

@@ -15,10 +15,10 @@ A rule's docs are its check's docstring.
 
 from __future__ import annotations
 
-from pytest_handoff.findings import Severity
+from pytest_handoff.model import Rule, Severity
 from pytest_handoff.profiles.neuralrelay import classification, cycles, handoff, layout, tracing
 from pytest_handoff.profiles.neuralrelay.profile import NAME, STRAY_FILE, STRAY_FILE_DOC
-from pytest_handoff.rules import Rule, listed, reported
+from pytest_handoff.rules import listed, reported
 
 WARNING = Severity.WARNING
 

@@ -9,15 +9,15 @@ from collections.abc import Iterator
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.pointers import pointer_join
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS
-from pytest_handoff.rules import Hit
+from pytest_handoff.read.pointers import pointer_join
 from pytest_handoff.text import containment, match_words, quote
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
 
 
 ENDPOINT = re.compile(r"/(?<![\w.]/)[A-Za-z0-9_\-{}\[\]:.]+(?:/[A-Za-z0-9_\-{}\[\]:.]+)*")
@@ -126,7 +126,7 @@ def _strings(root: Any) -> _Strings:
     return _Strings(texts, places, containers)
 
 
-def check_criteria_are_traced(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_criteria_are_traced(chain: Group, settings: Settings) -> Iterator[Hit]:
     """Every acceptance criterion is traced: a later handoff refers to what it demands.
 
     **What it does**: extracts what each criterion demands (endpoints and paths, quoted values,
@@ -180,7 +180,7 @@ class CriterionTrace(NamedTuple):
         return f"AC{self.at + 1}"
 
 
-def criterion_traces(chain: Chain) -> list[CriterionTrace]:
+def criterion_traces(chain: Group) -> list[CriterionTrace]:
     """How each acceptance criterion of the chain's requirements is traced (NR306's data, for views)."""
     requirements = chain.first("requirements")
     if requirements is None:

@@ -13,10 +13,10 @@ from pytest_handoff.profiles.neuralrelay.profile import CHAIN_ID, NAME, NUMBERED
 from pytest_handoff.views.model import Bug, ChainView, Criterion, Property, Stage, generic_view
 
 if TYPE_CHECKING:
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
 
 
-def summarise(chain: Chain) -> ChainView:
+def summarise(chain: Group) -> ChainView:
     """The task, stages, criteria with their traces, properties with their classifications, bugs, verdict."""
     from pytest_handoff.profiles.neuralrelay.classification import classifications
     from pytest_handoff.profiles.neuralrelay.tracing import criterion_traces
@@ -84,7 +84,7 @@ def summarise(chain: Chain) -> ChainView:
 
     reviews = chain.valid("review_final")
     review = reviews[-1] if reviews else None  # after rework, the last review decides
-    started = _start_of(chain.chain_id) or view.started  # the chain id is its start time
+    started = _start_of(chain.group_id) or view.started  # the chain id is its start time
     rework_cycles = sum(1 for path in chain.ref.paths if REWORK_FILE.fullmatch(path.name))
     view = view._replace(
         stages=stages,
@@ -116,9 +116,9 @@ def _named_stage(stage: Stage) -> Stage:
     return stage._replace(agent="rework") if REWORK_FILE.fullmatch(name) else stage
 
 
-def _start_of(chain_id: str) -> str | None:
+def _start_of(group_id: str) -> str | None:
     """The start time a ``YYYYMMDD-HHmmss`` chain id names, as RFC 3339 (None for other ids)."""
-    match = CHAIN_ID.fullmatch(chain_id)
+    match = CHAIN_ID.fullmatch(group_id)
     if match is None:
         return None
     date, time = match.group("date"), match.group("time")

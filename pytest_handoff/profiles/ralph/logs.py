@@ -12,9 +12,10 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pytest_handoff.documents import Document, Loaded, Region, parse_json_bytes
-from pytest_handoff.findings import Finding, Severity
+from pytest_handoff.model import Finding, Region, Severity
 from pytest_handoff.profiles.ralph.protocol import AGENTS
+from pytest_handoff.read.document import Document, Loaded
+from pytest_handoff.read.strict_json import parse_json_bytes
 
 _MARKER = re.compile(r"HANDOFF|RALPH_COMPLETE|AGENT_READY", re.IGNORECASE)
 _BREAK = re.compile(r"[\r\n]")

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.ralph.logs import Phrase
 from pytest_handoff.profiles.ralph.protocol import ALL_COMPLETE, PROMISE, ROUTES, route_text
-from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
+    from pytest_handoff.read.document import Document
 
 
 def unknown_reason(document: Document, settings: Settings) -> Iterator[Hit]:

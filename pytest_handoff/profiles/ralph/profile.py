@@ -12,11 +12,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.documents import Document, Loaded, parse_json_bytes
+from pytest_handoff.config import NO_SETTINGS, Settings
 from pytest_handoff.profiles.base import Profile
+from pytest_handoff.profiles.builtin import RALPH as SPEC
 from pytest_handoff.profiles.ralph.protocol import (
     AGENTS,
-    DEFAULT_GLOBS,
     DEFAULT_GROUP,
     NAME,
     PHRASE_TYPE,
@@ -24,11 +24,12 @@ from pytest_handoff.profiles.ralph.protocol import (
     PRD_TYPE,
     SESSION_FILES,
 )
+from pytest_handoff.read.document import Document, Loaded
+from pytest_handoff.read.strict_json import parse_json_bytes
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.engine import Chain
-    from pytest_handoff.rules import Hit, Rule
+    from pytest_handoff.model import Group, Hit, Rule
     from pytest_handoff.views.model import ChainView
 
 _UTF8_BOM = b"\xef\xbb\xbf"
@@ -86,11 +87,11 @@ class RalphProfile(Profile):
     """The Ralph single-agent orchestration (github.com/feliperyba/ralph-orchestra)."""
 
     name = NAME
-    default_globs = DEFAULT_GLOBS
-    option_keys = ("globs",)
+    default_globs = SPEC.default_globs
+    spec = SPEC
     groups_by_folder = False  # prd.json, .claude/session/*.json and logs/ are one group
 
-    def claims(self, path: Path) -> bool:
+    def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         name = path.name
         if name in SESSION_FILES:
             return _in_session_folder(path)
@@ -98,7 +99,7 @@ class RalphProfile(Profile):
             return (path.parent / ".claude" / "session").is_dir()
         return name.endswith(".log") and _is_session_log(path)
 
-    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+    def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         name = path.name
         if name in SESSION_FILES and _in_session_folder(path):
             root: Path | None = path.parent.parent.parent
@@ -110,7 +111,9 @@ class RalphProfile(Profile):
             root = None
         return None if root is None else (root, _session_id(root))
 
-    def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
+    def members(
+        self, directory: Path, group_id: str, listing: list[Path] | None, settings: Settings = NO_SETTINGS
+    ) -> list[Path]:
         found: list[Path] = []
         session = directory / ".claude" / "session"
         prd = directory / PRD_FILE
@@ -172,7 +175,7 @@ class RalphProfile(Profile):
             for name, handoff_type in SESSION_FILES.items()
         ]
 
-    def summarise(self, chain: Chain) -> ChainView:
+    def summarise(self, chain: Group) -> ChainView:
         from pytest_handoff.profiles.ralph.views import session_view
 
         return session_view(chain)

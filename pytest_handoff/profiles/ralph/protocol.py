@@ -39,11 +39,6 @@ PRD_FILE = "prd.json"
 PHRASE_TYPE = "handoff_context"
 PRD_TYPE = "prd"
 
-DEFAULT_GLOBS = (
-    *(f".claude/session/{name}" for name in SESSION_FILES),
-    ".claude/session/logs/*.log",
-    "logs/**/*.log",
-)
 #: The group id when the session files name no session.
 DEFAULT_GROUP = "ralph-session"
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.ralph.logs import Promise
 from pytest_handoff.profiles.ralph.protocol import AGENTS, ALLOWED_PAIRS, PHRASE_TYPE, PRD_TYPE, PROMISE
-from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
 
 #: Ids named in a message before it says "and N more".
 _NAMED = 5
@@ -23,7 +23,7 @@ def _items(prd: Document) -> list[Any]:
     return items
 
 
-def complete_with_open_items(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def complete_with_open_items(chain: Group, settings: Settings) -> Iterator[Hit]:
     """The session is declared complete while items of prd.json do not pass.
 
     **What it does**: reports a `<promise>RALPH_COMPLETE</promise>` in a log, and a
@@ -58,7 +58,7 @@ def complete_with_open_items(chain: Chain, settings: Settings) -> Iterator[Hit]:
             yield Hit(signal, "/type", f"session completed while {why}", related=related)
 
 
-def task_in_prd(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def task_in_prd(chain: Group, settings: Settings) -> Iterator[Hit]:
     """A handoff's task is not an item of prd.json.
 
     **What it does**: reports a context whose `task.id` is no item's `id` in prd.json (nothing

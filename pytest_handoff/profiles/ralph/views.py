@@ -13,10 +13,10 @@ from pytest_handoff.profiles.ralph.protocol import NAME, PHRASE_TYPE, PRD_TYPE
 from pytest_handoff.views.model import ChainView, Criterion, Stage, generic_view
 
 if TYPE_CHECKING:
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
 
 
-def session_view(chain: Chain) -> ChainView:
+def session_view(chain: Group) -> ChainView:
     base = generic_view(NAME, chain)
     phrases = [doc for doc in chain.valid(PHRASE_TYPE) if isinstance(doc, Phrase)]
     stages = [

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.trinity.names import Instant, parse_timestamp
-from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
 
 
-def check_history_goes_forward(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_history_goes_forward(chain: Group, settings: Settings) -> Iterator[Hit]:
     """No handoff is left ``pending`` behind a later one from the same sender that was ``accepted``.
 
     **What it does**: within one workspace's `handoff/` folder, takes each sender's handoffs by

@@ -12,6 +12,7 @@ import posixpath
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.trinity.names import parse_file_name, parse_timestamp
 from pytest_handoff.profiles.trinity.profile import (
     HANDOFF_FOLDER,
@@ -19,15 +20,14 @@ from pytest_handoff.profiles.trinity.profile import (
     timestamp_tolerance_ms,
     workspaces,
 )
-from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
 
 
-def check_file_name(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_file_name(chain: Group, settings: Settings) -> Iterator[Hit]:
     """A handoff's file name is ``{from}-{ISO 8601 timestamp}.json``.
 
     **What it does**: reads each file name of a workspace's `handoff/` folder as the sending agent, a

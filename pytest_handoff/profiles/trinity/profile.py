@@ -11,43 +11,31 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pytest_handoff.config import NO_SETTINGS, Settings
 from pytest_handoff.profiles.base import Profile
+from pytest_handoff.profiles.builtin import TRINITY as SPEC
 from pytest_handoff.profiles.trinity.names import looks_like_handoff, parse_file_name
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
-    from pytest_handoff.rules import Hit, Rule
+    from pytest_handoff.model import Group, Hit, Rule
+    from pytest_handoff.read.document import Document
     from pytest_handoff.views.model import ChainView
 
-NAME = "trinity"
+NAME = SPEC.name
 #: The folder of a workspace that other agents write handoffs into.
 HANDOFF_FOLDER = "handoff"
 #: Trinity has one kind of handoff.
 HANDOFF_TYPE = "handoff"
-#: Where discovery looks: a ``handoff/`` folder, and a name with a date and a ``T`` after the sender
-#: (``{agent}-YYYY-MM-DDT...``), so that other projects' ``handoff/`` folders are not taken in.
-DEFAULT_GLOBS = ("**/handoff/*-*-*-*T*.json",)
-#: How far the timestamp in the name may be from the ``timestamp`` field by default (ms):
-#: Trinity's reference code reads the clock once for the name and again for the body.
-DEFAULT_TIMESTAMP_TOLERANCE_MS = 1000
 
 
 def workspaces(settings: Settings) -> dict[str, str]:
     """``[tool.handoff.trinity] workspaces``: agent -> workspace folder (POSIX, relative to the root).
 
-    Entries that are not ``agent = "folder"`` strings are left out (the rules then judge that
-    agent by its folder's name).
+    An agent not listed is judged by its folder's name.
     """
-    configured = settings.options_of(NAME).get("workspaces")
-    if not isinstance(configured, Mapping):
-        return {}
-    return {
-        str(agent): normal_folder(folder)
-        for agent, folder in configured.items()
-        if isinstance(folder, str) and folder.strip()
-    }
+    configured: Mapping[str, str] = SPEC.option(settings, "workspaces")
+    return {agent: normal_folder(folder) for agent, folder in configured.items()}
 
 
 def normal_folder(folder: str) -> str:
@@ -60,10 +48,8 @@ def normal_folder(folder: str) -> str:
 
 def timestamp_tolerance_ms(settings: Settings) -> int:
     """``[tool.handoff.trinity] timestamp-tolerance-ms`` (a whole number >= 0), else the default."""
-    value = settings.options_of(NAME).get("timestamp-tolerance-ms")
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    return DEFAULT_TIMESTAMP_TOLERANCE_MS
+    value: int = SPEC.option(settings, "timestamp-tolerance-ms")
+    return value
 
 
 def in_handoff_folder(path: Path) -> bool:
@@ -80,32 +66,16 @@ class TrinityProfile(Profile):
     """Trinity's file-based handoffs between agents' workspaces."""
 
     name = NAME
-    default_globs = DEFAULT_GLOBS
-    option_keys = ("globs", "workspaces", "timestamp-tolerance-ms")
+    default_globs = SPEC.default_globs
+    spec = SPEC
 
-    def check_options(self, options: dict[str, object], where: str) -> None:
-        """``workspaces`` is a table of agent = folder; ``timestamp-tolerance-ms`` a whole number >= 0."""
-        from pytest_handoff.config import ConfigError
-
-        configured = options.get("workspaces")
-        if configured is not None and not (
-            isinstance(configured, Mapping)
-            and all(isinstance(folder, str) and folder.strip() for folder in configured.values())
-        ):
-            raise ConfigError(f"{where}: 'workspaces' must be a table of agent = \"folder\", got {configured!r}")
-        tolerance = options.get("timestamp-tolerance-ms")
-        if tolerance is not None and not (
-            isinstance(tolerance, int) and not isinstance(tolerance, bool) and tolerance >= 0
-        ):
-            raise ConfigError(f"{where}: 'timestamp-tolerance-ms' must be a whole number >= 0, got {tolerance!r}")
-
-    def claims(self, path: Path) -> bool:
+    def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         # Named like a handoff ({agent}-{ISO time}.json): another project's handoff/ folder
         # (translations, templates) holds files of other names.
         name = path.name
         return name.endswith(".json") and looks_like_handoff(name)
 
-    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+    def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         """Every ``.json`` file of a ``handoff/`` folder belongs to its workspace's group.
 
         A file there named otherwise is a member too, so that TR101 reports its name.
@@ -140,7 +110,7 @@ class TrinityProfile(Profile):
 
         return RULES
 
-    def summarise(self, chain: Chain) -> ChainView:
+    def summarise(self, chain: Group) -> ChainView:
         """The files of a workspace's ``handoff/`` folder, each by its sender (from the file name)."""
         from pytest_handoff.views.model import generic_view
 

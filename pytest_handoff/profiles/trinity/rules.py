@@ -11,7 +11,7 @@ reported as HS001).
 
 from __future__ import annotations
 
-from pytest_handoff.findings import Severity
+from pytest_handoff.model import Rule, Severity
 from pytest_handoff.profiles.trinity.history import check_history_goes_forward
 from pytest_handoff.profiles.trinity.placement import (
     check_file_name,
@@ -21,7 +21,7 @@ from pytest_handoff.profiles.trinity.placement import (
     check_workspace_is_recipients,
 )
 from pytest_handoff.profiles.trinity.profile import HANDOFF_TYPE, NAME
-from pytest_handoff.rules import Rule, listed
+from pytest_handoff.rules import listed
 
 _TYPES = (HANDOFF_TYPE,)
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.yolo.layout import task_plan
-from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
+    from pytest_handoff.read.document import Document
 
 
 def check_counts_add_up(document: Document, settings: Settings) -> Iterator[Hit]:

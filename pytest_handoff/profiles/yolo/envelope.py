@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pytest_handoff.pointers import pointer_join
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.yolo.profile import V2_PREFIX, v2_type
-from pytest_handoff.rules import Hit
+from pytest_handoff.read.pointers import pointer_join
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
     from pytest_handoff.profiles.yolo.project import MessageSchemas, TypeRules
+    from pytest_handoff.read.document import Document
 
 
 def _rules_of(document: Document, settings: Settings) -> tuple[MessageSchemas, str, TypeRules] | None:
@@ -189,7 +189,7 @@ def check_prose_enums(document: Document, settings: Settings) -> Iterator[Hit]:
             )
 
 
-def check_project_schemas_usable(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_project_schemas_usable(chain: Group, settings: Settings) -> Iterator[Hit]:
     """The project's message-schemas.json is there but cannot be read, so v2 payloads go unchecked.
 
     **What it does**: once per group holding v2 messages, reports at the first of them a

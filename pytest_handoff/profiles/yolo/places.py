@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_handoff.model import Hit
 from pytest_handoff.profiles.yolo.layout import (
     ESCALATION_LOG,
     EXECUTION_STATE,
@@ -18,12 +19,11 @@ from pytest_handoff.profiles.yolo.layout import (
     same_number,
 )
 from pytest_handoff.profiles.yolo.profile import V2_PREFIX
-from pytest_handoff.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
-    from pytest_handoff.engine import Chain
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
 
 #: Flat message types and the key that holds their phase.
 _PHASE_KEYS = {
@@ -38,7 +38,7 @@ _PHASE_KEYS = {
 }
 
 
-def _by_file(chain: Chain) -> dict[Path, list[Document]]:
+def _by_file(chain: Group) -> dict[Path, list[Document]]:
     files: dict[Path, list[Document]] = {}
     for document in chain.documents:
         files.setdefault(document.path, []).append(document)
@@ -81,7 +81,7 @@ def _phase_of_message(document: Document) -> tuple[str, Any] | None:
     return (f"/{key}", data[key]) if key is not None and key in data else None
 
 
-def check_folder_numbers(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_folder_numbers(chain: Group, settings: Settings) -> Iterator[Hit]:
     """A plan id or phase number disagrees with the folder or file it sits in.
 
     **What it does**: in a phase folder `phases/NN-slug/`, reports a file named for another
@@ -162,7 +162,7 @@ def _document_numbers(document: Document, phase: Phase | None, own: tuple[str, s
             )
 
 
-def _known_escalations(chain: Chain, first: Document) -> tuple[set[str], list[str]] | None:
+def _known_escalations(chain: Group, first: Document) -> tuple[set[str], list[str]] | None:
     """Escalation ids the project records for a group, and the files they came from.
 
     None when no record exists or one that exists cannot be read (nothing can be said then).
@@ -206,7 +206,7 @@ def _lists_no_escalations(path: Path) -> bool:
         return False
 
 
-def check_escalation_known(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_escalation_known(chain: Group, settings: Settings) -> Iterator[Hit]:
     """An escalation resolution or timeout warning names an escalation the project has no record of.
 
     **What it does**: when the phase folder or `.yolo-planning/` holds an `.execution-state.json`
@@ -246,7 +246,7 @@ def check_escalation_known(chain: Chain, settings: Settings) -> Iterator[Hit]:
             )
 
 
-def _blocked_handoffs(chain: Chain) -> list[Document]:
+def _blocked_handoffs(chain: Group) -> list[Document]:
     """The latest dept_handoff of each department pair, where it still lists blockers."""
     latest: dict[tuple[str, str], Document] = {}
     for document in chain.valid("dept_handoff"):
@@ -254,7 +254,7 @@ def _blocked_handoffs(chain: Chain) -> list[Document]:
     return [doc for doc in latest.values() if doc.data["blockers"]]
 
 
-def _gate_passes(chain: Chain) -> Iterator[tuple[Document, str, str]]:
+def _gate_passes(chain: Group) -> Iterator[tuple[Document, str, str]]:
     """(document, pointer, claim) of each record saying the integration gate passed."""
     gate_lines = [
         doc
@@ -273,7 +273,7 @@ def _gate_passes(chain: Chain) -> Iterator[tuple[Document, str, str]]:
             yield signoff, "/integration_qa", "the owner's sign-off says integration QA passed"
 
 
-def check_gate_sees_blockers(chain: Chain, settings: Settings) -> Iterator[Hit]:
+def check_gate_sees_blockers(chain: Group, settings: Settings) -> Iterator[Hit]:
     """The integration gate passes a phase whose department handoff still has blockers.
 
     **What it does**: in a phase folder, takes the latest `dept_handoff` of each pair of

@@ -15,9 +15,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.documents import Document, Loaded, parse_json_bytes
-from pytest_handoff.findings import Finding
+from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.model import Finding, Hit
 from pytest_handoff.profiles.base import Profile, folder_files
+from pytest_handoff.profiles.builtin import YOLO as SPEC
 from pytest_handoff.profiles.yolo.layout import (
     ESCALATION_LOG,
     EXECUTION_STATE,
@@ -29,12 +30,12 @@ from pytest_handoff.profiles.yolo.layout import (
     plan_file,
     planning_root,
 )
-from pytest_handoff.rules import Hit
+from pytest_handoff.read.document import Document, Loaded
+from pytest_handoff.read.strict_json import parse_json_bytes
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.engine import ChainRef
-    from pytest_handoff.rules import Rule
+    from pytest_handoff.model import GroupRef, Rule
 
 #: The flat message types of YOLO's catalogue (each has ``schemas/yolo/<type>.schema.json``).
 FLAT_TYPES = frozenset(
@@ -87,17 +88,17 @@ class YoloProfile(Profile):
     """YOLO (github.com/slavpetroff/yolo): messages and artifacts under ``.yolo-planning/``."""
 
     name = NAME
-    default_globs = (f"{PLANNING}/**/*.jsonl", f"{PLANNING}/**/*.json")
-    option_keys = ("globs", "message-schemas")
+    default_globs = SPEC.default_globs
+    spec = SPEC
 
-    def claims(self, path: Path) -> bool:
+    def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         if path.suffix not in SUFFIXES:
             return False
         if PLANNING in path.parts[:-1] or plan_file(path.name) is not None:
             return True
         return _holds_a_message(path)
 
-    def chain_of(self, path: Path) -> tuple[Path, str] | None:
+    def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         if path.suffix not in SUFFIXES:
             return None
         phase = phase_of(path)
@@ -107,7 +108,9 @@ class YoloProfile(Profile):
         assert planning is not None  # a phase folder's planning folder holds its phases/
         return phase.folder, phase.folder.relative_to(planning).as_posix()
 
-    def members(self, directory: Path, chain_id: str, listing: list[Path] | None) -> list[Path]:
+    def members(
+        self, directory: Path, group_id: str, listing: list[Path] | None, settings: Settings = NO_SETTINGS
+    ) -> list[Path]:
         listing = folder_files(directory, listing)
         return [path for path in listing if path.suffix in SUFFIXES]
 
@@ -121,7 +124,7 @@ class YoloProfile(Profile):
 
         return RULES
 
-    def cache_inputs(self, ref: ChainRef, settings: Settings) -> list[Path]:
+    def cache_inputs(self, ref: GroupRef, settings: Settings) -> list[Path]:
         """The project's message-schemas.json and the planning folder's escalation records."""
         from pytest_handoff.profiles.yolo.project import message_schemas_path
 

@@ -13,12 +13,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.profiles.yolo.layout import EXECUTION_STATE, NAME, planning_root
+from pytest_handoff.profiles.builtin import YOLO as SPEC
+from pytest_handoff.profiles.yolo.layout import EXECUTION_STATE, planning_root
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
 
-DEFAULT_MESSAGE_SCHEMAS = "config/schemas/message-schemas.json"
+
 
 #: Enums YOLO gives for v2 payload values in prose only (references/handoff-schemas.md):
 #: type -> payload key -> allowed values.
@@ -118,8 +119,8 @@ def project_root_of(path: Path) -> Path | None:
 
 def message_schemas_path(document_path: Path, settings: Settings) -> Path | None:
     """Where the project's message-schemas.json is (configured by ``message-schemas``), if anywhere."""
-    configured = settings.options_of(NAME).get("message-schemas", DEFAULT_MESSAGE_SCHEMAS)
-    relative = Path(str(configured))
+    configured: str = SPEC.option(settings, "message-schemas")
+    relative = Path(configured)
     if relative.is_absolute():
         return relative
     root = project_root_of(document_path)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pytest_handoff.rules import Hit
+from pytest_handoff.model import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.documents import Document
+    from pytest_handoff.read.document import Document
 
 #: YOLO caps a patch at this many tasks; more goes the major (re-scope) path.
 PATCH_TASK_CAP = 2

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pytest_handoff.findings import Severity
+from pytest_handoff.model import Rule, Severity
 from pytest_handoff.profiles.yolo import counts, envelope, places, routing
 from pytest_handoff.profiles.yolo.layout import NAME
-from pytest_handoff.rules import Rule, listed
+from pytest_handoff.rules import listed
 
 WARNING = Severity.WARNING
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pytest_handoff.config import Settings
-from pytest_handoff.documents import display_path_for
-from pytest_handoff.globs import Matcher as Matcher
-from pytest_handoff.globs import matches_globs as matches_globs
-from pytest_handoff.profiles import Profile, load
-from pytest_handoff.specs import BUILTIN_SPECS
+from pytest_handoff.model import GroupRef
+from pytest_handoff.pipeline.matcher import Matcher
+from pytest_handoff.profiles.base import Profile
+from pytest_handoff.read.files import display_path_for
+from pytest_handoff.registry import Registry, default_registry
 
 SKIPPED_DIRECTORIES = frozenset(
     {
@@ -40,19 +40,6 @@ SKIPPED_DIRECTORIES = frozenset(
 )
 
 
-class ChainRef(NamedTuple):
-    """A chain before it is read: its profile, id, folder and member files in order."""
-
-    profile: Profile
-    chain_id: str
-    directory: Path | None
-    paths: tuple[Path, ...]
-
-    @property
-    def standalone(self) -> bool:
-        return self.directory is None
-
-
 def profile_for(
     path: Path,
     settings: Settings,
@@ -60,6 +47,7 @@ def profile_for(
     *,
     explicit: bool = False,
     matcher: Matcher | None = None,
+    registry: Registry | None = None,
 ) -> Profile | None:
     """The profile that owns ``path``.
 
@@ -67,16 +55,15 @@ def profile_for(
     also recognised by its own look (name, place, content), and ``settings.profile`` forces one.
     ``matcher``: the built-in profiles' globs under ``settings``, when the caller has them already.
     """
+    registry = registry or default_registry()
     if settings.profile and explicit:
-        return load(settings.profile)
+        return registry.profile(settings.profile)
     if relative_posix is not None:
-        owner = (matcher or Matcher(settings, plugins=False)).owner_of(path, relative_posix)
+        owner = (matcher or Matcher(settings, registry, plugins=False)).first_owner(relative_posix)
         if owner is not None:
-            return owner
+            return registry.profile(owner)
     if explicit:
-        from pytest_handoff.profiles import all_profiles
-
-        return next((p for p in all_profiles() if p.claims(path)), None)
+        return next((p for p in registry.all_profiles() if p.claims(path, settings)), None)
     return None
 
 
@@ -86,6 +73,7 @@ def iter_handoff_files(
     settings: Settings,
     listings: dict[str, list[Path]] | None = None,
     matcher: Matcher | None = None,
+    registry: Registry | None = None,
 ) -> Iterator[tuple[Path, Profile]]:
     """Handoff files below ``directory`` with their profile, skipping vendored and tool folders.
 
@@ -93,7 +81,8 @@ def iter_handoff_files(
     ``listings`` is given it receives every folder's regular files (keyed by the folder's path
     as text, ``os.path.normcase``), so that chains need not list their folders again.
     """
-    matcher = matcher or Matcher(settings, plugins=True)
+    registry = registry or default_registry()
+    matcher = matcher or Matcher(settings, registry, plugins=True)
     pending = [directory]
     while pending:
         current = pending.pop()
@@ -115,9 +104,9 @@ def iter_handoff_files(
             if listings is not None and entry.is_file():
                 regular.append(path)
             if matcher.may_match(entry.name):
-                owner = matcher.owner_of(path, prefix + entry.name)
+                owner = matcher.first_owner(prefix + entry.name)
                 if owner is not None:
-                    yield path, owner
+                    yield path, registry.profile(owner)
         if listings is not None:
             listings[os.path.normcase(current)] = regular
         pending.extend(reversed(folders))
@@ -128,46 +117,34 @@ def _under(root: Path, path: Path) -> Path:
     return path if path.is_absolute() else root / path
 
 
-_CHECKED: set[tuple[str, str]] = set()
-
-
-def checked_options(profile: Profile, settings: Settings) -> None:
-    """Let ``profile`` refuse its option values (ConfigError), once per profile and settings.
-
-    Done when the profile is first used rather than when the configuration is read, so that
-    configuring a format costs nothing on runs that check none of its files.
-    """
-    options = settings.options_of(profile.name)
-    if not options:
-        return
-    key = (profile.name, repr(sorted(options.items(), key=lambda item: item[0])))
-    if key not in _CHECKED:
-        profile.check_options(dict(options), f"[tool.handoff.{profile.name}]")
-        _CHECKED.add(key)
-
-
-def chain_ref_for(
-    profile: Profile, path: Path, settings: Settings, root: Path, listing: list[Path] | None = None
-) -> ChainRef:
+def group_ref_for(
+    profile: Profile,
+    path: Path,
+    settings: Settings,
+    root: Path,
+    listing: list[Path] | None = None,
+    *,
+    registry: Registry | None = None,
+) -> GroupRef:
     """The group ``path`` belongs to, with all its member files (the profile says which).
 
     ``listing`` is the regular files of the group's folder, when already known.
     """
-    checked_options(profile, settings)
-    located = profile.chain_of(path)
+    (registry or default_registry()).checked_options(profile, settings)
+    located = profile.group_of(path, settings)
     if located is None:
-        return ChainRef(profile, path.stem, None, (path,))
-    directory, chain_id = located
-    members = profile.members(directory, chain_id, listing)
+        return GroupRef(profile.name, path.stem, None, (path,))
+    directory, group_id = located
+    members = profile.members(directory, group_id, listing, settings)
     if path not in members:
         members.append(path)
-    return ChainRef(profile, chain_id, directory, tuple(sorted(members, key=profile.sort_key)))
+    return GroupRef(profile.name, group_id, directory, tuple(sorted(members, key=profile.sort_key)))
 
 
 class Discovery(NamedTuple):
     """The chains to check and, when files were named, the files to report on."""
 
-    chains: tuple[ChainRef, ...]
+    groups: tuple[GroupRef, ...]
     focus: frozenset[str] | None
     missing: tuple[str, ...] = ()
     # The named folders (``os.path.normcase`` text): a chain inside one is reported whole.
@@ -175,7 +152,12 @@ class Discovery(NamedTuple):
 
 
 def discover(
-    paths: Sequence[Path], root: Path, settings: Settings, deleted: Sequence[Path] = ()
+    paths: Sequence[Path],
+    root: Path,
+    settings: Settings,
+    deleted: Sequence[Path] = (),
+    *,
+    registry: Registry | None = None,
 ) -> Discovery:
     """Group handoff files into chains.
 
@@ -186,23 +168,25 @@ def discover(
     ``deleted`` are files a commit removes: they are left out of their chains even when still
     on disk, and a chain that loses one is checked (what is left of it) as if the deleted file
     were named, so that the gap or missing stage it leaves is reported. A chain with no file
-    left is not checked.
+    left is not checked. A named file no profile recognises is checked by the first built-in
+    profile (which reports what it lacks).
     """
+    registry = registry or default_registry()
     files: list[tuple[Path, Profile | None]] = []  # None: named, its profile still to find
     focus: set[str] = set()
     missing: list[str] = []
     folders: set[str] = set()
     listings: dict[str, list[Path]] = {}
     if not paths and not deleted:
-        matcher = Matcher(settings, plugins=True)
-        files.extend(iter_handoff_files(root, root, settings, listings, matcher))
+        matcher = Matcher(settings, registry, plugins=True)
+        files.extend(iter_handoff_files(root, root, settings, listings, matcher, registry))
         if settings.profile:  # a forced profile's own sources outside the tree (a store in $HOME)
-            forced = load(settings.profile)
+            forced = registry.profile(settings.profile)
             files.extend((_under(root, path), forced) for path in forced.default_sources(settings))
         else:  # sources named in a profile's options (Craik's stores), for configured profiles only
-            for spec in BUILTIN_SPECS:
-                if settings.options_of(spec.name):
-                    configured = load(spec.name)
+            for name in registry.builtin_names():
+                if settings.options_of(name):
+                    configured = registry.profile(name)
                     files.extend(
                         (_under(root, path), configured) for path in configured.configured_sources(settings)
                     )
@@ -210,7 +194,7 @@ def discover(
         path = given if given.is_absolute() else (root / given)
         if path.is_dir():
             folders.add(os.path.normcase(path))
-            files.extend(iter_handoff_files(path, root, settings, listings))
+            files.extend(iter_handoff_files(path, root, settings, listings, registry=registry))
         elif path.is_file():
             files.append((path, None))
             focus.add(display_path_for(path, root))
@@ -219,39 +203,40 @@ def discover(
     gone = {os.path.normcase(given if given.is_absolute() else root / given) for given in deleted}
 
     # Keyed by the folder as text (normcase: one folder, however spelt): hashing a Path costs more.
-    chains: dict[tuple[str, str], ChainRef] = {}
-    named = Matcher(settings, plugins=False)  # once for every named file, not once each
+    groups: dict[tuple[str, str], GroupRef] = {}
+    named = Matcher(settings, registry, plugins=False)  # once for every named file, not once each
     for path, found in files:
         profile = (
             found
-            or profile_for(path, settings, display_path_for(path, root), explicit=True, matcher=named)
-            or load("neuralrelay")
+            or profile_for(path, settings, display_path_for(path, root), explicit=True, matcher=named, registry=registry)
+            or registry.profile(registry.builtin_names()[0])
         )
-        located = profile.chain_of(path)
+        located = profile.group_of(path, settings)
         folder = os.path.normcase(located[0] if located else path)
-        if (profile.name, folder) in chains:
+        if (profile.name, folder) in groups:
             continue  # its chain was listed with an earlier member
-        ref = chain_ref_for(profile, path, settings, root, listings.get(folder) if located else None)
+        listing = listings.get(folder) if located else None
+        ref = group_ref_for(profile, path, settings, root, listing, registry=registry)
         if gone:
             ref = ref._replace(paths=tuple(p for p in ref.paths if os.path.normcase(p) not in gone))
             if not ref.paths:  # named and deleted: the commit holds nothing of the chain
                 continue
-        chains[(profile.name, folder)] = ref
+        groups[(profile.name, folder)] = ref
     for given in deleted:
         path = given if given.is_absolute() else (root / given)
         relative = display_path_for(path, root)
         # Where the globs look: pre-commit filters no deletion.
-        owner = profile_for(path, settings, relative, matcher=named)
-        located = owner.chain_of(path) if owner is not None else None
+        owner = profile_for(path, settings, relative, matcher=named, registry=registry)
+        located = owner.group_of(path, settings) if owner is not None else None
         if owner is None or located is None or not located[0].is_dir():
             continue  # not a handoff, a file on its own, or its whole chain went with it
         focus.add(relative)
         folder = os.path.normcase(located[0])
-        if (owner.name, folder) in chains:
+        if (owner.name, folder) in groups:
             continue
-        ref = chain_ref_for(owner, path, settings, root)
+        ref = group_ref_for(owner, path, settings, root, registry=registry)
         left = tuple(p for p in ref.paths if os.path.normcase(p) not in gone)
         if left:
-            chains[(owner.name, folder)] = ref._replace(paths=left)
-    ordered = tuple(sorted(chains.values(), key=lambda ref: str(ref.directory or ref.paths[0])))
+            groups[(owner.name, folder)] = ref._replace(paths=left)
+    ordered = tuple(sorted(groups.values(), key=lambda ref: str(ref.directory or ref.paths[0])))
     return Discovery(ordered, frozenset(focus) if focus else None, tuple(missing), frozenset(folders))

@@ -10,14 +10,14 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.findings import Finding
-from pytest_handoff.pointers import pointer_join
+from pytest_handoff.model import Finding
+from pytest_handoff.read.pointers import pointer_join
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
     from jsonschema.protocols import Validator
 
-    from pytest_handoff.documents import Anchor, Document
+    from pytest_handoff.read.document import Anchor, Document
 
 # RFC 3339 section 5.6 (what JSON Schema's "date-time" means), checked without extra packages.
 _DATE_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
@@ -48,7 +48,7 @@ def schema_root() -> Path:
     Plain paths, not ``importlib.resources``: that module and what it pulls in cost the
     pre-commit hook several milliseconds of start-up, and the package is never zipped.
     """
-    packaged = Path(__file__).resolve().parent / "schemas"
+    packaged = Path(__file__).resolve().parents[1] / "schemas"
     return packaged if packaged.is_dir() else source_checkout_schemas()
 
 
@@ -63,7 +63,7 @@ class CompiledSchema:
     """A schema prepared once per process: a fast yes/no check, and jsonschema for the errors."""
 
     def __init__(self, schema: dict[str, Any]) -> None:
-        from pytest_handoff.fastcheck import compile_schema
+        from pytest_handoff.validation.fastcheck import compile_schema
 
         self.schema = schema
         self.is_valid = compile_schema(schema)
@@ -115,7 +115,7 @@ def validate_document(document: Document, validator: Validator, code: str = "HS0
     """Schema errors of ``document`` as findings at their exact source position."""
     from itertools import islice
 
-    from pytest_handoff.findings import Severity
+    from pytest_handoff.model import Severity
 
     errors = list(islice(validator.iter_errors(document.data), MAX_SCHEMA_ERRORS + 1))
     if len(errors) > MAX_SCHEMA_ERRORS:
@@ -262,4 +262,4 @@ def available_schemas() -> list[str]:
 
 def source_checkout_schemas() -> Path:
     """``schemas/`` of a source checkout (for tests that compare it with the packaged copy)."""
-    return Path(__file__).resolve().parent.parent / "schemas"
+    return Path(__file__).resolve().parents[2] / "schemas"

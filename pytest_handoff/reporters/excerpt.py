@@ -1,29 +1,16 @@
 """Plain-text rendering of findings, shared by pytest failures and the CLI's plain output.
 
 Handoff text is untrusted: every piece of it that is printed goes through
-:func:`inert` so that no control or escape sequence reaches a terminal or log.
+:func:`~pytest_handoff.boundary.inert` so that no control or escape sequence reaches a terminal or log.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 
-from pytest_handoff.findings import Finding, Severity
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def inert(text: str) -> str:
-    """``text`` with control, escape and bidi characters made visible as ``\\xNN``/``\\uNNNN``."""
-
-    def show(match: re.Match[str]) -> str:
-        code = ord(match.group(0))
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-    return _CONTROL.sub(show, text.replace("\t", " "))
-
+from pytest_handoff.boundary import inert
+from pytest_handoff.model import Finding, Severity
 
 #: Characters of a source line shown under a finding: a window, so a long value stays readable.
 EXCERPT_WIDTH = 100

@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pytest_handoff.findings import Finding
+from pytest_handoff.model import Finding
 
 PACK_SUFFIX = ".pack.json"
 Entry = dict[str, Any]
@@ -33,7 +33,7 @@ Entry = dict[str, Any]
 
 @cache
 def _schemas_digest() -> str:
-    from pytest_handoff.schemas import available_schemas, load_schema
+    from pytest_handoff.validation.schemas import available_schemas, load_schema
 
     digest = hashlib.sha256()
     for name in available_schemas():
@@ -43,7 +43,7 @@ def _schemas_digest() -> str:
 
 
 @cache
-def _code_digest(package: Path = Path(__file__).parent) -> str:
+def _code_digest(package: Path = Path(__file__).parents[1]) -> str:
     """The name, size and modification time of every module of ``package`` (stat only, no reads)."""
     digest = hashlib.sha256()
     for folder, _, names in sorted(os.walk(package)):
@@ -71,7 +71,7 @@ class ResultCache:
 
     def __init__(self, directory: Path, settings_fingerprint: str, *, keep_notes: bool = True) -> None:
         """``keep_notes=False`` stores results without their trace notes (the CLI never shows them)."""
-        from pytest_handoff import __version__
+        from pytest_handoff.version import __version__
 
         self.directory = directory
         self.keep_notes = keep_notes

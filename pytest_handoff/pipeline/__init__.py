@@ -1,0 +1,1 @@
+"""The one pipeline: discovery -> read -> validate -> rules -> mask -> findings, for every entry point."""

@@ -1,0 +1,198 @@
+"""Checking one group: read its files, validate them, run its rules, mask secrets, place findings.
+
+Every entry point (the CLI, the pytest plugin, the API, the Claude Code hook, MCP, the views)
+checks groups through :func:`check_group`; they differ only in how they report the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pytest_handoff.config import Settings
+from pytest_handoff.model import Finding, Group, GroupRef, GroupResult, Hit, Rule, Severity
+from pytest_handoff.pipeline.masking import excerpt_sources, masked
+from pytest_handoff.pipeline.user_checks import ExtraCheck, extra_finding
+from pytest_handoff.read.document import Document, finding_of
+from pytest_handoff.read.files import NO_OVERRIDES, display_path_for, link_out_of, read_member
+from pytest_handoff.registry import Registry, RuleSet, default_registry
+from pytest_handoff.selection import decision_for, severity_of
+
+if TYPE_CHECKING:
+    from pytest_handoff.pipeline.cache import ResultCache
+    from pytest_handoff.profiles.base import Profile
+
+Contents = list[tuple[str, "bytes | Finding | None"]]
+
+
+def check_group(
+    ref: GroupRef,
+    settings: Settings,
+    root: Path,
+    extra_checks: Sequence[ExtraCheck] = (),
+    cache: ResultCache | None = None,
+    overrides: Mapping[Path, bytes] = NO_OVERRIDES,
+    *,
+    registry: Registry | None = None,
+) -> GroupResult:
+    """Read, validate and check every file of one group (or take its result from ``cache``).
+
+    Member files in ``overrides`` are checked with those contents instead of what is on disk
+    (the cache key is made of the contents checked, so it holds for them too).
+    """
+    registry = registry or default_registry()
+    profile = registry.profile(ref.profile)
+    group_wide = profile.group_wide_codes
+    members, contents = _read_group(
+        ref, profile, settings, root, overrides, cached=cache is not None and not extra_checks
+    )
+    key = _cache_key(contents, cache, extra_checks)
+    if key is not None and cache is not None:
+        cached = cache.get(key)
+        if cached is not None:
+            return GroupResult(ref, *cached, cache_key=key, from_cache=True, group_wide=group_wide)
+    result = _check_contents(ref, profile, registry, settings, members, contents, extra_checks, overrides)
+    if key is not None and cache is not None:
+        result = result._replace(cache_key=key)
+        cache.put(key, result.findings, result.notes, result.sources)
+    return result
+
+
+def cached_result(
+    ref: GroupRef, settings: Settings, root: Path, cache: ResultCache, *, registry: Registry | None = None
+) -> GroupResult | None:
+    """The group's result if the cache has it (reads the files to hash them, checks nothing)."""
+    profile = (registry or default_registry()).profile(ref.profile)
+    _, contents = _read_group(ref, profile, settings, root, cached=True)
+    key = _cache_key(contents, cache, ())
+    cached = cache.get(key) if key is not None else None
+    if cached is None:
+        return None
+    return GroupResult(ref, *cached, cache_key=key, from_cache=True, group_wide=profile.group_wide_codes)
+
+
+def _read_group(
+    ref: GroupRef,
+    profile: Profile,
+    settings: Settings,
+    root: Path,
+    overrides: Mapping[Path, bytes] = NO_OVERRIDES,
+    *,
+    cached: bool = False,
+) -> tuple[list[tuple[Path, str, bool]], Contents]:
+    """Each member (path, display path, opened by the profile) and its bytes (or why not; None: opened)."""
+    members = [(path, display_path_for(path, root), profile.opens_itself(path)) for path in ref.paths]
+    contents: Contents = [
+        (
+            display,
+            link_out_of(root, path, display)
+            if opens
+            else read_member(path, display, settings.max_file_size, root, overrides),
+        )
+        for path, display, opens in members
+    ]
+    # Files outside the group its rules consult (YOLO's message-schemas.json): part of the key.
+    for path in profile.cache_inputs(ref, settings) if cached else ():
+        try:
+            contents.append((f"+{path}", path.read_bytes()))
+        except OSError:
+            contents.append((f"+{path}", b"<absent>"))
+    return members, contents
+
+
+def _cache_key(contents: Contents, cache: ResultCache | None, extra_checks: Sequence[ExtraCheck]) -> str | None:
+    """The cache key of a group, or None when its result must not be cached."""
+    if cache is None or extra_checks:
+        return None
+    raws = [(display, raw) for display, raw in contents if isinstance(raw, bytes)]
+    # A file that could not be read, or a store the profile opens, depends on more than its bytes.
+    return cache.key(raws) if len(raws) == len(contents) else None
+
+
+def _check_contents(
+    ref: GroupRef,
+    profile: Profile,
+    registry: Registry,
+    settings: Settings,
+    members: list[tuple[Path, str, bool]],
+    contents: Contents,
+    extra_checks: Sequence[ExtraCheck],
+    overrides: Mapping[Path, bytes] = NO_OVERRIDES,
+) -> GroupResult:
+    rules = registry.rules_of(profile.name)
+    load_findings: list[Finding] = []
+    documents: list[Document] = []
+    for (path, display, _), (_, raw) in zip(members, contents[: len(members)], strict=True):
+        if isinstance(raw, Finding):
+            load_findings.append(raw)
+            continue
+        loaded = (
+            profile.open(path, display, settings) if raw is None else profile.read(raw, path, display, settings)
+        )
+        load_findings.extend(loaded.findings)
+        documents.extend(loaded.documents)
+
+    hits: list[tuple[Rule, Hit]] = []
+    classify_rule = rules.by_code["HS002"]
+    for document in documents:
+        handoff_type, classification_hits = profile.classify(document, settings)
+        hits.extend((classify_rule, hit) for hit in classification_hits)
+        document.handoff_type = handoff_type
+        if handoff_type is None:
+            continue
+        schema_findings = profile.validate(document, settings)
+        load_findings.extend(schema_findings)
+        # Content rules trust the schema: only schema-valid documents feed them.
+        document.schema_valid = not schema_findings
+
+    group = Group(ref, documents)
+    valid = group.valid()
+    document_rules, group_rules = registry.enabled_rules(profile.name, settings)
+    for rule in document_rules:
+        check = _check_of(rule)
+        for document in valid:
+            if not rule.handoff_types or document.handoff_type in rule.handoff_types:
+                hits.extend((rule, hit) for hit in check(document, settings))
+    for rule in group_rules:
+        hits.extend((rule, hit) for hit in _check_of(rule)(group, settings))
+
+    decided = [_decided(f, _default_severity(f, rules), settings) for f in load_findings]
+    decided += [_decided(finding_of(rule, hit, severity_of(rule.code, rule.severity, settings), group.group_id), rule.severity, settings) for rule, hit in hits]
+    findings = [f for f in decided if f is not None]
+    for extra in extra_checks:  # a project's own: only the threshold applies
+        made = (extra_finding(produced, settings, group) for produced in extra(group))
+        findings.extend(f for f in made if f.severity >= settings.threshold)
+    kept = sorted(
+        f if f.chain else f.replace(chain=group.group_id, rule=f.rule or _rule_name(f.code, rules))
+        for f in findings
+    )
+    from pytest_handoff.secrets import secrets_to_mask
+
+    secrets = secrets_to_mask(group)
+    sources = excerpt_sources(kept, documents, members, secrets, overrides)
+    shown, notes, sources = masked(kept, group.notes, sources, secrets)
+    return GroupResult(ref, tuple(shown), tuple(notes), sources, group_wide=profile.group_wide_codes)
+
+
+def _check_of(rule: Rule) -> Callable[[Any, Settings], Iterable[Hit]]:
+    assert rule.check is not None  # the rule set holds only rules with a check in these scopes
+    return rule.check
+
+
+def _default_severity(finding: Finding, rules: RuleSet) -> Severity:
+    rule = rules.by_code.get(finding.code)
+    return rule.severity if rule is not None else finding.severity
+
+
+def _decided(finding: Finding, default: Severity, settings: Settings) -> Finding | None:
+    """``finding`` at the severity its code is reported with, or None when it is not reported."""
+    severity = decision_for(finding.code, default, settings)
+    if severity is None:
+        return None
+    return finding if severity == finding.severity else finding.replace(severity=severity)
+
+
+def _rule_name(code: str, rules: RuleSet) -> str:
+    rule = rules.by_code.get(code)
+    return rule.name if rule else code

@@ -1,0 +1,146 @@
+"""Masking: every secret found in a chain is hidden from whatever the run prints.
+
+An engine step that always runs, whatever rules are selected: messages quote values (in part),
+excerpts show lines, notes quote matched text, and none of them may show a secret.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from pytest_handoff.model import Finding
+from pytest_handoff.read.document import Document
+from pytest_handoff.read.files import NO_OVERRIDES
+
+
+def secret_masker(secrets: Sequence[str]) -> Callable[[str], str]:
+    """A function that hides every secret (also JSON-escaped, in any case, also in part) in a text.
+
+    A message may quote a string cut short or case-folded, so any run of more than
+    :data:`SHOWN_RUN` of a secret's characters, in any case, is hidden too.
+    """
+    from pytest_handoff.secrets import mask
+
+    masks: dict[str, str] = {}
+    for secret in sorted(secrets, key=len, reverse=True):
+        for spelling in (secret, json.dumps(secret)[1:-1]):
+            masks.setdefault(spelling.lower(), mask(secret))
+    whole = re.compile("|".join(re.escape(s) for s in sorted(masks, key=len, reverse=True)), re.IGNORECASE)
+    width = SHOWN_RUN + 1
+    runs = [
+        ({spelling[i : i + width] for i in range(len(spelling) - width + 1)}, masked)
+        for spelling, masked in masks.items()
+        if len(spelling) >= width
+    ]
+
+    def masked_form(match: re.Match[str]) -> str:
+        found = match.group(0)
+        # IGNORECASE also matches what lower() does not fold back (the long s, the dotted I).
+        return masks.get(found.lower()) or next(
+            shown
+            for spelling, shown in masks.items()
+            if re.fullmatch(re.escape(spelling), found, re.IGNORECASE)
+        )
+
+    def hide(text: str) -> str:
+        if masks:
+            text = whole.sub(masked_form, text)
+        for grams, masked in runs:
+            text = _hide_runs(text, grams, masked)
+        return text
+
+    return hide
+
+
+#: The longest run of a secret's characters an output may show (a mask shows its first four).
+SHOWN_RUN = 7
+
+
+def _hide_runs(text: str, grams: set[str], masked: str) -> str:
+    """``text`` with every run of a secret's ``grams`` (lower-case, :data:`SHOWN_RUN` + 1 long) replaced."""
+    lowered = text.lower()
+    if not any(gram in lowered for gram in grams):
+        return text  # the common case
+    width = SHOWN_RUN + 1
+    hidden = [False] * len(text)
+    for start in range(len(text) - width + 1):
+        if text[start : start + width].lower() in grams:
+            hidden[start : start + width] = [True] * width
+    out: list[str] = []
+    index = 0
+    while index < len(text):
+        if not hidden[index]:
+            out.append(text[index])
+            index += 1
+            continue
+        out.append(masked)
+        while index < len(text) and hidden[index]:
+            index += 1
+    return "".join(out)
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def excerpt_sources(
+    findings: Sequence[Finding],
+    documents: Sequence[Document],
+    members: Sequence[tuple[Path, str, bool]],
+    secrets: list[str],
+    overrides: Mapping[Path, bytes] = NO_OVERRIDES,
+) -> dict[str, tuple[str, ...]]:
+    """Lines of each file that has a positioned finding (decoded leniently if it did not parse).
+
+    ``members`` are the group's files as (path, display path, opened by its profile). Secrets in
+    a file that did not parse, or outside the documents of a file of many (HX001 sees only
+    documents), are added to ``secrets``.
+    """
+    from pytest_handoff.secrets import find_secrets, may_hold_secrets
+
+    wanted = {f.path for f in findings if f.line > 0}
+    sources: dict[str, tuple[str, ...]] = {}
+    for document in documents:
+        if document.display_path in wanted and document.display_path not in sources:
+            lines = sources[document.display_path] = tuple(_LINE_BREAK.split(document.source_text))
+            # A file of many documents (a log, JSONL) has text outside them: HX001 never saw it.
+            if document.source_text is not document.text and may_hold_secrets(document.source_text):
+                secrets.extend(secret for line in lines for _, secret in find_secrets(line))
+    for path, display, opened in members:
+        if display in wanted and display not in sources and not opened:
+            try:
+                raw = overrides[path] if path in overrides else path.read_bytes()
+            except OSError:
+                continue
+            text = raw.decode("utf-8", errors="replace")
+            sources[display] = tuple(_LINE_BREAK.split(text))
+            if may_hold_secrets(text):
+                secrets.extend(secret for line in sources[display] for _, secret in find_secrets(line))
+    return sources
+
+
+def masked(
+    findings: Sequence[Finding], notes: Sequence[str], sources: Mapping[str, tuple[str, ...]], secrets: Sequence[str]
+) -> tuple[list[Finding], list[str], dict[str, tuple[str, ...]]]:
+    """Findings, notes and source lines with every secret hidden.
+
+    Whatever rules ran: messages quote values (in part), excerpts show lines, notes quote
+    matched text, and none of them may show a secret.
+    """
+    if not secrets:
+        return list(findings), list(notes), dict(sources)
+    hide = secret_masker(secrets)
+    return (
+        [
+            f.replace(
+                message=hide(f.message),
+                pointer=hide(f.pointer),
+                related=tuple((path, line, column, hide(label)) for path, line, column, label in f.related),
+            )
+            for f in findings
+        ],
+        [hide(note) for note in notes],
+        {path: tuple(hide(line) for line in lines) for path, lines in sources.items()},
+    )

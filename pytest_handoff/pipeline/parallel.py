@@ -1,0 +1,136 @@
+"""Checking many groups: one process per core once there are enough groups to pay for it.
+
+Cached results are looked up first, in this process; the rest go to workers forked with the
+groups already in their memory (never pickled), and only their findings come back.
+"""
+
+from __future__ import annotations
+
+import _thread
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_handoff.config import Settings
+from pytest_handoff.model import Finding, GroupRef, GroupResult
+from pytest_handoff.pipeline.check import cached_result, check_group
+from pytest_handoff.pipeline.user_checks import ExtraCheck
+from pytest_handoff.registry import Registry, default_registry
+
+if TYPE_CHECKING:
+    from pytest_handoff.pipeline.cache import ResultCache
+
+
+#: Below this many chains a process pool costs more than it saves.
+PARALLEL_THRESHOLD = 200
+
+#: Told ``(all chains, None)`` before the first check, then ``(all chains, chain)`` as each is done.
+Progress = Callable[[Sequence[GroupRef], "GroupRef | None"], None]
+
+
+def _no_progress(refs: Sequence[GroupRef], done: GroupRef | None) -> None:
+    pass
+
+
+def check_groups(
+    refs: Sequence[GroupRef],
+    settings: Settings,
+    root: Path,
+    extra_checks: Sequence[ExtraCheck] = (),
+    cache: ResultCache | None = None,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+    *,
+    registry: Registry | None = None,
+) -> list[GroupResult]:
+    """Check every chain, on several processes when there are many chains and cores.
+
+    ``jobs`` is the most processes to use (default: one per core). ``progress`` hears of each
+    chain as it is done (a progress bar for large trees).
+
+    Cached results are looked up here first, in this process: a warm run only
+    reads and hashes, and only the chains that changed go to the workers. An empty
+    cache is not asked (the workers hash what they check).
+    """
+    registry = registry or default_registry()
+    told = progress or _no_progress
+    told(refs, None)
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers < 2 or len(refs) < PARALLEL_THRESHOLD or extra_checks:
+        return [_told(check_group(ref, settings, root, extra_checks, cache, registry=registry), refs, told) for ref in refs]
+    import multiprocessing  # only now: it costs start-up time the common case need not pay
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return [_told(check_group(ref, settings, root, extra_checks, cache, registry=registry), refs, told) for ref in refs]
+    results: list[GroupResult | None] = (
+        [cached_result(ref, settings, root, cache, registry=registry) for ref in refs]
+        if cache is not None and not cache.empty
+        else [None] * len(refs)
+    )
+    for result in results:
+        if result is not None:
+            told(refs, result.ref)
+    todo = [index for index, result in enumerate(results) if result is None]
+    if len(todo) < PARALLEL_THRESHOLD:
+        for index in todo:
+            results[index] = _told(check_group(refs[index], settings, root, (), cache, registry=registry), refs, told)
+        return [result for result in results if result is not None]
+    import gc
+    from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
+
+    check = partial(_check_forked, settings=settings, root=root, cache=cache)
+    # The workers are forked when the tasks are submitted, and inherit the chains through the
+    # initializer's arguments (never pickled with fork): tasks are indices, and results come
+    # back without their ref (unpickling paths costs more than checking some rules).
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_receive_refs,
+        initargs=(refs, registry),
+    )
+    with pool:
+        with _FORK_LOCK:  # gc.freeze is process-wide: one forking caller at a time
+            # Objects the workers inherit stay out of their garbage collections, which would
+            # otherwise walk (and so copy) every inherited page. A host's own freeze is left as is.
+            freeze = gc.get_freeze_count() == 0
+            if freeze:
+                gc.freeze()
+            try:
+                computed = pool.map(check, todo, chunksize=max(1, len(todo) // (workers * 8)))
+            finally:
+                if freeze:
+                    gc.unfreeze()
+        for index, (findings, notes, sources, key) in zip(todo, computed, strict=True):
+            group_wide = registry.profile(refs[index].profile).group_wide_codes
+            results[index] = GroupResult(refs[index], findings, notes, sources, cache_key=key, group_wide=group_wide)
+            told(refs, refs[index])
+            # The workers' copies of the cache are gone: record what they computed here.
+            if cache is not None and key is not None:
+                cache.put(key, findings, notes, sources)
+    return [result for result in results if result is not None]
+
+
+def _told(result: GroupResult, refs: Sequence[GroupRef], progress: Progress) -> GroupResult:
+    progress(refs, result.ref)
+    return result
+
+
+_FORK_LOCK = _thread.allocate_lock()
+# In a worker: the groups (and the registry) of the check_groups call that forked it.
+_FORKED_REFS: Sequence[GroupRef] = ()
+_FORKED_REGISTRY: Registry | None = None
+
+
+def _receive_refs(refs: Sequence[GroupRef], registry: Registry) -> None:
+    global _FORKED_REFS, _FORKED_REGISTRY
+    _FORKED_REFS = refs
+    _FORKED_REGISTRY = registry
+
+
+def _check_forked(
+    index: int, *, settings: Settings, root: Path, cache: ResultCache | None
+) -> tuple[tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]], str | None]:
+    result = check_group(_FORKED_REFS[index], settings, root, (), cache, registry=_FORKED_REGISTRY)
+    return result.findings, result.notes, dict(result.sources), result.cache_key

@@ -1,0 +1,1 @@
+"""Reading files into documents that know where every value stands: files, JSON, positions, pointers."""

@@ -1,0 +1,139 @@
+"""Reading a file's bytes safely: regular files only, a size limit, no link out of the project.
+
+Every way a file cannot be had is a finding (HF006, HF007), never an exception; display paths
+are the project-relative POSIX paths every output shows.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from pytest_handoff.model import Finding, Severity
+
+#: Files larger than this are reported instead of parsed (bytes).
+DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+
+#: The default of ``overrides``: no file read from anywhere but disk.
+NO_OVERRIDES: Mapping[Path, bytes] = {}
+
+
+def read_file_bytes(path: Path, display_path: str, max_size: int | None = None) -> bytes | Finding:
+    """A file's bytes, or the finding (HF006/HF007) that says why they cannot be had.
+
+    ``max_size`` defaults to :data:`DEFAULT_MAX_FILE_SIZE` as it is when called. Only regular
+    files are read (a FIFO or device would block or never end), and never more than
+    ``max_size + 1`` bytes, even from a file that grows while it is read.
+    """
+    limit = DEFAULT_MAX_FILE_SIZE if max_size is None else max_size
+    finding = file_finding(display_path)
+    try:
+        # O_NONBLOCK: opening a FIFO swapped in after a check must not wait for a writer.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        try:
+            info = os.fstat(descriptor)
+            if not stat.S_ISREG(info.st_mode):
+                return finding("HF007", "cannot read file: not a regular file")
+            if info.st_size > limit:
+                return too_large(display_path, info.st_size, limit)
+            # One byte past the size fstat() gave tells whether the file grew meanwhile.
+            raw = _read_up_to(descriptor, info.st_size + 1)
+            if len(raw) > info.st_size:
+                raw += _read_up_to(descriptor, limit + 1 - len(raw))
+        finally:
+            os.close(descriptor)
+    except OSError as error:
+        return finding("HF007", f"cannot read file: {error.strerror or type(error).__name__}")
+    if len(raw) > limit:
+        return finding("HF006", f"file grew over the {limit:,}-byte limit while read")
+    return raw
+
+
+def _read_up_to(descriptor: int, count: int) -> bytes:
+    """Up to ``count`` bytes, fewer only at the end of the file (os.read may return a part)."""
+    first = os.read(descriptor, count)
+    if len(first) == count or not first:
+        return first
+    chunks = [first]
+    received = len(first)
+    while received < count:
+        chunk = os.read(descriptor, count - received)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        received += len(chunk)
+    return b"".join(chunks)
+
+
+def too_large(display_path: str, size: int, limit: int) -> Finding:
+    """HF006 for content of ``size`` bytes (on disk or given in memory) over ``limit``."""
+    return file_finding(display_path)(
+        "HF006", f"file is {size:,} bytes, over the {limit:,}-byte limit (max-file-size)"
+    )
+
+
+def file_finding(display_path: str) -> Callable[..., Finding]:
+    def make(code: str, message: str, line: int = 0, column: int = 0) -> Finding:
+        return Finding(
+            path=display_path,
+            line=line,
+            column=column,
+            end_line=line,
+            end_column=column,
+            code=code,
+            severity=Severity.ERROR,
+            message=message,
+        )
+
+    return make
+
+
+def display_path_for(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` with POSIX slashes, or as given when outside it."""
+    text, base = str(path), str(root)
+    # The common case, a path below the root, without os.path.relpath's normalisation.
+    if text.startswith(base) and text[len(base) : len(base) + 1] == os.sep and ".." not in text:
+        relative = text[len(base) + 1 :]
+        return relative.replace(os.sep, "/") if os.sep != "/" else relative
+    try:
+        relative = os.path.relpath(path, root)
+    except ValueError:  # another drive on Windows
+        return path.as_posix()
+    if relative.startswith(".."):
+        return path.as_posix()
+    return Path(relative).as_posix()
+
+
+def read_member(
+    path: Path,
+    display_path: str,
+    max_size: int,
+    root: Path,
+    overrides: Mapping[Path, bytes] = NO_OVERRIDES,
+) -> bytes | Finding:
+    """A group's file's bytes, or the finding that says why they cannot be had.
+
+    ``overrides`` holds contents to check instead of what is on disk (content on stdin, a
+    write an agent is about to make). A symbolic link that leads out of ``root`` is not
+    followed: a handoff must not be a way to read (and print) files from elsewhere on the machine.
+    """
+    given = overrides.get(path)
+    if given is not None:
+        return given if len(given) <= max_size else too_large(display_path, len(given), max_size)
+    return link_out_of(root, path, display_path) or read_file_bytes(path, display_path, max_size)
+
+
+def link_out_of(root: Path, path: Path, display_path: str) -> Finding | None:
+    """HF007 for a symbolic link that leads out of ``root`` (a file or a store alike)."""
+    if os.path.islink(path) and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
+        return Finding(
+            path=display_path,
+            line=0,
+            column=0,
+            code="HF007",
+            severity=Severity.ERROR,
+            message="symbolic link to a file outside the repository: not followed",
+        )
+    return None
