@@ -1,4 +1,4 @@
-"""Tests for pytest_handoff.positions: JSON pointer -> source span / line / column."""
+"""Tests for pytest_handoff.read.positions: JSON pointer -> source span / line / column."""
 
 from __future__ import annotations
 
@@ -12,16 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_handoff.read.positions import (
-    DuplicateKey,
-    LineIndex,
-    NodeSpans,
-    PositionMap,
-    Span,
-    escape_pointer_token,
-    pointer_join,
-    scan_positions,
-)
+from pytest_handoff.read.lines import LineIndex
+from pytest_handoff.read.pointers import escape_pointer_token, pointer_join
+from pytest_handoff.read.positions import DuplicateKey, NodeSpans, PositionMap, Span, scan_positions
 from tests.conftest import FIXTURES, NEURALRELAY_CORPUS
 
 FIXTURE_FILES = sorted(FIXTURES.rglob("*.json"))

@@ -14,7 +14,7 @@ from pytest_handoff.read.strict_json import parse_json_bytes
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.model import Finding, Group, GroupRef, Hit, Rule
-    from pytest_handoff.views.model import ChainView
+    from pytest_handoff.view_model import ChainView
 
 
 class Profile(ABC):
@@ -156,15 +156,9 @@ class Profile(ABC):
         The default knows only the files; a profile fills in what its format says (the task,
         criteria, properties, bugs, verdict and scores).
         """
-        from pytest_handoff.views.model import generic_view
+        from pytest_handoff.view_model import generic_view
 
         return generic_view(self.name, chain)
-
-    def document_markdown(self, document: Document) -> str:
-        """One handoff as readable Markdown (``handoff-lint show``); untrusted text is escaped."""
-        from pytest_handoff.views.markdown import document_markdown
-
-        return document_markdown(document.name, document.handoff_type, document.data)
 
     def editor_schemas(self, settings: Settings) -> list[tuple[str, list[str]]]:
         """(schema name, file globs) pairs, for editors that validate files as they are opened."""

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from pytest_handoff.model import Finding, Hit, Region, Rule, Severity
 
 if TYPE_CHECKING:
-    from pytest_handoff.read.positions import LineIndex, PositionMap
+    from pytest_handoff.read.lines import LineIndex
+    from pytest_handoff.read.positions import PositionMap
 
 
 def line_index(text: str) -> LineIndex:
-    from pytest_handoff.read.positions import LineIndex
+    from pytest_handoff.read.lines import LineIndex
 
     return LineIndex(text)
 

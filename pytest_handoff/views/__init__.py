@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.model import Group, GroupRef, GroupResult
     from pytest_handoff.pipeline.parallel import Progress
-    from pytest_handoff.views.model import ChainView
+    from pytest_handoff.view_model import ChainView
 
 COMMANDS = ("chain", "report", "show", "schema")
 
@@ -102,7 +102,7 @@ def masked(chain: Group, value: _T) -> _T:
     as the engine masks findings and notes: before any rendering or escaping."""
     from pytest_handoff.pipeline.masking import secret_masker
     from pytest_handoff.secrets import secrets_to_mask
-    from pytest_handoff.views.model import map_strings
+    from pytest_handoff.view_model import map_strings
 
     secrets = secrets_to_mask(chain)
     if not secrets:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.views.model import ChainView
+from pytest_handoff.view_model import ChainView
 from pytest_handoff.views.render import Section
 
 if TYPE_CHECKING:
@@ -85,7 +85,6 @@ def select(views: list[ChainView], wanted: str | None) -> ChainView:
 def write(view: ChainView, format_name: str) -> None:
     if format_name == "json":
         from pytest_handoff.reporters.json_format import dumps_safe
-        from pytest_handoff.views.model import view_data
 
         sys.stdout.write(dumps_safe(view_data(view)) + "\n")
     elif format_name == "markdown":
@@ -221,3 +220,28 @@ def _location(finding: Finding, compact: bool) -> str:
     """``path:line:col`` (only the file's name when compact: the folder is said above)."""
     where = finding.location if finding.line > 0 else finding.path
     return where.rsplit("/", 1)[-1] if compact else where
+
+
+def view_data(view: ChainView) -> dict[str, Any]:
+    """The view as JSON-ready data (``--format json``)."""
+    from pytest_handoff.reporters.json_format import finding_as_dict
+
+    return {
+        "profile": view.profile,
+        "chain_id": view.group_id,
+        "directory": view.directory,
+        "started": view.started,
+        "task": view.task,
+        "stages": [stage._asdict() for stage in view.stages],
+        "acceptance_criteria": [criterion._asdict() for criterion in view.criteria],
+        "properties": [prop._asdict() for prop in view.properties],
+        "bugs": [bug._asdict() for bug in view.bugs],
+        "verdict": view.verdict,
+        "quality_score": view.quality_score,
+        "scores": dict(view.scores),
+        "total_tokens": view.total_tokens,
+        "rework_cycles": view.rework_cycles,
+        "review_summary": view.review_summary,
+        "passed": not view.failed,
+        "findings": [finding_as_dict(finding) for finding in view.findings],
+    }

@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pytest_handoff.views.model import ChainView
+from pytest_handoff.view_model import ChainView
 from pytest_handoff.views.render import Section
 
 SPARKS = "▁▂▃▄▅▆▇█"

@@ -1,7 +1,7 @@
 """``handoff-lint show FILE [--markdown]``: one handoff of any supported profile as readable Markdown.
 
 The file is read and validated by the engine like any other (so secrets are masked and a file
-that does not parse says why, with its place); its profile renders it (``Profile.document_markdown``).
+that does not parse says why, with its place); any format's data renders as Markdown.
 Without ``--markdown`` the Markdown is drawn on the terminal by rich.
 """
 
@@ -32,9 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     from pytest_handoff.errors import UsageError
     from pytest_handoff.pipeline.run import check_paths
-    from pytest_handoff.registry import default_registry
     from pytest_handoff.reporters.excerpt import format_findings
     from pytest_handoff.views import load_settings_or_fail, project
+    from pytest_handoff.views.markdown import document_markdown
 
     options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
     if not options.file.is_file():
@@ -46,8 +46,8 @@ def main(argv: list[str]) -> int:
     def render(chain: Group) -> tuple[()]:
         document = next((doc for doc in chain.documents if doc.path.resolve() == target), None)
         if document is not None:
-            profile = default_registry().profile(chain.ref.profile)
-            rendered.append(profile.document_markdown(_masked(chain, document)))
+            shown = _masked(chain, document)
+            rendered.append(document_markdown(shown.name, shown.handoff_type, shown.data))
         return ()
 
     _, results = check_paths([target], project(), settings, (render,))

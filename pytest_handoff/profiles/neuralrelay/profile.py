@@ -17,7 +17,7 @@ from pytest_handoff.read.strict_json import parse_json_bytes
 
 if TYPE_CHECKING:
     from pytest_handoff.model import Group, Rule
-    from pytest_handoff.views.model import ChainView
+    from pytest_handoff.view_model import ChainView
 
 NAME = SPEC.name
 

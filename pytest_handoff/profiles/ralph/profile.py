@@ -30,7 +30,7 @@ from pytest_handoff.read.strict_json import parse_json_bytes
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.model import Group, Hit, Rule
-    from pytest_handoff.views.model import ChainView
+    from pytest_handoff.view_model import ChainView
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([A-Za-z0-9._:-]{1,80})"')

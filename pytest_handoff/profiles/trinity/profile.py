@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.model import Group, Hit, Rule
     from pytest_handoff.read.document import Document
-    from pytest_handoff.views.model import ChainView
+    from pytest_handoff.view_model import ChainView
 
 NAME = SPEC.name
 #: The folder of a workspace that other agents write handoffs into.
@@ -112,7 +112,7 @@ class TrinityProfile(Profile):
 
     def summarise(self, chain: Group) -> ChainView:
         """The files of a workspace's ``handoff/`` folder, each by its sender (from the file name)."""
-        from pytest_handoff.views.model import generic_view
+        from pytest_handoff.view_model import generic_view
 
         view = generic_view(self.name, chain)
         senders = (sender_in_name(path) for path in chain.ref.paths)

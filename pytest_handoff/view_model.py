@@ -1,4 +1,4 @@
-"""What the reading views show of a chain: plain values a profile fills in and every format renders.
+"""What the reading views show of a group: plain values a profile fills in and every view renders.
 
 A profile turns a checked chain into a :class:`ChainView` (``Profile.summarise``); the terminal,
 Markdown and JSON renderings and the cross-chain report read only these values, so a new profile
@@ -100,31 +100,6 @@ def map_strings(value: Any, change: Callable[[str], str]) -> Any:
     if isinstance(value, dict):
         return {map_strings(key, change): map_strings(item, change) for key, item in value.items()}
     return value
-
-
-def view_data(view: ChainView) -> dict[str, Any]:
-    """The view as JSON-ready data (``--format json``)."""
-    from pytest_handoff.reporters.json_format import finding_as_dict
-
-    return {
-        "profile": view.profile,
-        "chain_id": view.group_id,
-        "directory": view.directory,
-        "started": view.started,
-        "task": view.task,
-        "stages": [stage._asdict() for stage in view.stages],
-        "acceptance_criteria": [criterion._asdict() for criterion in view.criteria],
-        "properties": [prop._asdict() for prop in view.properties],
-        "bugs": [bug._asdict() for bug in view.bugs],
-        "verdict": view.verdict,
-        "quality_score": view.quality_score,
-        "scores": dict(view.scores),
-        "total_tokens": view.total_tokens,
-        "rework_cycles": view.rework_cycles,
-        "review_summary": view.review_summary,
-        "passed": not view.failed,
-        "findings": [finding_as_dict(finding) for finding in view.findings],
-    }
 
 
 def stage_of(document_path: str, agent: str, document: Any) -> Stage:
