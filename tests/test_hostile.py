@@ -380,6 +380,7 @@ def run_process(root: Path, *args: str) -> tuple[int, str, float, float]:
     return done.returncode, done.stdout.decode("utf-8"), elapsed, int(peak.group(1)) / 1024
 
 
+@pytest.mark.slow
 def test_a_real_50_mb_file_is_reported_in_bounded_time_and_memory(repo: Repo) -> None:
     path = repo.path(TEST)
     with path.open("wb") as stream:

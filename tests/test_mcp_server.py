@@ -14,6 +14,8 @@ from pytest_handoff import mcp_server
 from pytest_handoff.cli import main
 from tests.agent_loop import CHAIN_ID, DEV, TEST, Project
 
+pytestmark = pytest.mark.slow  # end to end: whole pytest sessions, pre-commit or a server process
+
 
 def test_without_the_sdk_one_line_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

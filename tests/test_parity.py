@@ -24,6 +24,8 @@ from tests.ralph_helpers import make_session
 from tests.trinity_helpers import trinity_workspaces
 from tests.yolo_helpers import fixture_project
 
+pytestmark = pytest.mark.slow  # end to end: whole pytest sessions, pre-commit or a server process
+
 CONTRACTS_PROJECT = Path(__file__).parent / "fixtures" / "contracts" / "project"
 
 #: ``location: CODE rule pointer: message``, as a finding's JUnit property reads.

@@ -147,6 +147,7 @@ def test_every_finding_is_in_the_junit_xml(
     assert "<failure" in xml
 
 
+@pytest.mark.slow
 def test_it_runs_unchanged_under_xdist(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
@@ -236,6 +237,7 @@ def test_the_shipped_examples_show_a_clean_and_a_broken_chain(pytester: pytest.P
     result.stdout.fnmatch_lines(["*handoff chain 20261104-132000: 10 errors in 4 files*"])
 
 
+@pytest.mark.slow
 def test_in_github_actions_annotations_are_printed_once_under_xdist(
     sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:

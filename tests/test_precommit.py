@@ -14,6 +14,8 @@ import yaml
 
 from tests.conftest import CHAIN_ID, REPO, SAMPLE_CHAIN, copy_chain
 
+pytestmark = pytest.mark.slow  # end to end: whole pytest sessions, pre-commit or a server process
+
 HOOKS = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
 
 

@@ -1,28 +1,70 @@
-"""Each contract rule on both sides: our primary chain, which passes, and the same chain broken on purpose."""
+"""Each contract rule on both sides: our primary chain, which passes, and the same chain broken on purpose.
+
+The chain is checked in process by the pipeline (no pytest session: the plugin has tests of its
+own); each test reads the report text pytest would show for it, and the trace.
+"""
 
 from __future__ import annotations
 
 import json
 import shutil
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pytest_handoff.config import load_settings
+from pytest_handoff.model import Severity
+from pytest_handoff.pipeline.run import check_paths
+from pytest_handoff.plugin_items import one_line, render_failure
+from pytest_handoff.registry import default_registry
 from tests.conftest import SAMPLE_CHAIN, ChainFolder, copy_chain
 
-Run = Callable[..., pytest.RunResult]
+
+class Checked:
+    """The chains of the project checked in process: their verdicts, report text and trace."""
+
+    def __init__(self, root: Path) -> None:
+        settings = load_settings(root, tables=default_registry())
+        _, self.results = check_paths([], root, settings, jobs=1)
+        lines = [line for result in self.results for line in render_failure(result).splitlines()]
+        # pytest's warnings summary shows each warning finding on one line.
+        lines += [one_line(f) for r in self.results for f in r.findings if f.severity == Severity.WARNING]
+        lines += ["handoff trace", *(note for result in self.results for note in result.notes)]
+        self.stdout = pytest.LineMatcher(lines)
+
+    def assert_outcomes(self, passed: int = 0, failed: int = 0, warnings: int | None = None) -> None:
+        """As pytest would count them: a chain fails on an error, and each warning finding warns."""
+        verdicts = [result.failed for result in self.results]
+        assert (verdicts.count(False), verdicts.count(True)) == (passed, failed)
+        if warnings is not None:
+            warned = sum(f.severity == Severity.WARNING for result in self.results for f in result.findings)
+            assert warned == warnings
+
+
+Run = Callable[..., Checked]
+
+
+@pytest.fixture
+def run_handoffs(pytester: pytest.Pytester) -> Run:
+    """Check the project's chains in process (pytest's own options, such as ``-rA``, change nothing here)."""
+
+    def run(*pytest_options: str) -> Checked:
+        return Checked(pytester.path)
+
+    return run
 DEV, TEST, REVIEW, BA = "02-dev-agent.json", "03-test-agent.json", "04-review-agent.json", "01-ba-agent.json"
 
 
 def expect_finding(
-    result: pytest.RunResult, chain: ChainFolder, pytester: pytest.Pytester, name: str, line: int, code: str
+    result: Checked, chain: ChainFolder, pytester: pytest.Pytester, name: str, line: int, code: str
 ) -> None:
     """The output names ``file:line:col`` and the rule code of the finding."""
     result.stdout.fnmatch_lines([f"*{chain.relative(name, pytester.path)}:{line}:*: {code} *"])
 
 
-def expect_no(result: pytest.RunResult, code: str) -> None:
+def expect_no(result: Checked, code: str) -> None:
     result.stdout.no_fnmatch_line(f"*: {code} *")
 
 
@@ -164,7 +206,7 @@ def test_a_configured_agent_is_known(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
     shutil.copyfile(sample_chain.path(REVIEW), sample_chain.path("05-qa-agent.json"))
-    pytester.makeini("[pytest]\nhandoff_agents = qa-agent=review_final\n")
+    pytester.makepyprojecttoml('[tool.handoff.neuralrelay]\nagents = { qa-agent = "review_final" }\n')
     result = run_handoffs()
     expect_no(result, "NR101")
 
@@ -222,7 +264,7 @@ def test_incomplete_chains_can_be_made_errors(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
     sample_chain.path(REVIEW).unlink()
-    pytester.makeini("[pytest]\nhandoff_severity = NR106=error\n")
+    pytester.makepyprojecttoml('[tool.handoff]\nseverity = { NR106 = "error" }\n')
     run_handoffs().assert_outcomes(failed=1)
 
 
@@ -344,7 +386,7 @@ def test_a_long_counterexample_is_a_warning_with_a_configurable_bound(
     sample_chain.edit(TEST, lambda d: d["bugs_found"][0].update(counterexample="f(1) " * 140))
     result = run_handoffs()
     result.stdout.fnmatch_lines(["*NR206*700 characters long; keep it under 600*"])
-    pytester.makeini("[pytest]\nhandoff_max_counterexample_length = 1000\n")
+    pytester.makepyprojecttoml("[tool.handoff.neuralrelay]\nmax-counterexample-length = 1000\n")
     expect_no(run_handoffs(), "NR206")
 
 
