@@ -58,17 +58,31 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="CODES",
         help="skip these rule codes or prefixes, comma-separated.",
     )
-    parser.addini("handoff_globs", "where handoff files live (globs, one per line).", type="linelist")
+    parser.addini(
+        "handoff_globs",
+        "deprecated: [tool.handoff.neuralrelay] globs (where NeuralRelay handoffs live, one per line).",
+        type="linelist",
+    )
     parser.addini("handoff_select", "rule codes or prefixes to run (default: all).", type="args")
     parser.addini("handoff_ignore", "rule codes or prefixes to skip.", type="args")
     parser.addini(
         "handoff_severity", "severity overrides, one CODE=error|warning|info per line.", type="linelist"
     )
     parser.addini(
-        "handoff_max_counterexample_length", "NR206 limit in characters (default 600).", default=None
+        "handoff_max_counterexample_length",
+        "deprecated: [tool.handoff.neuralrelay] max-counterexample-length (NR206, default 600).",
+        default=None,
     )
-    parser.addini("handoff_max_rework_cycles", "NR309 limit (default 2).", default=None)
-    parser.addini("handoff_agents", "extra agents, one AGENT=handoff_type per line.", type="linelist")
+    parser.addini(
+        "handoff_max_rework_cycles",
+        "deprecated: [tool.handoff.neuralrelay] max-rework-cycles (NR309, default 2).",
+        default=None,
+    )
+    parser.addini(
+        "handoff_agents",
+        "deprecated: [tool.handoff.neuralrelay] agents (one AGENT=handoff_type per line).",
+        type="linelist",
+    )
     parser.addini(
         "handoff_jobs",
         "processes that check many chains at once (default: one per core; 1: none).",

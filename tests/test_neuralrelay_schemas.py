@@ -11,7 +11,8 @@ import pytest
 from jsonschema import Draft7Validator
 from jsonschema.protocols import Validator
 
-from pytest_handoff.validation.schemas import build_validator, is_rfc3339_date_time
+from pytest_handoff.validation.formats import is_rfc3339_date_time
+from pytest_handoff.validation.schemas import build_validator
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas" / "neuralrelay"
 FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures" / "neuralrelay"

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from pytest_handoff.validation.schemas import is_rfc3339_date_time
+from pytest_handoff.validation.formats import is_rfc3339_date_time
 
 Check = Callable[[Any], bool]
 

@@ -384,7 +384,7 @@ class UserSchema:
         from referencing import Registry, Resource
         from referencing.exceptions import NoSuchResource
 
-        from pytest_handoff.validation.schemas import is_rfc3339_date_time
+        from pytest_handoff.validation.formats import is_rfc3339_date_time
 
         schema_map, path = self.schema_map, self.path
         cls = validator_for(self.schema, default=jsonschema.Draft7Validator)
