@@ -41,7 +41,7 @@ MANIFEST = "generated-chains.tsv"
 #: Bump when the output for a given seed changes, so cached trees are regenerated.
 GENERATOR_VERSION = 1
 
-Group = list[dict[str, Any]]  # the four documents, in file order
+Chain = list[dict[str, Any]]  # the four documents, in file order
 
 # --- vocabulary -----------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ VAGUE_FOCUS = (
 )
 
 
-def load_templates() -> Group:
+def load_templates() -> Chain:
     return [json.loads((TEMPLATE_DIR / name).read_text(encoding="utf-8")) for name in FILE_NAMES]
 
 
@@ -196,7 +196,7 @@ def _stamp(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def make_clean_chain(rng: random.Random, templates: Group, start: datetime) -> Group:
+def make_clean_chain(rng: random.Random, templates: Chain, start: datetime) -> Chain:
     """A chain that meets every contract rule, varied from ``templates`` by ``rng``."""
     change = _substitutions(rng)
     ba, dev, test, review = (_map_strings(copy.deepcopy(doc), change) for doc in templates)
@@ -270,57 +270,57 @@ def make_clean_chain(rng: random.Random, templates: Group, start: datetime) -> G
 # only touched by the timestamp break, so a schema failure there hides no other break.
 
 
-def _break_test_total(rng: random.Random, chain: Group) -> None:
+def _break_test_total(rng: random.Random, chain: Chain) -> None:
     chain[2]["test_summary"]["total"] += rng.randint(1, 6)
 
 
-def _break_token_total(rng: random.Random, chain: Group) -> None:
+def _break_token_total(rng: random.Random, chain: Chain) -> None:
     spent = chain[1]["tokens_used"] + chain[2]["tokens_used"]
     chain[3]["total_tokens"] = spent - rng.randrange(1_000, 12_001, 100)
 
 
-def _break_unclassified_property(rng: random.Random, chain: Group) -> None:
+def _break_unclassified_property(rng: random.Random, chain: Chain) -> None:
     confirmed = chain[2]["property_verification"]["confirmed"]
     del confirmed[rng.randrange(len(confirmed))]
 
 
-def _break_placeholder_counterexample(rng: random.Random, chain: Group) -> None:
+def _break_placeholder_counterexample(rng: random.Random, chain: Chain) -> None:
     chain[2]["bugs_found"][0]["counterexample"] = rng.choice(PLACEHOLDER_COUNTEREXAMPLES)
 
 
-def _break_approved_high_issue(rng: random.Random, chain: Group) -> None:
+def _break_approved_high_issue(rng: random.Random, chain: Chain) -> None:
     issue = chain[3]["issues"][0]
     issue["severity"] = rng.choice(("high", "critical"))
 
 
-def _break_vague_gap(rng: random.Random, chain: Group) -> None:
+def _break_vague_gap(rng: random.Random, chain: Chain) -> None:
     chain[1]["coverage_gaps"].append(rng.choice(VAGUE_GAPS))
 
 
-def _break_duplicate_gap(rng: random.Random, chain: Group) -> None:
+def _break_duplicate_gap(rng: random.Random, chain: Chain) -> None:
     gaps = chain[1]["coverage_gaps"]
     gaps.append(gaps[rng.randrange(len(gaps))].lower().rstrip(".") + ".")
 
 
-def _break_reviewer_focus(rng: random.Random, chain: Group) -> None:
+def _break_reviewer_focus(rng: random.Random, chain: Chain) -> None:
     chain[2]["recommended_focus_for_reviewer"] = rng.choice(VAGUE_FOCUS)
 
 
-def _break_falsified_without_bug(rng: random.Random, chain: Group) -> None:
+def _break_falsified_without_bug(rng: random.Random, chain: Chain) -> None:
     chain[2]["bugs_found"] = []
 
 
-def _break_unit_tests(rng: random.Random, chain: Group) -> None:
+def _break_unit_tests(rng: random.Random, chain: Chain) -> None:
     tests = chain[1]["unit_tests_written"]
     tests["passing"] = tests["count"] + rng.randint(1, 5)
 
 
-def _break_timestamp(rng: random.Random, chain: Group) -> None:
+def _break_timestamp(rng: random.Random, chain: Chain) -> None:
     chain[0]["timestamp"] = chain[0]["timestamp"].replace("T", " ").rstrip("Z")
 
 
 #: name -> (function, the rule code it must trigger)
-BREAKS: dict[str, tuple[Callable[[random.Random, Group], None], str]] = {
+BREAKS: dict[str, tuple[Callable[[random.Random, Chain], None], str]] = {
     "test-summary-total": (_break_test_total, "NR208"),
     "token-total-too-low": (_break_token_total, "NR307"),
     "unclassified-property": (_break_unclassified_property, "NR301"),
@@ -346,7 +346,7 @@ def choose_breaks(rng: random.Random) -> list[str]:
     return names
 
 
-def break_chain(rng: random.Random, chain: Group, names: list[str]) -> Group:
+def break_chain(rng: random.Random, chain: Chain, names: list[str]) -> Chain:
     broken = copy.deepcopy(chain)
     for name in names:
         BREAKS[name][0](rng, broken)
@@ -361,9 +361,9 @@ def chain_start(rng: random.Random, used: set[str]) -> tuple[datetime, str]:
     moment = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(365 * 86400))
     while moment.strftime("%Y%m%d-%H%M%S") in used:
         moment += timedelta(seconds=1)
-    group_id = moment.strftime("%Y%m%d-%H%M%S")
-    used.add(group_id)
-    return moment, group_id
+    chain_id = moment.strftime("%Y%m%d-%H%M%S")
+    used.add(chain_id)
+    return moment, chain_id
 
 
 def generate(
@@ -383,18 +383,18 @@ def generate(
     manifest: list[tuple[str, str, list[str]]] = []
     for index in range(chains):
         rng = random.Random(f"{seed}:{index}")
-        start, group_id = chain_start(rng, used)
+        start, chain_id = chain_start(rng, used)
         docs = make_clean_chain(rng, templates, start)
         broken = int((index + 1) * broken_fraction) > int(index * broken_fraction)
         names: list[str] = []
         if broken:
             names = choose_breaks(rng)
             docs = break_chain(rng, docs, names)
-        folder = handoffs / group_id
+        folder = handoffs / chain_id
         folder.mkdir()
         for name, doc in zip(FILE_NAMES, docs, strict=True):
             (folder / name).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        manifest.append((group_id, "broken" if broken else "clean", names))
+        manifest.append((chain_id, "broken" if broken else "clean", names))
     lines = [f"{cid}\t{kind}\t{','.join(names)}" for cid, kind, names in manifest]
     (out_dir / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return manifest
@@ -403,8 +403,8 @@ def generate(
 def read_manifest(out_dir: Path) -> list[tuple[str, str, list[str]]]:
     rows = []
     for line in (out_dir / MANIFEST).read_text(encoding="utf-8").splitlines():
-        group_id, kind, names = line.split("\t")
-        rows.append((group_id, kind, [n for n in names.split(",") if n]))
+        chain_id, kind, names = line.split("\t")
+        rows.append((chain_id, kind, [n for n in names.split(",") if n]))
     return rows
 
 
@@ -435,13 +435,13 @@ def verify(out_dir: Path, handoff_lint: str, per_chain_limit: int = 200) -> list
     report = json.loads(run.stdout)
     by_chain: dict[str, set[str]] = {}
     for finding in report["findings"]:
-        group_id = Path(finding["path"]).parent.name
-        by_chain.setdefault(group_id, set()).add(f"{finding['code']}:{finding['severity']}")
+        chain_id = Path(finding["path"]).parent.name
+        by_chain.setdefault(chain_id, set()).add(f"{finding['code']}:{finding['severity']}")
     expect_rc = 1 if any(kind == "broken" for _, kind, _ in manifest) else 0
     if run.returncode != expect_rc:
         problems.append(f"whole tree: exit {run.returncode}, expected {expect_rc}")
-    for group_id, kind, names in manifest:
-        found = by_chain.get(group_id, set())
+    for chain_id, kind, names in manifest:
+        found = by_chain.get(chain_id, set())
         if kind == "clean" and found:
             problems.append(f"{chain_id} (clean): unexpected findings {sorted(found)}")
         for name in names:
@@ -449,8 +449,8 @@ def verify(out_dir: Path, handoff_lint: str, per_chain_limit: int = 200) -> list
                 problems.append(
                     f"{chain_id} (broken: {name}): no {BREAKS[name][1]} error; found {sorted(found)}"
                 )
-    for group_id, kind, _ in manifest[:per_chain_limit]:
-        folder = out_dir / ".neuralrelay" / "handoffs" / group_id
+    for chain_id, kind, _ in manifest[:per_chain_limit]:
+        folder = out_dir / ".neuralrelay" / "handoffs" / chain_id
         code = subprocess.run(
             [handoff_lint, str(folder)], cwd=out_dir, capture_output=True, check=False
         ).returncode

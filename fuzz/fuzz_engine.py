@@ -2,7 +2,7 @@
 
 Not part of the test run: ``fuzz/run.sh`` runs it for a bounded time. Each input is tried as
 the bytes of one handoff, first through ``parse_json_bytes`` and the position map, then as a
-member of a real chain through ``check_chain``. Anything but findings with positions inside
+member of a real chain through the pipeline (``check_paths``). Anything but findings with positions inside
 the file is a crash: an exception, a position outside the text, a lone surrogate let through.
 """
 
@@ -19,11 +19,11 @@ from pathlib import Path
 import atheris
 
 from pytest_handoff.config import Settings
-from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.pipeline.run import check_paths
-from pytest_handoff.profiles import all_profiles
+from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.registry import default_registry
 
-all_profiles()  # import every profile and rule module before instrumenting
+default_registry().all_profiles()  # import every profile and rule module before instrumenting
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = HERE.parent / "tests" / "fixtures" / "neuralrelay" / "20260511-091500"  # our primary chain

@@ -87,8 +87,8 @@ def respond(payload: object) -> dict[str, Any] | None:
     if event not in EVENTS or tool not in TOOLS or not isinstance(tool_input, dict):
         return None
     file_path, cwd = tool_input.get("file_path"), payload.get("cwd")
-    if not isinstance(file_path, str) or not file_path:
-        return None
+    if not isinstance(file_path, str) or not file_path or not _nameable(file_path, cwd):
+        return None  # no file the tool can write: nothing to check
     root = hook_root(cwd)
     # Claude Code sends absolute paths; a relative one is taken from the session's folder.
     path = Path(
@@ -113,6 +113,19 @@ def respond(payload: object) -> dict[str, Any] | None:
         }
     reason = _reason(path, root, settings, None, tool, before=False)
     return None if reason is None else {"decision": "block", "reason": reason}
+
+
+def _nameable(*paths: object) -> bool:
+    """True when every path given as text can be given to the file system (no lone surrogate, no NUL)."""
+    for path in paths:
+        if isinstance(path, str):
+            try:
+                os.fsencode(path)
+            except UnicodeError:
+                return False
+            if "\x00" in path:
+                return False
+    return True
 
 
 def hook_root(cwd: object) -> Path:
@@ -217,24 +230,26 @@ def _reason(
 def agent_reason(errors: Sequence[Finding], path: Path, root: Path, tool: str, *, before: bool) -> str:
     """Findings as the agent reads them: place, pointer, message and fix, most important first."""
     from pytest_handoff.api import use_instead
+    from pytest_handoff.boundary import inert
+    from pytest_handoff.pipeline.masking import shown_path
     from pytest_handoff.read.files import display_path_for
 
-    shown = display_path_for(path, root)
+    shown = shown_path(display_path_for(path, root))
     # Most important first: the file's own errors before those it causes elsewhere, then by place.
     ordered = sorted(errors, key=lambda f: (f.path != shown, -f.severity, f))
     count = len(ordered)
     broken = f"{count} handoff contract{'s' * (count != 1)}"
     lines = [
-        f"handoff-lint refused this {tool}: {shown} would break {broken}, so it was not written. "
+        f"handoff-lint refused this {tool}: {inert(shown)} would break {broken}, so it was not written. "
         f"Fix each one below in what you write, then try again:"
         if before
-        else f"handoff-lint: after this {tool}, {shown} breaks {broken}. Fix each one below in the file:",
+        else f"handoff-lint: after this {tool}, {inert(shown)} breaks {broken}. Fix each one below in the file:",
     ]
     size = len(lines[0])
     listed = 0
     for number, finding in enumerate(ordered[:MAX_FINDINGS], start=1):
-        place = finding.location + (f" {finding.pointer}" if finding.pointer else "")
-        entry = f"\n{number}. {place} [{finding.code} {finding.rule}] {finding.message}"
+        place = inert(finding.location + (f" {finding.pointer}" if finding.pointer else ""))
+        entry = f"\n{number}. {place} [{finding.code} {inert(finding.rule)}] {inert(finding.message)}"
         hint = use_instead(finding.code)
         if hint:
             cut = hint if len(hint) <= MAX_HINT else hint[: MAX_HINT - 3].rstrip() + "..."

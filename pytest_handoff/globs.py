@@ -45,12 +45,16 @@ def matches_globs(relative_posix: str, globs: Iterable[str]) -> bool:
 
 
 class Owner(NamedTuple):
-    """One profile's globs as compiled patterns, with the file-name endings they can match."""
+    """One profile's globs, with the file-name endings they can match."""
 
     name: str
-    patterns: tuple[re.Pattern[str], ...]
+    globs: tuple[str, ...]
     # None: a glob whose last part is not ``*.ext`` or a plain name, so any file may match.
     endings: tuple[str, ...] | None
+
+    def matches(self, relative_posix: str) -> bool:
+        """True when one of the globs matches (each compiled on first use, then kept)."""
+        return any(_glob_regex(glob).fullmatch(relative_posix) for glob in self.globs)
 
 
 def _ending(glob: str) -> str | None:
@@ -62,10 +66,6 @@ def _ending(glob: str) -> str | None:
 
 def owner(name: str, globs: Sequence[str]) -> Owner:
     endings = [_ending(glob) for glob in globs]
-    return Owner(
-        name,
-        tuple(_glob_regex(glob) for glob in globs),
-        None if None in endings else tuple(e for e in endings if e is not None),
-    )
+    return Owner(name, tuple(globs), None if None in endings else tuple(e for e in endings if e is not None))
 
 

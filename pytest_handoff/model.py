@@ -256,6 +256,11 @@ class Group:
 
 #: The default of ``sources``: shared, and read-only through its ``Mapping`` type.
 _EMPTY: Mapping[str, tuple[str, ...]] = {}
+_NO_PATHS: Mapping[str, str] = {}
+
+
+#: A project's own check of a whole group (the ``pytest_handoff_check_chain`` hook's answers).
+ExtraCheck = Callable[[Group], Iterable[Hit | Finding]]
 
 
 class GroupResult(NamedTuple):
@@ -271,6 +276,8 @@ class GroupResult(NamedTuple):
     from_cache: bool = False
     #: Codes whose findings are about the group as a whole (its profile's ``group_wide_codes``).
     group_wide: frozenset[str] = frozenset()
+    #: Display paths of files whose names hold a secret, and how findings show them (masked).
+    shown_paths: Mapping[str, str] = _NO_PATHS
 
     @property
     def failed(self) -> bool:
@@ -284,7 +291,7 @@ class GroupResult(NamedTuple):
         the test handoff's classifications); a finding about the group as a whole (a missing
         stage, a gap in the numbering) belongs to every file of the group.
         """
-        wanted = set(display_paths)
+        wanted = {self.shown_paths.get(path, path) for path in display_paths}
         if not wanted:
             return self._replace(findings=())
         kept = tuple(

@@ -7,14 +7,16 @@ pytest's tree, so ``pytest --handoffs`` and ``handoff-lint`` see the same groups
 
 from __future__ import annotations
 
+import linecache
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 
+from pytest_handoff.boundary import inert
 from pytest_handoff.config import Settings
 from pytest_handoff.model import Finding
 from pytest_handoff.read.files import display_path_for
@@ -150,11 +152,11 @@ def items_for(parent: pytest.Collector, placed: Iterable[Placed]) -> Iterator[Ch
     for ref, focus in placed:
         keywords = default_registry().profile(ref.profile).keywords(ref.paths, settings)
         if focus is not None:
-            name = f"{ref.group_id}[{focus.name}]"
+            name = f"{inert(ref.group_id)}[{inert(focus.name)}]"
         elif ref.standalone:
-            name = ref.paths[0].name
+            name = inert(ref.paths[0].name)
         else:
-            name = ref.group_id
+            name = inert(ref.group_id)
         yield ChainItem.from_parent(parent, name=name, ref=ref, focus=focus, keywords=keywords)
 
 
@@ -210,19 +212,21 @@ class ChainItem(pytest.Item):
         for finding in result.findings:
             self.user_properties.append(("handoff_finding", one_line(finding)))
         if result.notes:
-            self.add_report_section("call", "handoff trace", "\n".join(result.notes))
+            self.add_report_section("call", "handoff trace", "\n".join(inert(note) for note in result.notes))
         escalated = [
             finding
             for finding in result.findings
-            if finding.severity == Severity.WARNING and not _warn(finding, root)
+            if finding.severity == Severity.WARNING and not _warn(finding, root, result.sources)
         ]
         if result.failed or escalated:
             raise HandoffContractError(render_failure(result, warnings_are_errors=bool(escalated)))
 
     def _user_checks(self, chain: Group) -> Iterator[Hit | Finding]:
         settings = settings_of(self.config)
+        from pytest_handoff.pipeline.user_checks import hook_output
+
         for produced in self.ihook.pytest_handoff_check_chain(chain=chain, settings=settings):
-            yield from _hook_output(produced)
+            yield from hook_output(produced)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         # Our own text: pytest's default repr would parse every frame's source (~77 ms each).
@@ -249,20 +253,25 @@ class ChainItem(pytest.Item):
         return files
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"handoff chain {self.ref.group_id}"
+        return self.path, None, f"handoff chain {inert(self.ref.group_id)}"
 
 
-def _warn(finding: Finding, root: Path) -> bool:
+def _warn(finding: Finding, root: Path, sources: Mapping[str, Sequence[str]]) -> bool:
     """Issue a warning finding as a pytest warning; False when the warning filters made it an error.
 
     Under ``-W error::...HandoffContractWarning`` or ``filterwarnings = error`` the first warning
     would otherwise end the item with pytest's own traceback and hide every later one.
     """
+    filename = str(root / finding.path)
+    # pytest's warnings summary shows the warning's source line, read through linecache: it gets
+    # the lines the pipeline masked, made inert, never the file's own.
+    shown = [inert(line) + "\n" for line in sources.get(finding.path, ())]
+    linecache.cache[filename] = (sum(map(len, shown)), None, shown, filename)
     try:
         warnings.warn_explicit(
             HandoffContractWarning(one_line(finding)),
             category=HandoffContractWarning,
-            filename=str(root / finding.path),
+            filename=filename,
             lineno=max(finding.line, 1),
         )
     except HandoffContractWarning:
@@ -270,29 +279,8 @@ def _warn(finding: Finding, root: Path) -> bool:
     return True
 
 
-def _hook_output(produced: object) -> Iterator[Hit | Finding]:
-    """One hook implementation's result as hits and findings: None, one of them, or a list of them."""
-    from pytest_handoff.model import Hit
-    from pytest_handoff.pipeline.user_checks import ExtraCheckError, describe_value
-
-    if produced is None:
-        return
-    if isinstance(produced, (Hit, Finding)):  # before Iterable: a Hit is a tuple
-        yield produced
-        return
-    if isinstance(produced, (str, bytes, dict)) or not isinstance(produced, Iterable):
-        raise ExtraCheckError(describe_value(produced))
-    for item in produced:
-        if not isinstance(item, (Hit, Finding)):
-            container = describe_value(produced)
-            raise ExtraCheckError(f"{container} holding {describe_value(item)}")
-        yield item
-
-
 def one_line(finding: Finding) -> str:
     """A finding on one line, inert (a warning's text, a JUnit property)."""
-    from pytest_handoff.boundary import inert
-
     pointer = f" {finding.pointer}" if finding.pointer else ""
     return inert(f"{finding.location}: {finding.code} {finding.rule}{pointer}: {finding.message}")
 
@@ -306,7 +294,7 @@ def render_failure(result: GroupResult, *, warnings_are_errors: bool = False) ->
 
     files = len({f.path for f in result.findings})
     headline = (
-        f"handoff chain {result.ref.group_id}: {summary_counts(result.findings)} "
+        f"handoff chain {inert(result.ref.group_id)}: {summary_counts(result.findings)} "
         f"in {files} file{'s' if files != 1 else ''}"
     )
     if warnings_are_errors:

@@ -127,9 +127,10 @@ def test_checking_a_store_changes_nothing_on_disk(store: Path, tmp_path: Path) -
 
 @pytest.fixture
 def writer(store: Path) -> Iterator[sqlite3.Connection]:
-    """Another connection holding an exclusive lock on the store, as Craik's writer would."""
+    """Another connection in the middle of a write (its rollback journal beside the store), as Craik's writer."""
     connection = sqlite3.connect(store, isolation_level=None)
     connection.execute("BEGIN EXCLUSIVE")
+    connection.execute("UPDATE records SET updated_at = 'now'")
     yield connection
     connection.execute("ROLLBACK")
     connection.close()
@@ -143,6 +144,16 @@ def test_ck001_reports_a_store_locked_by_a_writer_instead_of_waiting(
     assert finding.location == "craik.sqlite3"
     assert "locked" in finding.message
     assert "try again" in finding.message
+
+
+def test_a_store_a_writer_only_holds_locked_is_read_as_last_committed(store: Path, tmp_path: Path) -> None:
+    connection = sqlite3.connect(store, isolation_level=None)
+    connection.execute("BEGIN EXCLUSIVE")  # nothing written yet: no journal
+    try:
+        assert "CK001" not in codes(check_store(store, tmp_path))
+    finally:
+        connection.execute("ROLLBACK")
+        connection.close()
 
 
 def test_ck001_reports_a_corrupt_store(store: Path, tmp_path: Path) -> None:
@@ -285,3 +296,65 @@ def test_a_store_linked_from_outside_the_repository_is_not_followed(tmp_path: Pa
     ref = GroupRef("craik", "craik", None, (link,))
     (finding,) = check_group(ref, Settings(), project).findings
     assert (finding.code, finding.path) == ("HF007", ".craik/state/craik.sqlite3")
+
+
+# --- read only, nothing written, the caller's locks kept ----------------------------------------
+
+
+def wal_store(path: Path, ids: list[str]) -> sqlite3.Connection:
+    """A WAL-mode store whose rows sit in its -wal file (no checkpoint), with its writer still open."""
+    build_store(path, [])
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    for record_id in ids:
+        handoff = {**clean_handoff(), "id": record_id}
+        kind, key, payload = as_row("handoffs", handoff)
+        writer.execute(
+            "INSERT INTO records VALUES (?, ?, 'craik.handoff', '0.1', ?, '2026-01-01', '2026-01-01')",
+            (kind, key, payload),
+        )
+    return writer
+
+
+def beside(path: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(path.parent.iterdir()) if p.name.startswith(path.name)}
+
+
+def test_rows_committed_in_the_wal_are_seen_and_nothing_beside_the_store_changes(tmp_path: Path) -> None:
+    store = tmp_path / "craik.sqlite3"
+    writer = wal_store(store, ["handoff_a", "handoff_b"])
+    writer.execute("BEGIN IMMEDIATE")  # the writer (this process) holds a write transaction
+    writer.execute("UPDATE records SET id = 'handoff_c' WHERE id = 'handoff_a'")
+    files = beside(store)
+    loaded = read_store(store, "craik.sqlite3")
+    assert sorted(document.label for document in loaded.documents) == ["handoff_a", "handoff_b"]
+    assert beside(store) == files  # no -shm written, nothing created
+    writer.execute("COMMIT")  # its locks were kept: the commit goes through
+    writer.close()
+
+
+def test_a_leftover_wal_without_shm_is_read_and_no_shm_appears(tmp_path: Path) -> None:
+    store = tmp_path / "craik.sqlite3"
+    writer = wal_store(store, ["handoff_a"])
+    wal = (tmp_path / "craik.sqlite3-wal").read_bytes()
+    writer.close()  # closing checkpoints and removes the WAL: put the leftover back
+    (tmp_path / "craik.sqlite3-wal").write_bytes(wal)
+    (tmp_path / "craik.sqlite3-shm").unlink(missing_ok=True)
+    files = beside(store)
+    loaded = read_store(store, "craik.sqlite3")
+    assert [document.label for document in loaded.documents] == ["handoff_a"]
+    assert beside(store) == files
+
+
+def test_a_schema_name_that_is_not_utf8_is_ck001_not_an_error(tmp_path: Path) -> None:
+    store = build_store(tmp_path / "craik.sqlite3", [])
+    connection = sqlite3.connect(store)
+    connection.execute("CREATE TABLE t (x)")
+    connection.execute("PRAGMA writable_schema = ON")
+    connection.execute("UPDATE sqlite_master SET name = CAST(X'74ff' AS TEXT) WHERE name = 't'")
+    connection.commit()
+    connection.close()
+    loaded = read_store(store, "craik.sqlite3")
+    assert [f.code for f in loaded.findings] == ["CK001"]
+    assert loaded.documents == ()

@@ -162,3 +162,64 @@ def test_hx001_a_bare_private_key_header_does_not_take_the_prose_after_it() -> N
 
     text = "-----BEGIN PRIVATE KEY----- rejects everything else with a ValueError; the private key stays"
     assert list(find_secrets(text)) == [("private key block", "-----BEGIN PRIVATE KEY-----")]
+
+
+# --- secrets in places no rule quotes: warnings summary, file names, record ids ---------------
+
+
+def test_pytest_warnings_summary_shows_the_source_line_masked(
+    leaky_repo: Path, pytester: pytest.Pytester
+) -> None:
+    shutil.copytree(leaky_repo / ".neuralrelay", pytester.path / ".neuralrelay")
+    (chain,) = (pytester.path / ".neuralrelay" / "handoffs").iterdir()
+    test = json.loads((chain / "03-test-agent.json").read_text(encoding="utf-8"))
+    # A warning-level finding (NR206, a counterexample too long) on the line that holds the token.
+    test["bugs_found"][0]["counterexample"] = f"GITHUB_TOKEN={TOKEN} " + "f(1) " * 150
+    (chain / "03-test-agent.json").write_text(json.dumps(test, indent=2), encoding="utf-8")
+    for selection in (["--handoff-ignore", "HX001"], []):
+        result = pytester.runpytest("--handoffs", "-p", "no:cacheprovider", "-W", "always", "-rA", *selection)
+        output = result.stdout.str()
+        assert "HandoffContractWarning" in output
+        assert not leaks(output)
+
+
+@pytest.mark.parametrize("output", ["text", "json", "sarif", "github", "markdown"])
+def test_a_file_name_that_holds_a_secret_is_masked_in_every_output(
+    git_project: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    folder = git_project / ".neuralrelay" / "handoffs" / "20261103-091500"
+    shutil.copytree(CLEAN_CHAIN / "handoffs" / "20261103-091500", folder)
+    (folder / f"notes-{TOKEN}.json").write_text("{}\n", encoding="utf-8")  # NR108, a stray file
+    assert main(["--format", output]) == 0
+    out = capsys.readouterr().out
+    assert "NR108" in out
+    assert not leaks(out)
+
+
+def test_naming_a_file_whose_name_holds_a_secret_still_reports_its_findings(
+    git_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = git_project / ".neuralrelay" / "handoffs" / "20261103-091500"
+    shutil.copytree(CLEAN_CHAIN / "handoffs" / "20261103-091500", folder)
+    named = folder / f"notes-{TOKEN}.json"
+    named.write_text("{}\n", encoding="utf-8")
+    main(["--format", "json", str(named.relative_to(git_project))])
+    report = json.loads(capsys.readouterr().out)
+    assert [f["code"] for f in report["findings"]] == ["NR108"]
+    assert not leaks(json.dumps(report))
+
+
+def test_a_store_row_whose_id_holds_a_secret_is_masked_even_in_its_hx001_finding(
+    git_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.craik_helpers import clean_handoff
+    from tests.test_craik_store import as_row, build_store
+
+    handoff = clean_handoff()
+    handoff["id"] = TOKEN
+    build_store(git_project / "store.sqlite3", [as_row("handoffs", handoff)])
+    for output in ("text", "json", "sarif", "github"):
+        main(["--format", output, "store.sqlite3"])
+        out = capsys.readouterr().out
+        assert "HX001" in out, output
+        assert not leaks(out), output

@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.config import Settings
-from pytest_handoff.model import Finding, Group, GroupRef, GroupResult, Hit, Rule, Severity
-from pytest_handoff.pipeline.masking import excerpt_sources, masked
-from pytest_handoff.pipeline.user_checks import ExtraCheck, extra_finding
+from pytest_handoff.model import ExtraCheck, Finding, Group, GroupRef, GroupResult, Hit, Rule, Severity
+from pytest_handoff.pipeline.masking import excerpt_sources, masked, shown_path
 from pytest_handoff.read.document import Document, finding_of
 from pytest_handoff.read.files import NO_OVERRIDES, display_path_for, link_out_of, read_member
 from pytest_handoff.registry import Registry, RuleSet, default_registry
@@ -43,7 +42,6 @@ def check_group(
     """
     registry = registry or default_registry()
     profile = registry.profile(ref.profile)
-    group_wide = profile.group_wide_codes
     members, contents = _read_group(
         ref, profile, settings, root, overrides, cached=cache is not None and not extra_checks
     )
@@ -51,8 +49,9 @@ def check_group(
     if key is not None and cache is not None:
         cached = cache.get(key)
         if cached is not None:
-            return GroupResult(ref, *cached, cache_key=key, from_cache=True, group_wide=group_wide)
+            return result_of(ref, profile, root, *cached, cache_key=key, from_cache=True)
     result = _check_contents(ref, profile, registry, settings, members, contents, extra_checks, overrides)
+    result = result._replace(shown_paths=shown_paths_of(ref, root))
     if key is not None and cache is not None:
         result = result._replace(cache_key=key)
         cache.put(key, result.findings, result.notes, result.sources)
@@ -69,7 +68,37 @@ def cached_result(
     cached = cache.get(key) if key is not None else None
     if cached is None:
         return None
-    return GroupResult(ref, *cached, cache_key=key, from_cache=True, group_wide=profile.group_wide_codes)
+    return result_of(ref, profile, root, *cached, cache_key=key, from_cache=True)
+
+
+def result_of(
+    ref: GroupRef,
+    profile: Profile,
+    root: Path,
+    findings: tuple[Finding, ...],
+    notes: tuple[str, ...],
+    sources: Mapping[str, tuple[str, ...]],
+    *,
+    cache_key: str | None = None,
+    from_cache: bool = False,
+) -> GroupResult:
+    """A group's result from what checking it gave (here, in a worker, or in the cache)."""
+    return GroupResult(
+        ref,
+        findings,
+        notes,
+        sources,
+        cache_key=cache_key,
+        from_cache=from_cache,
+        group_wide=profile.group_wide_codes,
+        shown_paths=shown_paths_of(ref, root),
+    )
+
+
+def shown_paths_of(ref: GroupRef, root: Path) -> dict[str, str]:
+    """The display paths of the group's files whose names hold a secret, and how they are shown."""
+    displays = (display_path_for(path, root) for path in ref.paths)
+    return {display: shown for display in displays if (shown := shown_path(display)) != display}
 
 
 def _read_group(
@@ -83,12 +112,13 @@ def _read_group(
 ) -> tuple[list[tuple[Path, str, bool]], Contents]:
     """Each member (path, display path, opened by the profile) and its bytes (or why not; None: opened)."""
     members = [(path, display_path_for(path, root), profile.opens_itself(path)) for path in ref.paths]
+    real_folders: dict[str, str] = {}
     contents: Contents = [
         (
             display,
-            link_out_of(root, path, display)
+            link_out_of(root, path, display, real_folders)
             if opens
-            else read_member(path, display, settings.max_file_size, root, overrides),
+            else read_member(path, display, settings.max_file_size, root, overrides, real_folders),
         )
         for path, display, opens in members
     ]
@@ -160,19 +190,58 @@ def _check_contents(
     decided = [_decided(f, _default_severity(f, rules), settings) for f in load_findings]
     decided += [_decided(finding_of(rule, hit, severity_of(rule.code, rule.severity, settings), group.group_id), rule.severity, settings) for rule, hit in hits]
     findings = [f for f in decided if f is not None]
-    for extra in extra_checks:  # a project's own: only the threshold applies
+    if extra_checks:  # a project's own checks: only the threshold applies to what they report
+        from pytest_handoff.pipeline.user_checks import extra_finding
+    for extra in extra_checks:
         made = (extra_finding(produced, settings, group) for produced in extra(group))
         findings.extend(f for f in made if f.severity >= settings.threshold)
-    kept = sorted(
-        f if f.chain else f.replace(chain=group.group_id, rule=f.rule or _rule_name(f.code, rules))
-        for f in findings
+    kept = capped(
+        sorted(
+            f if f.chain else f.replace(chain=group.group_id, rule=f.rule or _rule_name(f.code, rules))
+            for f in findings
+        )
     )
-    from pytest_handoff.secrets import secrets_to_mask
+    from pytest_handoff.secrets import find_secrets, may_hold_secrets, secrets_to_mask
 
     secrets = secrets_to_mask(group)
+    # A file's name and a record's id can hold a secret too, and messages may quote them.
+    names = [display for _, display, _ in members] + [document.logical for document in documents]
+    secrets.extend(secret for name in names if may_hold_secrets(name) for _, secret in find_secrets(name))
     sources = excerpt_sources(kept, documents, members, secrets, overrides)
     shown, notes, sources = masked(kept, group.notes, sources, secrets)
     return GroupResult(ref, tuple(shown), tuple(notes), sources, group_wide=profile.group_wide_codes)
+
+
+#: The most findings of one rule in one file that are reported; one more finding counts the rest.
+MAX_FINDINGS_PER_RULE = 100
+
+
+def capped(findings: list[Finding], limit: int = MAX_FINDINGS_PER_RULE) -> list[Finding]:
+    """``findings`` (sorted) with at most ``limit`` of each rule in each file, and for a rule that
+    had more, one finding at the first one left out that says how many were."""
+    seen: dict[tuple[str, str], int] = {}
+    for finding in findings:
+        key = (finding.path, finding.code)
+        seen[key] = seen.get(key, 0) + 1
+    if all(count <= limit for count in seen.values()):
+        return findings
+    kept: list[Finding] = []
+    shown: dict[tuple[str, str], int] = {}
+    for finding in findings:
+        key = (finding.path, finding.code)
+        shown[key] = shown.get(key, 0) + 1
+        if shown[key] <= limit:
+            kept.append(finding)
+        elif shown[key] == limit + 1:
+            more = seen[key] - limit
+            kept.append(
+                finding.replace(
+                    message=f"{more:,} more {finding.code} finding{'s' * (more != 1)} in this file not shown "
+                    f"(at most {limit} of a rule per file are); the first is here: {finding.message}",
+                    related=(),
+                )
+            )
+    return kept
 
 
 def _check_of(rule: Rule) -> Callable[[Any, Settings], Iterable[Hit]]:

@@ -1,7 +1,8 @@
-"""Masking: every secret found in a chain is hidden from whatever the run prints.
+"""Masking: every secret found in a group is hidden from whatever the run prints.
 
-An engine step that always runs, whatever rules are selected: messages quote values (in part),
-excerpts show lines, notes quote matched text, and none of them may show a secret.
+A pipeline step that always runs, whatever rules are selected: messages quote values (in part),
+excerpts show lines, notes quote matched text, ids name records and file names name files, and
+none of them may show a secret.
 """
 
 from __future__ import annotations
@@ -121,26 +122,46 @@ def excerpt_sources(
     return sources
 
 
+def shown_path(display_path: str) -> str:
+    """A file's display path with any secret its name holds masked (the same for every output).
+
+    Made from the path alone, so that a named file's findings are found again under it.
+    """
+    from pytest_handoff.secrets import find_secrets, may_hold_secrets
+
+    if not may_hold_secrets(display_path):
+        return display_path
+    found = [secret for _, secret in find_secrets(display_path)]
+    return secret_masker(found)(display_path) if found else display_path
+
+
 def masked(
     findings: Sequence[Finding], notes: Sequence[str], sources: Mapping[str, tuple[str, ...]], secrets: Sequence[str]
 ) -> tuple[list[Finding], list[str], dict[str, tuple[str, ...]]]:
     """Findings, notes and source lines with every secret hidden.
 
     Whatever rules ran: messages quote values (in part), excerpts show lines, notes quote
-    matched text, and none of them may show a secret.
+    matched text, logical places name records by their ids, paths name files, and none of them
+    may show a secret.
     """
-    if not secrets:
-        return list(findings), list(notes), dict(sources)
-    hide = secret_masker(secrets)
+    hide = secret_masker(secrets) if secrets else _as_is
     return (
         [
             f.replace(
+                path=shown_path(f.path),
                 message=hide(f.message),
                 pointer=hide(f.pointer),
-                related=tuple((path, line, column, hide(label)) for path, line, column, label in f.related),
+                logical=hide(f.logical),
+                related=tuple(
+                    (shown_path(path), line, column, hide(label)) for path, line, column, label in f.related
+                ),
             )
             for f in findings
         ],
         [hide(note) for note in notes],
-        {path: tuple(hide(line) for line in lines) for path, lines in sources.items()},
+        {shown_path(path): tuple(hide(line) for line in lines) for path, lines in sources.items()},
     )
+
+
+def _as_is(text: str) -> str:
+    return text

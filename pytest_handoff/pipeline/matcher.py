@@ -18,7 +18,7 @@ class Matcher:
         only = settings.profile
         names = registry.names() if plugins else registry.builtin_names()
         owners = [owner(name, registry.globs(name, settings)) for name in names]
-        self.owners = tuple(o for o in owners if o.patterns and (not only or o.name == only))
+        self.owners = tuple(o for o in owners if o.globs and (not only or o.name == only))
         endings = [o.endings for o in self.owners]
         self.endings: tuple[str, ...] | None = (
             None if None in endings else tuple({e for group in endings if group for e in group})
@@ -33,8 +33,7 @@ class Matcher:
         match; built-in formats come before user contracts, so a contract never takes their files."""
         name = relative_posix.rsplit("/", 1)[-1]
         for candidate in self.owners:
-            if (candidate.endings is None or name.endswith(candidate.endings)) and any(
-                pattern.fullmatch(relative_posix) for pattern in candidate.patterns
-            ):
+            # Globs compile only when asked: a file of the first profile never compiles the others'.
+            if (candidate.endings is None or name.endswith(candidate.endings)) and candidate.matches(relative_posix):
                 return candidate.name
         return None

@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import Settings
-from pytest_handoff.model import Finding, GroupRef, GroupResult
-from pytest_handoff.pipeline.check import cached_result, check_group
-from pytest_handoff.pipeline.user_checks import ExtraCheck
+from pytest_handoff.model import ExtraCheck, Finding, GroupRef, GroupResult
+from pytest_handoff.pipeline.check import cached_result, check_group, result_of
 from pytest_handoff.registry import Registry, default_registry
 
 if TYPE_CHECKING:
@@ -103,8 +102,8 @@ def check_groups(
                 if freeze:
                     gc.unfreeze()
         for index, (findings, notes, sources, key) in zip(todo, computed, strict=True):
-            group_wide = registry.profile(refs[index].profile).group_wide_codes
-            results[index] = GroupResult(refs[index], findings, notes, sources, cache_key=key, group_wide=group_wide)
+            profile = registry.profile(refs[index].profile)
+            results[index] = result_of(refs[index], profile, root, findings, notes, sources, cache_key=key)
             told(refs, refs[index])
             # The workers' copies of the cache are gone: record what they computed here.
             if cache is not None and key is not None:

@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_handoff.config import Settings
-from pytest_handoff.model import GroupRef, GroupResult
-from pytest_handoff.pipeline.cache import ResultCache
+from pytest_handoff.model import ExtraCheck, GroupRef, GroupResult
 from pytest_handoff.pipeline.discovery import Discovery, discover
 from pytest_handoff.pipeline.parallel import Progress, check_groups
-from pytest_handoff.pipeline.user_checks import ExtraCheck
 from pytest_handoff.read.files import display_path_for
 from pytest_handoff.registry import Registry, default_registry
+
+if TYPE_CHECKING:
+    from pytest_handoff.pipeline.cache import ResultCache
 
 
 def check_paths(

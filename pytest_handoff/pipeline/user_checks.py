@@ -7,7 +7,7 @@ was returned.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from pytest_handoff.boundary import inert
 from pytest_handoff.config import Settings
@@ -15,9 +15,6 @@ from pytest_handoff.core_rules import USER_RULE
 from pytest_handoff.model import Finding, Group, Hit
 from pytest_handoff.read.document import Document, finding_of
 from pytest_handoff.selection import severity_of
-
-#: A project's check of a whole group.
-ExtraCheck = Callable[[Group], Iterable[Hit | Finding]]
 
 
 class ExtraCheckError(TypeError):

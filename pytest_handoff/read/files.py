@@ -112,6 +112,7 @@ def read_member(
     max_size: int,
     root: Path,
     overrides: Mapping[Path, bytes] = NO_OVERRIDES,
+    real_folders: dict[str, str] | None = None,
 ) -> bytes | Finding:
     """A group's file's bytes, or the finding that says why they cannot be had.
 
@@ -122,12 +123,28 @@ def read_member(
     given = overrides.get(path)
     if given is not None:
         return given if len(given) <= max_size else too_large(display_path, len(given), max_size)
-    return link_out_of(root, path, display_path) or read_file_bytes(path, display_path, max_size)
+    return link_out_of(root, path, display_path, real_folders) or read_file_bytes(path, display_path, max_size)
 
 
-def link_out_of(root: Path, path: Path, display_path: str) -> Finding | None:
-    """HF007 for a symbolic link that leads out of ``root`` (a file or a store alike)."""
-    if os.path.islink(path) and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
+def link_out_of(
+    root: Path, path: Path, display_path: str, real_folders: dict[str, str] | None = None
+) -> Finding | None:
+    """HF007 for a file of the project that a symbolic link takes out of ``root`` (a file or a store
+    alike): the file's own link, or a link anywhere on the way to it (a linked folder).
+
+    ``real_folders`` keeps the real paths of folders (and the root) for the files of one group,
+    which mostly share a folder: resolving a path costs a system call per part of it.
+    """
+    known = {} if real_folders is None else real_folders
+    absolute = os.path.abspath(path)
+    top = os.path.abspath(root)
+    if not Path(absolute).is_relative_to(top):
+        return None  # named from elsewhere: not reached through the project
+    folder, name = os.path.split(absolute)
+    real_folder = known.get(folder) or known.setdefault(folder, os.path.realpath(folder))
+    real_root = known.get(top) or known.setdefault(top, os.path.realpath(top))
+    real = os.path.realpath(absolute) if os.path.islink(absolute) else os.path.join(real_folder, name)
+    if not Path(real).is_relative_to(real_root):
         return Finding(
             path=display_path,
             line=0,

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def escape_data(text: str) -> str:
     """A command's message, escaped like actions/toolkit's ``escapeData`` (then made inert)."""
     escaped = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return inert(escaped)
+    return inert(escaped, opens_line=False)  # it follows "::command ...::" on its line
 
 
 def escape_property(text: str) -> str:

@@ -1,10 +1,22 @@
 """Reading Craik's SQLite store without changing it: one document per handoff or score row.
 
-The store is opened read-only through an SQLite URI (``mode=ro``: never created, never written,
-no journal replayed or checkpoint run), with a short busy timeout, and read in one short
-transaction so that every row comes from the same snapshot and no writer is kept waiting for
-long. Whatever goes wrong (a locked, corrupt, foreign or newer store, a row that is not JSON) is
-a finding on the store or on the row, never an exception.
+Nothing beside the store is created or changed, and the caller's locks on it are kept:
+
+- the store file is only ever opened by SQLite (a plain ``open()`` and ``close()`` of it would
+  drop every POSIX lock this process holds on it, and a writer in the same process would fail
+  at ``COMMIT``);
+- with a ``-wal`` file beside it (a writer has it open, or left committed rows there), the store
+  is read as a private copy: its main file through SQLite as immutable (which touches neither
+  ``-wal`` nor ``-shm``), the ``-wal`` file's bytes beside the copy, in a temporary folder; so the
+  rows committed in the WAL are seen, and the store's ``-shm`` is neither created nor written;
+- while a rollback journal is beside it, a writer is at work: the store is opened read-only
+  (``mode=ro``, a short busy timeout), and a store it keeps locked is CK001;
+- with neither, nothing is pending and the store is read as immutable (SQLite takes no lock and
+  creates nothing); it is read again the safe way if a writer began meanwhile.
+
+Rows are read in one short transaction, so they come from one snapshot. Whatever goes wrong (a
+locked, corrupt, foreign or newer store, a name that is not UTF-8, a row that is not JSON) is a
+finding on the store or on the row, never an exception.
 """
 
 from __future__ import annotations
@@ -36,37 +48,61 @@ def read_store(path: Path, display_path: str) -> Loaded:
 
     if not path.is_file():
         return _failed(display_path, "no Craik store here (set CRAIK_HOME or name the store's file)")
+    wal = path.with_name(path.name + "-wal")
+    journal = path.with_name(path.name + "-journal")
     try:
-        connection = sqlite3.connect(
-            f"file:{_uri_path(path)}?mode=ro{_immutable_if_quiet_wal(path)}",
-            uri=True,
-            timeout=BUSY_TIMEOUT,
-            isolation_level=None,
-        )
-    except sqlite3.Error as error:
+        for attempt in (1, 2):
+            if wal.exists():
+                return _read_private_copy(path, wal, display_path)
+            if journal.exists():  # a writer is at work: SQLite keeps to its locks
+                return _read_from(_open(path, "mode=ro"), path, display_path)
+            loaded = _read_from(_open(path, "mode=ro&immutable=1"), path, display_path)
+            # Nothing was pending; a writer that began meanwhile may have torn what was read.
+            if attempt == 2 or not (wal.exists() or journal.exists()):
+                return loaded
+        raise AssertionError("unreachable")
+    except (sqlite3.Error, OSError) as error:
         return _failed(display_path, f"cannot open the store read-only: {_reason(error)}")
+
+
+def _open(path: Path, options: str) -> sqlite3.Connection:
+    import sqlite3
+
+    return sqlite3.connect(f"file:{_uri_path(path)}?{options}", uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
+
+
+def _read_from(connection: sqlite3.Connection, path: Path, display_path: str) -> Loaded:
+    """The rows of an open store (closed afterwards); a store that cannot be read is CK001."""
+    import sqlite3
+
     try:
         return _read_rows(connection, path, display_path)
     except sqlite3.Error as error:
         return _failed(display_path, f"cannot read the store: {_reason(error)}")
+    except (UnicodeDecodeError, ValueError) as error:  # a table or column name that is not UTF-8
+        return _failed(display_path, f"cannot read the store: {type(error).__name__} in its schema")
     finally:
         connection.close()
 
 
-def _immutable_if_quiet_wal(path: Path) -> str:
-    """``&immutable=1`` for a WAL-mode store no writer has open (no ``-wal`` file beside it).
+def _read_private_copy(path: Path, wal: Path, display_path: str) -> Loaded:
+    """The rows of a store with a ``-wal`` file, read from a copy in a temporary folder."""
+    import tempfile
 
-    Opening a WAL database, even read-only, creates its ``-wal`` and ``-shm`` files beside it:
-    files in the user's project. With no ``-wal`` file nothing is being written, so the file can
-    be read as immutable, which creates nothing. A store a writer has open is read normally.
-    """
-    try:
-        with path.open("rb") as stream:
-            header = stream.read(20)
-    except OSError:
-        return ""
-    in_wal_mode = len(header) == 20 and header.startswith(b"SQLite format 3\x00") and header[18] == 2
-    return "&immutable=1" if in_wal_mode and not path.with_name(path.name + "-wal").exists() else ""
+    with tempfile.TemporaryDirectory(prefix="pytest-handoff-store-") as folder:
+        copy = Path(folder) / "store.sqlite3"
+        source = _open(path, "mode=ro&immutable=1")
+        try:
+            target = _open(copy, "mode=rwc")
+            try:
+                source.backup(target)
+            finally:
+                target.close()
+        finally:
+            source.close()
+        # The -wal file is not the store: reading it leaves the store's locks alone.
+        (Path(folder) / "store.sqlite3-wal").write_bytes(wal.read_bytes())
+        return _read_from(_open(copy, "mode=rw"), path, display_path)  # ours: it may build its -shm
 
 
 def _read_rows(connection: sqlite3.Connection, path: Path, display_path: str) -> Loaded:

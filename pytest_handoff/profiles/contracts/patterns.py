@@ -1,0 +1,60 @@
+"""A user's regular expressions, run in linear time whatever they are (RE2, never backtracking).
+
+A contract's ``re:`` placeholders come from the project's configuration, which a handoff's author
+may write too: ``re:^(a+)+$`` against ``"a" * 40 + "!"`` would never return under Python's
+backtracking engine. They run on google-re2 (``pip install 'pytest-handoff[re2]'``); a pattern
+RE2 cannot compile is a configuration error that names it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from pytest_handoff.errors import ConfigError
+
+#: What finds the first placeholder in a text: its matched text, or None.
+Finder = Callable[[str], "str | None"]
+
+
+def user_pattern(pattern: str, where: str) -> Any:
+    """``pattern`` compiled by RE2, case-insensitive; ConfigError naming it (and ``where``) if it cannot be."""
+    try:
+        import re2  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    except ImportError:
+        raise ConfigError(
+            f"{where}: the placeholder pattern {pattern!r} needs google-re2, which runs user patterns in "
+            "linear time: pip install 'pytest-handoff[re2]'"
+        ) from None
+    options = re2.Options()
+    options.log_errors = False  # the error is ours to report, once
+    options.case_sensitive = False
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as error:
+        detail = error.args[0].decode("utf-8", "replace") if error.args and isinstance(error.args[0], bytes) else error
+        raise ConfigError(f"{where}: placeholder {'re:' + pattern!r} is not a regular expression RE2 runs: {detail}") from None
+
+
+@cache
+def placeholder_finder(words: tuple[str, ...], patterns: tuple[str, ...], trusted: tuple[str, ...]) -> Finder:
+    """A finder for literal ``words`` (whole words, any case), user ``patterns`` (RE2) and our own
+    ``trusted`` patterns (Python's engine, written to run in linear time): the earliest match wins."""
+    literal = [rf"(?<!\w){re.escape(word)}(?!\w)" for word in words] + list(trusted)
+    ours = re.compile("|".join(f"(?:{part})" for part in literal), re.IGNORECASE) if literal else None
+    theirs = [user_pattern(pattern, "[tool.handoff.contracts]") for pattern in patterns]
+
+    def find(text: str) -> str | None:
+        best: tuple[int, str] | None = None
+        found = ours.search(text) if ours is not None else None
+        if found is not None:
+            best = (found.start(), found.group())
+        for compiled in theirs:
+            match = compiled.search(text)
+            if match is not None and (best is None or match.start() < best[0]):
+                best = (match.start(), match.group())
+        return None if best is None else best[1]
+
+    return find

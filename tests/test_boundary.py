@@ -1,0 +1,143 @@
+"""One boundary out: no text from a handoff starts a line the tool did not write, in any output.
+
+A handoff's keys, values, record ids and file names carry line breaks, GitHub workflow commands
+(``::error``, ``::add-mask::``) and the older ``##[command]`` form; every output of every entry
+point is read line by line for a command the handoff smuggled in.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_handoff.boundary import inert
+from pytest_handoff.cli import main
+from tests.conftest import SAMPLE_CHAIN, copy_chain
+from tests.ralph_helpers import make_session
+from tests.yolo_helpers import PHASE, write
+
+INJECTED = "\n::error file=evil.py,line=1::INJECTED\n::add-mask::x\n##[error]INJECTED-V1\n"
+
+
+def test_inert_keeps_text_on_one_line_with_its_breaks_shown() -> None:
+    assert inert("a\nb\r\nc\u2028d") == "a\\x0ab\\x0d\\x0ac\\u2028d"
+
+
+def test_inert_escapes_a_workflow_command_opening_a_piece() -> None:
+    assert inert("::error::x") == "\\x3a:error::x"
+    assert inert("  ::warning::x") == "  \\x3a:warning::x"
+    assert inert("##[error]y") == "\\x23#[error]y"
+    assert inert("a ::b ##[c]") == "a ::b ##[c]"  # not at the start of a line: no command
+    assert inert("::error::x", opens_line=False) == "::error::x"  # placed after text of the tool's
+
+
+def test_inert_leaves_plain_text_alone() -> None:
+    text = "NR301 unclassified-property: P2 'cache keys' - see 02-dev-agent.json:12:5 (ok: 3/4)"
+    assert inert(text) == text
+
+
+def smuggled_lines(output: str) -> list[str]:
+    """Lines of ``output`` that a CI runner would take for a command the handoff wrote (the runner
+    reads a line as a command when, after blanks, it starts with ``::`` or ``##[``)."""
+    return [
+        line
+        for line in output.splitlines()
+        if line.lstrip().startswith(("::error file=evil.py", "::add-mask::", "##[error]INJECTED"))
+    ]
+
+
+@pytest.fixture
+def hostile_project(git_project: Path) -> Path:
+    """A project whose NeuralRelay key, YOLO value and Ralph item id carry commands."""
+    chain = copy_chain(SAMPLE_CHAIN, git_project / ".neuralrelay" / "handoffs" / "20260511-091500")
+    dev = json.loads((chain / "02-dev-agent.json").read_text(encoding="utf-8"))
+    dev[f"x{INJECTED}"] = 1  # an unexpected key: HS001 names it in its pointer
+    (chain / "02-dev-agent.json").write_text(json.dumps(dev, indent=2), encoding="utf-8")
+    write(git_project, f"{PHASE}/notes.jsonl", [{"type": "critique_result", "phase": "05", "findings": f"1{INJECTED}"}])
+    session = git_project / "session"
+    make_session(session, "broken")
+    prd = json.loads((session / "prd.json").read_text(encoding="utf-8"))
+    for item in prd.get("items", prd.get("userStories", [])):
+        item["id"] = f"item{INJECTED}"
+    (session / "prd.json").write_text(json.dumps(prd, indent=2), encoding="utf-8")
+    return git_project
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github", "markdown"])
+def test_no_output_format_lets_a_handoff_write_a_line_of_its_own(
+    hostile_project: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    assert main(["--format", fmt]) == 1
+    out = capsys.readouterr().out
+    assert "INJECTED" in out or fmt == "markdown"  # the payload is shown, made harmless
+    assert smuggled_lines(out) == []
+    if fmt in ("json", "sarif"):
+        json.loads(out)
+
+
+def test_pytest_reports_warnings_and_traces_let_no_handoff_write_a_line(
+    hostile_project: Path, pytester: pytest.Pytester
+) -> None:
+    for entry in hostile_project.iterdir():
+        target = pytester.path / entry.name
+        if entry.is_dir():
+            shutil.copytree(entry, target, dirs_exist_ok=True)
+    result = pytester.runpytest_subprocess("--handoffs", "-p", "no:cacheprovider", "-rA", "-W", "always")
+    output = result.stdout.str() + result.stderr.str()
+    assert "INJECTED" in output
+    assert smuggled_lines(output) == []
+
+
+@pytest.mark.parametrize("view", [["chain"], ["report"]])
+def test_the_reading_views_let_no_handoff_write_a_line(
+    hostile_project: Path, capsys: pytest.CaptureFixture[str], view: list[str]
+) -> None:
+    main([*view, "--markdown"] if view == ["chain"] else view)
+    assert smuggled_lines(capsys.readouterr().out) == []
+
+
+def test_a_symbolic_link_to_a_folder_outside_the_project_is_not_followed(
+    git_project: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    copy_chain(SAMPLE_CHAIN, outside / "20260511-091500")
+    (git_project / ".neuralrelay").mkdir()
+    (git_project / ".neuralrelay" / "handoffs").symlink_to(outside, target_is_directory=True)
+    named = ".neuralrelay/handoffs/20260511-091500/02-dev-agent.json"
+    assert main(["--format", "json", named]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert {(f["path"], f["code"]) for f in report["findings"]} == {(named, "HF007")}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a file name with a line break")
+def test_a_file_name_cannot_write_a_line_either(git_project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = git_project / "agents" / "tester" / "handoff"
+    folder.mkdir(parents=True)
+    name = "developer-2026-04-02T10:00:00.000Z\n::error file=evil.py::INJECTED.json"
+    (folder / name).write_text("{}", encoding="utf-8")
+    main(["--format", "text", f"agents/tester/handoff/{name}"])
+    assert smuggled_lines(capsys.readouterr().out) == []
+
+
+def test_the_hook_lets_a_path_no_file_system_can_name_go_by_cleanly(git_project: Path) -> None:
+    from pytest_handoff.claude_hook import respond
+
+    for file_path in (str(git_project / "x\ud800.json"), str(git_project / "a\x00.json")):
+        payload = {
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": file_path, "content": "{}"},
+            "cwd": str(git_project),
+        }
+        assert respond(payload) is None
+
+
+def test_mcp_refuses_a_path_no_file_system_can_name(git_project: Path) -> None:
+    from pytest_handoff.mcp_server import inside
+
+    with pytest.raises(ValueError, match="not a path this system can name"):
+        inside(git_project, "a\ud800.json")
