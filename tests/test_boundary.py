@@ -17,7 +17,9 @@ import pytest
 from pytest_handoff.boundary import inert
 from pytest_handoff.cli import main
 from tests.conftest import SAMPLE_CHAIN, copy_chain
+from tests.craik_helpers import clean_handoff
 from tests.ralph_helpers import make_session
+from tests.test_craik_store import as_row, build_store
 from tests.yolo_helpers import PHASE, write
 
 INJECTED = "\n::error file=evil.py,line=1::INJECTED\n::add-mask::x\n##[error]INJECTED-V1\n"
@@ -52,7 +54,7 @@ def smuggled_lines(output: str) -> list[str]:
 
 @pytest.fixture
 def hostile_project(git_project: Path) -> Path:
-    """A project whose NeuralRelay key, YOLO value and Ralph item id carry commands."""
+    """A project whose NeuralRelay key, YOLO value, Ralph item id, Craik row id and contract key carry commands."""
     chain = copy_chain(SAMPLE_CHAIN, git_project / ".neuralrelay" / "handoffs" / "20260511-091500")
     dev = json.loads((chain / "02-dev-agent.json").read_text(encoding="utf-8"))
     dev[f"x{INJECTED}"] = 1  # an unexpected key: HS001 names it in its pointer
@@ -64,6 +66,17 @@ def hostile_project(git_project: Path) -> Path:
     for item in prd.get("items", prd.get("userStories", [])):
         item["id"] = f"item{INJECTED}"
     (session / "prd.json").write_text(json.dumps(prd, indent=2), encoding="utf-8")
+    handoff = clean_handoff()
+    handoff["id"] = f"row{INJECTED}"
+    handoff["tests_run"] = []  # CK101: a finding placed at the row
+    (git_project / ".craik" / "state").mkdir(parents=True)
+    build_store(git_project / ".craik" / "state" / "craik.sqlite3", [as_row("handoffs", handoff)])
+    (git_project / "schema.json").write_text('{"type": "object", "additionalProperties": false}', encoding="utf-8")
+    (git_project / "notes").mkdir()
+    (git_project / "notes" / "a.yaml").write_text(f"{json.dumps('k' + INJECTED)}: 1\n", encoding="utf-8")
+    (git_project / "pyproject.toml").write_text(
+        '[tool.handoff.contracts.note]\nglobs = ["notes/*.yaml"]\nschema = "schema.json"\n', encoding="utf-8"
+    )
     return git_project
 
 
@@ -77,6 +90,12 @@ def test_no_output_format_lets_a_handoff_write_a_line_of_its_own(
     assert smuggled_lines(out) == []
     if fmt in ("json", "sarif"):
         json.loads(out)
+    if fmt == "json":  # every format's payload got as far as a finding
+        places = {(f["code"], f["path"]) for f in json.loads(out)["findings"]}
+        assert ("CK101", ".craik/state/craik.sqlite3") in places
+        assert ("HS001", "notes/a.yaml") in places
+        assert any(path.endswith("prd.json") for _, path in places)
+        assert any(path.endswith("notes.jsonl") for _, path in places)
 
 
 def test_pytest_reports_warnings_and_traces_let_no_handoff_write_a_line(
