@@ -4,9 +4,10 @@ Handoff text is untrusted: every piece of it that is printed (a value, a key, an
 goes through :func:`inert`. Afterwards it holds no line break (so it cannot start a line the
 tool did not write), no control, escape or bidi character (each is shown as ``\\xNN`` or
 ``\\uNNNN``), and nothing a CI runner takes for a command of its own: the GitHub runner reads a
-line as a workflow command when, after any blanks, it starts with ``::`` (or the older
-``##[``), so a piece that may open a line has that first character escaped. Secrets are masked
-before this, by the pipeline, whatever rules ran.
+line as a workflow command when, after any white space (Unicode's too), it starts with ``::``,
+and it looks for the older ``##[command]`` form anywhere in a line. So a piece that may open a
+line has a leading ``::`` escaped, and every ``##[`` is. Secrets are masked before this, by the
+pipeline, whatever rules ran.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ def _show(match: re.Match[str]) -> str:
 def inert(text: str, *, opens_line: bool = True) -> str:
     """``text`` on one line, with every control and bidi character shown as ``\\xNN``/``\\uNNNN``.
 
-    Unless the caller places it after text of its own on the line (``opens_line=False``), a
-    leading ``::`` or ``##[`` gets its first character escaped: it can start no runner command.
+    Every ``##[`` gets its first ``#`` escaped; unless the caller places the text after text of
+    its own on the line (``opens_line=False``), a ``::`` after leading white space does too.
     """
     shown = _CONTROL.sub(_show, text.replace("\t", " "))
-    body = shown.lstrip(" ")
-    if opens_line and body.startswith(("::", "##[")):
-        return shown[: len(shown) - len(body)] + ("\\x3a" if body[0] == ":" else "\\x23") + body[1:]
+    if "##[" in shown:
+        shown = shown.replace("##[", "\\x23#[")
+    body = shown.lstrip()  # every Unicode space, as the runner's TrimStart()
+    if opens_line and body.startswith("::"):
+        return shown[: len(shown) - len(body)] + "\\x3a" + body[1:]
     return shown

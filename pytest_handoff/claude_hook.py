@@ -87,8 +87,12 @@ def respond(payload: object) -> dict[str, Any] | None:
     if event not in EVENTS or tool not in TOOLS or not isinstance(tool_input, dict):
         return None
     file_path, cwd = tool_input.get("file_path"), payload.get("cwd")
-    if not isinstance(file_path, str) or not file_path or not _nameable(file_path, cwd):
+    from pytest_handoff.read.files import nameable
+
+    if not isinstance(file_path, str) or not file_path or not nameable(file_path):
         return None  # no file the tool can write: nothing to check
+    if isinstance(cwd, str) and not nameable(cwd):
+        cwd = None
     root = hook_root(cwd)
     # Claude Code sends absolute paths; a relative one is taken from the session's folder.
     path = Path(
@@ -113,19 +117,6 @@ def respond(payload: object) -> dict[str, Any] | None:
         }
     reason = _reason(path, root, settings, None, tool, before=False)
     return None if reason is None else {"decision": "block", "reason": reason}
-
-
-def _nameable(*paths: object) -> bool:
-    """True when every path given as text can be given to the file system (no lone surrogate, no NUL)."""
-    for path in paths:
-        if isinstance(path, str):
-            try:
-                os.fsencode(path)
-            except UnicodeError:
-                return False
-            if "\x00" in path:
-                return False
-    return True
 
 
 def hook_root(cwd: object) -> Path:

@@ -16,9 +16,8 @@ from typing import Any, NamedTuple, Protocol
 from pytest_handoff.errors import ConfigError
 from pytest_handoff.model import Severity
 from pytest_handoff.options import parse_table, whole_number
+from pytest_handoff.read.files import DEFAULT_MAX_FILE_SIZE
 from pytest_handoff.specs import ProfileSpec
-
-DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 
 #: The default of mapping fields: shared, and read-only through its ``Mapping`` type.
 _EMPTY: Mapping[str, Any] = {}

@@ -109,18 +109,11 @@ def build_server(root: Path) -> MCPServer[Any]:
     return server
 
 
-def _nameable(path: str) -> bool:
-    """True when ``path`` can be given to the file system (no lone surrogate, no NUL)."""
-    try:
-        os.fsencode(path)
-    except UnicodeError:
-        return False
-    return "\x00" not in path
-
-
 def inside(root: Path, path: str, refusal: type[Exception] = ValueError) -> Path:
     """``path`` (relative to ``root``) when it is inside ``root``; ``refusal`` is raised otherwise."""
-    if not _nameable(path):
+    from pytest_handoff.read.files import nameable
+
+    if not nameable(path):
         raise refusal(f"{path.encode('utf-8', 'backslashreplace').decode()}: not a path this system can name")
     given = Path(path)
     target = given if given.is_absolute() else root / given

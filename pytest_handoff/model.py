@@ -278,6 +278,13 @@ class GroupResult(NamedTuple):
     group_wide: frozenset[str] = frozenset()
     #: Display paths of files whose names hold a secret, and how findings show them (masked).
     shown_paths: Mapping[str, str] = _NO_PATHS
+    #: The group's id as outputs show it, when it holds a secret (a folder or file name).
+    masked_id: str = ""
+
+    @property
+    def shown_id(self) -> str:
+        """The group's id as every output shows it."""
+        return self.masked_id or self.ref.group_id
 
     @property
     def failed(self) -> bool:

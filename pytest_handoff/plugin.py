@@ -174,9 +174,13 @@ def _collection(config: pytest.Config) -> Collection | None:
         from pytest_handoff.registry import default_registry
 
         root = config.rootpath
-        paths = handoff_arguments(initial_paths(config), settings, root)
+        given = initial_paths(config)
+        paths = handoff_arguments(given, settings, root)
         registry = default_registry()
-        found = discover(paths, root, settings, registry=registry) if paths else _nothing()
+        if given == [root]:  # the whole project, as handoff-lint with no path (configured stores too)
+            found = discover([], root, settings, registry=registry)
+        else:
+            found = discover(paths, root, settings, registry=registry) if paths else _nothing()
         config.stash[COLLECTION_KEY] = place(found, root, registry)
     return config.stash[COLLECTION_KEY]
 

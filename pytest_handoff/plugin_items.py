@@ -7,10 +7,8 @@ pytest's tree, so ``pytest --handoffs`` and ``handoff-lint`` see the same groups
 
 from __future__ import annotations
 
-import linecache
-import os
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -19,6 +17,8 @@ import pytest
 from pytest_handoff.boundary import inert
 from pytest_handoff.config import Settings
 from pytest_handoff.model import Finding
+from pytest_handoff.pipeline.masking import shown_path
+from pytest_handoff.pipeline.run import reported_files
 from pytest_handoff.read.files import display_path_for
 from pytest_handoff.registry import Registry, default_registry
 
@@ -70,6 +70,9 @@ class Placed(NamedTuple):
 
     ref: GroupRef
     focus: Path | None
+    #: False when a path of the group could not be shown as it is (a line break, a secret in a
+    #: name): the item then hangs from the root folder, named only by masked, inert text.
+    plain: bool = True
 
 
 class Collection(NamedTuple):
@@ -119,9 +122,16 @@ def place(discovery: Discovery, root: Path, registry: Registry) -> Collection:
     by_folder: dict[Path, list[Placed]] = {}
     by_file: dict[Path, list[Placed]] = {}
     for ref in discovery.groups:
-        named = _named_members(ref, discovery, root)
-        placed = [Placed(ref, path) for path in named] if named else [Placed(ref, None)]
-        if ref.directory is not None and registry.profile(ref.profile).groups_by_folder:
+        named = reported_files(ref, discovery, root)
+        plain = _plain(ref, root)
+        if named is None or ref.standalone:  # a file on its own is its whole group
+            placed = [Placed(ref, None, plain)]
+        else:
+            placed = [Placed(ref, path, plain) for path in ref.paths if display_path_for(path, root) in named]
+        if not plain or not all(path.is_relative_to(root) for path in ref.paths):
+            # pytest would print such paths raw in node ids; sources outside the project have no node.
+            by_folder.setdefault(root, []).extend(placed)
+        elif ref.directory is not None and registry.profile(ref.profile).groups_by_folder:
             by_folder.setdefault(ref.directory, []).extend(placed)
         else:
             for item in placed:
@@ -135,29 +145,30 @@ def place(discovery: Discovery, root: Path, registry: Registry) -> Collection:
     return Collection(by_folder, by_file, frozenset(walk_into))
 
 
-def _named_members(ref: GroupRef, discovery: Discovery, root: Path) -> list[Path]:
-    """The group's files named on the command line, unless a named folder holds the whole group."""
-    if discovery.focus is None or ref.standalone:  # a file on its own is its whole group
-        return []
-    if ref.directory is not None and any(
-        os.path.normcase(folder) in discovery.folders for folder in (ref.directory, *ref.directory.parents)
-    ):
-        return []
-    return [path for path in ref.paths if display_path_for(path, root) in discovery.focus]
+def _plain(ref: GroupRef, root: Path) -> bool:
+    """True when every path of the group can be shown as it is: one line, no secret in it."""
+    places = [*ref.paths, *([ref.directory] if ref.directory is not None else [])]
+    for place in places:
+        shown = display_path_for(place, root)
+        if inert(shown) != shown or shown_path(shown) != shown:
+            return False
+    return True
 
 
 def items_for(parent: pytest.Collector, placed: Iterable[Placed]) -> Iterator[ChainItem]:
     """The items of ``placed`` groups, as children of ``parent``."""
     settings = settings_of(parent.config)
-    for ref, focus in placed:
+    for ref, focus, plain in placed:
         keywords = default_registry().profile(ref.profile).keywords(ref.paths, settings)
         if focus is not None:
-            name = f"{inert(ref.group_id)}[{inert(focus.name)}]"
+            name = f"{inert(shown_path(ref.group_id))}[{inert(shown_path(focus.name))}]"
         elif ref.standalone:
-            name = inert(ref.paths[0].name)
+            name = inert(shown_path(ref.paths[0].name))
         else:
-            name = inert(ref.group_id)
-        yield ChainItem.from_parent(parent, name=name, ref=ref, focus=focus, keywords=keywords)
+            name = inert(shown_path(ref.group_id))
+        yield ChainItem.from_parent(
+            parent, name=name, ref=ref, focus=focus, keywords=keywords, plain=plain
+        )
 
 
 class GroupFile(pytest.File):
@@ -184,16 +195,18 @@ class HandoffContractError(Exception):
 class ChainItem(pytest.Item):
     """One group checked as a whole (reporting one named file of it when ``focus`` is set)."""
 
-    def __init__(self, *, ref: GroupRef, focus: Path | None, keywords: list[str], **kwargs: Any) -> None:
+    def __init__(
+        self, *, ref: GroupRef, focus: Path | None, keywords: list[str], plain: bool = True, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.ref = ref
         self.focus = focus
-        if focus is not None:
+        if focus is not None and plain:
             self.path = focus
         self.handoff_findings: list[dict[str, object]] = []
         self.add_marker("handoff")
         self.extra_keyword_matches.update(keywords)
-        self.extra_keyword_matches.add(ref.group_id)
+        self.extra_keyword_matches.add(shown_path(ref.group_id))
 
     def runtest(self) -> None:
         from pytest_handoff.model import Severity
@@ -216,7 +229,7 @@ class ChainItem(pytest.Item):
         escalated = [
             finding
             for finding in result.findings
-            if finding.severity == Severity.WARNING and not _warn(finding, root, result.sources)
+            if finding.severity == Severity.WARNING and not _warn(finding)
         ]
         if result.failed or escalated:
             raise HandoffContractError(render_failure(result, warnings_are_errors=bool(escalated)))
@@ -253,20 +266,19 @@ class ChainItem(pytest.Item):
         return files
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"handoff chain {inert(self.ref.group_id)}"
+        return self.path, None, f"handoff chain {inert(shown_path(self.ref.group_id))}"
 
 
-def _warn(finding: Finding, root: Path, sources: Mapping[str, Sequence[str]]) -> bool:
+def _warn(finding: Finding) -> bool:
     """Issue a warning finding as a pytest warning; False when the warning filters made it an error.
 
     Under ``-W error::...HandoffContractWarning`` or ``filterwarnings = error`` the first warning
     would otherwise end the item with pytest's own traceback and hide every later one.
     """
-    filename = str(root / finding.path)
-    # pytest's warnings summary shows the warning's source line, read through linecache: it gets
-    # the lines the pipeline masked, made inert, never the file's own.
-    shown = [inert(line) + "\n" for line in sources.get(finding.path, ())]
-    linecache.cache[filename] = (sum(map(len, shown)), None, shown, filename)
+    # pytest's warnings summary would print the warning's source line, read from the file (on
+    # the xdist controller too, where nothing of ours runs): the message holds the place, and a
+    # "<...>" name is one Python never reads from disk, so no raw line of a handoff is shown.
+    filename = f"<handoff {inert(finding.path)}>"
     try:
         warnings.warn_explicit(
             HandoffContractWarning(one_line(finding)),
@@ -294,7 +306,7 @@ def render_failure(result: GroupResult, *, warnings_are_errors: bool = False) ->
 
     files = len({f.path for f in result.findings})
     headline = (
-        f"handoff chain {inert(result.ref.group_id)}: {summary_counts(result.findings)} "
+        f"handoff chain {inert(result.shown_id)}: {summary_counts(result.findings)} "
         f"in {files} file{'s' if files != 1 else ''}"
     )
     if warnings_are_errors:

@@ -105,6 +105,8 @@ class Registry:
         skipped with a warning naming it: it must not stop the checks of every other format.
         """
         if self._plugins is None:
+            for profile in self._extra:
+                _take_settings(profile)
             self._plugins = self._extra + (_entry_point_profiles() if self._entry_points else ())
         return self._plugins
 
@@ -256,6 +258,7 @@ def _entry_point_profiles() -> tuple[Profile, ...]:
             profile = loaded() if isinstance(loaded, type) else loaded
             if not isinstance(profile, Profile):
                 raise TypeError(f"{entry.value} is not a pytest_handoff Profile")
+            _take_settings(profile)
             profile.rule_table()  # a table that cannot be built breaks the plugin, not the run
         except Exception as error:
             dist = getattr(entry, "dist", None)
@@ -277,6 +280,24 @@ def plugin_spec(profile: Profile) -> ProfileSpec:
     if keys is not None:
         options = tuple(Option(key, any_value, None, "") for key in keys if key != "globs")
     return ProfileSpec(profile.name, type(profile).__module__, profile.default_globs, options)
+
+
+def _take_settings(profile: Profile) -> None:
+    """Let a plugin's ``claims``/``group_of``/``members`` written without a ``settings`` argument be
+    called with one (they were, before profiles were given the settings)."""
+    import inspect
+
+    for name, wanted in (("claims", 2), ("group_of", 2), ("members", 4)):
+        method = getattr(profile, name)
+        parameters = inspect.signature(method).parameters.values()
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters) or len(parameters) >= wanted:
+            continue
+        count = len(parameters)
+
+        def without_settings(*args: Any, _method: Any = method, _count: int = count, **_: Any) -> Any:
+            return _method(*args[:_count])
+
+        setattr(profile, name, without_settings)
 
 
 @cache

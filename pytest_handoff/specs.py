@@ -1,8 +1,8 @@
 """What the core knows of a profile without importing it: its name, globs, options and codes.
 
-Each built-in profile has a ``spec.py`` holding its :class:`ProfileSpec` (an import-free
-module), so that discovery can match paths and configuration can be validated before any
-format's code is imported; the profile class reads its name, globs and options from it.
+The built-in profiles' specs are the rows of :mod:`pytest_handoff.profiles.builtin` (an
+import-free table), so that discovery can match paths and configuration can be validated before
+any format's code is imported; each profile class reads its name, globs and options from its row.
 """
 
 from __future__ import annotations

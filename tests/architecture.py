@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pytest_handoff"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("values", (
         "version", "errors", "model", "boundary", "text", "options", "specs", "rules", "selection",
-        "view_model",
+        "view_model", "findings",
     )),
     ("read", ("read",)),
     ("validation", ("validation",)),

@@ -22,18 +22,19 @@ from tests.ralph_helpers import make_session
 from tests.test_craik_store import as_row, build_store
 from tests.yolo_helpers import PHASE, write
 
-INJECTED = "\n::error file=evil.py,line=1::INJECTED\n::add-mask::x\n##[error]INJECTED-V1\n"
+INJECTED = "\n::error file=evil.py,line=1::INJECTED\n\u00a0::add-mask::x\n x ##[error]INJECTED-V1\n"
 
 
 def test_inert_keeps_text_on_one_line_with_its_breaks_shown() -> None:
     assert inert("a\nb\r\nc\u2028d") == "a\\x0ab\\x0d\\x0ac\\u2028d"
 
 
-def test_inert_escapes_a_workflow_command_opening_a_piece() -> None:
+def test_inert_escapes_a_workflow_command_opening_a_piece_and_the_old_form_anywhere() -> None:
     assert inert("::error::x") == "\\x3a:error::x"
     assert inert("  ::warning::x") == "  \\x3a:warning::x"
+    assert inert("\u00a0\u3000::warning::x") == "\u00a0\u3000\\x3a:warning::x"  # the runner trims Unicode spaces
     assert inert("##[error]y") == "\\x23#[error]y"
-    assert inert("a ::b ##[c]") == "a ::b ##[c]"  # not at the start of a line: no command
+    assert inert("a ::b ##[c]") == "a ::b \\x23#[c]"  # ::b opens no line; ##[ counts anywhere
     assert inert("::error::x", opens_line=False) == "::error::x"  # placed after text of the tool's
 
 
@@ -43,12 +44,12 @@ def test_inert_leaves_plain_text_alone() -> None:
 
 
 def smuggled_lines(output: str) -> list[str]:
-    """Lines of ``output`` that a CI runner would take for a command the handoff wrote (the runner
-    reads a line as a command when, after blanks, it starts with ``::`` or ``##[``)."""
+    """Lines of ``output`` that a CI runner would take for a command the handoff wrote: one that,
+    after any white space, starts with ``::`` (a workflow command), or holds ``##[`` anywhere."""
     return [
         line
         for line in output.splitlines()
-        if line.lstrip().startswith(("::error file=evil.py", "::add-mask::", "##[error]INJECTED"))
+        if line.lstrip().startswith(("::error file=evil.py", "::add-mask::")) or "##[error]INJECTED" in line
     ]
 
 

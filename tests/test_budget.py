@@ -76,3 +76,22 @@ def test_a_pattern_re2_cannot_run_is_a_configuration_error_naming_contract_and_p
     assert "contract 'note'" in done.stderr
     assert "(?<!x)TODO" in done.stderr
     assert done.stderr.count("\n") == 1  # our one line, nothing logged by the engine
+
+
+def test_a_pattern_in_a_users_schema_runs_in_linear_time(tmp_path: Path) -> None:
+    """JSON Schema's ``pattern`` in a contract's schema is a user's pattern too: RE2 runs it."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.json").write_text('{"text": "' + "a" * 40 + '!"}', encoding="utf-8")
+    (tmp_path / "schema.json").write_text(
+        '{"type": "object", "properties": {"text": {"type": "string", "pattern": "^(a+)+$"}}}', encoding="utf-8"
+    )
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.handoff.contracts.note]\nglobs = ["notes/*.json"]\nschema = "schema.json"\n', encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_handoff", "--format", "json"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "does not match" in done.stdout

@@ -31,7 +31,8 @@ CONTRACTS_PROJECT = Path(__file__).parent / "fixtures" / "contracts" / "project"
 #: ``location: CODE rule pointer: message``, as a finding's JUnit property reads.
 _PROPERTY = re.compile(r"^(?P<location>.+?): (?P<code>[A-Z]+[0-9]*) ")
 
-Verdict = tuple[set[tuple[str, str]], dict[str, bool]]
+#: The (code, place) of every finding, and (groups, failing groups).
+Verdict = tuple[set[tuple[str, str]], tuple[int, int]]
 
 
 def neuralrelay_tree(root: Path) -> None:
@@ -72,6 +73,30 @@ def trinity_tree(root: Path) -> None:
     trinity_workspaces("broken", root / "broken")
 
 
+def notes_tree(root: Path) -> None:
+    """A per-file contract: each note a group of its own, in two folders."""
+    (root / "schema.json").write_text(
+        '{"type": "object", "required": ["text"], "additionalProperties": false, '
+        '"properties": {"text": {"type": "string"}}}',
+        encoding="utf-8",
+    )
+    for folder, name, body in (("notes", "a.json", "{}"), ("notes", "c.json", '{"text": "ok"}'), ("more", "b.json", "{}")):
+        (root / folder).mkdir(exist_ok=True)
+        (root / folder / name).write_text(body, encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.handoff.contracts.note]\nglobs = ["notes/*.json", "more/*.json"]\nschema = "schema.json"\n',
+        encoding="utf-8",
+    )
+
+
+def configured_store_tree(root: Path) -> None:
+    """A Craik store the configuration names, where no default glob looks."""
+    from tests.test_craik_end_to_end import broken_store
+
+    broken_store(root / "data" / "state.sqlite3")
+    (root / "pyproject.toml").write_text('[tool.handoff.craik]\nstores = ["data/state.sqlite3"]\n', encoding="utf-8")
+
+
 TREES: dict[str, tuple[Callable[[Path], None], str | None]] = {
     # format: (how to build the tree, a file to name inside a nested group)
     "neuralrelay": (neuralrelay_tree, ".neuralrelay/handoffs/20261104-132000/03-test-agent.json"),
@@ -80,6 +105,8 @@ TREES: dict[str, tuple[Callable[[Path], None], str | None]] = {
     "ralph": (ralph_tree, None),
     "yolo": (yolo_tree, None),
     "trinity": (trinity_tree, None),
+    "notes": (notes_tree, "more/b.json"),
+    "configured store": (configured_store_tree, None),
 }
 
 
@@ -91,25 +118,25 @@ def lint_verdict(root: Path, args: list[str], capsys: pytest.CaptureFixture[str]
     report = json.loads(output.out)
     places = {(f["code"], f["location"]) for f in report["findings"]}
     failing = {f["chain"] for f in report["findings"] if f["severity"] == "error"}
-    return places, dict.fromkeys(failing, True)
+    return places, (report["summary"]["chains"], len(failing))
 
 
 def pytest_verdict(pytester: pytest.Pytester, args: list[str]) -> Verdict:
     junit = pytester.path / "junit.xml"
     pytester.runpytest("--handoffs", "-p", "no:cacheprovider", f"--junitxml={junit}", *args)
     places: set[tuple[str, str]] = set()
-    verdicts: dict[str, bool] = {}
+    groups: dict[str, bool] = {}  # by node id, less a named file's [...]
     for case in ElementTree.parse(junit).getroot().iter("testcase"):
-        group = case.attrib["name"].split("[", 1)[0]
+        group = f"{case.attrib['classname']}::{case.attrib['name'].split('[', 1)[0]}"
         failed = case.find("failure") is not None or case.find("error") is not None
-        verdicts[group] = verdicts.get(group, False) or failed
+        groups[group] = groups.get(group, False) or failed
         for prop in case.iter("property"):
             if prop.attrib["name"] == "handoff_finding":
                 found = _PROPERTY.match(prop.attrib["value"])
                 assert found, prop.attrib["value"]
                 places.add((found["code"], found["location"]))
     junit.unlink()
-    return places, {group: True for group, failed in verdicts.items() if failed}
+    return places, (len(groups), sum(groups.values()))
 
 
 @pytest.fixture
@@ -141,6 +168,16 @@ def test_a_file_named_inside_a_nested_group_gets_the_same_findings_from_both(
     from_lint = lint_verdict(project, [named], capsys)
     from_pytest = pytest_verdict(pytester, [named])
     assert from_lint[0], "the named file is meant to hold findings"
+    assert from_pytest == from_lint
+
+
+def test_a_folder_and_a_file_named_together_get_the_same_findings_from_both(
+    project: Path, pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes_tree(project)
+    from_lint = lint_verdict(project, ["notes", "more/b.json"], capsys)
+    from_pytest = pytest_verdict(pytester, ["notes", "more/b.json"])
+    assert {place.split(":")[0] for _, place in from_lint[0]} == {"notes/a.json", "more/b.json"}
     assert from_pytest == from_lint
 
 

@@ -160,3 +160,52 @@ def test_a_broken_plugin_is_skipped_with_a_warning_and_the_other_formats_are_sti
     finally:
         default_registry.cache_clear()
     assert "profile plugin 'broken' skipped: ModuleNotFoundError" in capsys.readouterr().err
+
+
+def test_a_plugin_written_before_groups_had_their_name_still_loads_and_groups(tmp_path: Path) -> None:
+    """``chain_of(path)`` and ``claims(path)`` without settings, as plugins were first written."""
+    from pytest_handoff.model import Hit
+    from pytest_handoff.profiles.base import Profile
+    from pytest_handoff.registry import Registry
+    from pytest_handoff.rules import listed
+
+    class Older(Profile):
+        name = "older"
+        default_globs = ("older/*.older.json",)
+
+        def claims(self, path):  # type: ignore[no-untyped-def,override]
+            return path.name.endswith(".older.json")
+
+        def chain_of(self, path):  # type: ignore[no-untyped-def]
+            return path.parent, "older"
+
+        def classify(self, document, settings):  # type: ignore[no-untyped-def,override]
+            return "older", ()
+
+        def schema_name(self, handoff_type):  # type: ignore[no-untyped-def,override]
+            return "older"
+
+        def validate(self, document, settings):  # type: ignore[no-untyped-def,override]
+            return []
+
+        def rule_table(self):  # type: ignore[no-untyped-def,override]
+            def check(document, settings):  # type: ignore[no-untyped-def]
+                """A check. **What it does** x **Why is this bad?** y **Example** z **Use instead** w"""
+                yield Hit(document, "", "an older finding")
+
+            return (listed("OL101", "older-rule", check, profile="older"),)
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "older").mkdir()
+    (tmp_path / "older" / "a.older.json").write_text("{}", encoding="utf-8")
+    registry = Registry(extra=(Older(),), entry_points=False)
+    discovery, results = check_paths([], tmp_path, Settings(), registry=registry)
+    assert [(ref.profile, ref.group_id) for ref in discovery.groups] == [("older", "older")]
+    assert [f.code for f in results[0].findings] == ["OL101"]
+
+
+def test_the_old_findings_module_still_imports_with_a_deprecation_warning() -> None:
+    sys.modules.pop("pytest_handoff.findings", None)
+    with pytest.warns(DeprecationWarning, match="pytest_handoff.model"):
+        from pytest_handoff.findings import Finding, Severity  # noqa: F401
+    sys.modules.pop("pytest_handoff.findings", None)

@@ -14,8 +14,15 @@ from pytest_handoff.config import Settings
 from pytest_handoff.model import ExtraCheck, Finding, Group, GroupRef, GroupResult, Hit, Rule, Severity
 from pytest_handoff.pipeline.masking import excerpt_sources, masked, shown_path
 from pytest_handoff.read.document import Document, finding_of
-from pytest_handoff.read.files import NO_OVERRIDES, display_path_for, link_out_of, read_member
+from pytest_handoff.read.files import (
+    NO_OVERRIDES,
+    display_path_for,
+    link_out_of,
+    read_file_bytes,
+    read_member,
+)
 from pytest_handoff.registry import Registry, RuleSet, default_registry
+from pytest_handoff.secrets import may_hold_secrets
 from pytest_handoff.selection import decision_for, severity_of
 
 if TYPE_CHECKING:
@@ -34,8 +41,11 @@ def check_group(
     overrides: Mapping[Path, bytes] = NO_OVERRIDES,
     *,
     registry: Registry | None = None,
+    links: dict[str, bool] | None = None,
 ) -> GroupResult:
     """Read, validate and check every file of one group (or take its result from ``cache``).
+
+    ``links`` remembers which folders are symbolic links, across the groups of one run.
 
     Member files in ``overrides`` are checked with those contents instead of what is on disk
     (the cache key is made of the contents checked, so it holds for them too).
@@ -43,7 +53,7 @@ def check_group(
     registry = registry or default_registry()
     profile = registry.profile(ref.profile)
     members, contents = _read_group(
-        ref, profile, settings, root, overrides, cached=cache is not None and not extra_checks
+        ref, profile, settings, root, overrides, cached=cache is not None and not extra_checks, links=links
     )
     key = _cache_key(contents, cache, extra_checks)
     if key is not None and cache is not None:
@@ -51,7 +61,7 @@ def check_group(
         if cached is not None:
             return result_of(ref, profile, root, *cached, cache_key=key, from_cache=True)
     result = _check_contents(ref, profile, registry, settings, members, contents, extra_checks, overrides)
-    result = result._replace(shown_paths=shown_paths_of(ref, root))
+    result = result._replace(shown_paths=shown_paths_of(ref, root), masked_id=_masked_id(ref))
     if key is not None and cache is not None:
         result = result._replace(cache_key=key)
         cache.put(key, result.findings, result.notes, result.sources)
@@ -59,11 +69,17 @@ def check_group(
 
 
 def cached_result(
-    ref: GroupRef, settings: Settings, root: Path, cache: ResultCache, *, registry: Registry | None = None
+    ref: GroupRef,
+    settings: Settings,
+    root: Path,
+    cache: ResultCache,
+    *,
+    registry: Registry | None = None,
+    links: dict[str, bool] | None = None,
 ) -> GroupResult | None:
     """The group's result if the cache has it (reads the files to hash them, checks nothing)."""
     profile = (registry or default_registry()).profile(ref.profile)
-    _, contents = _read_group(ref, profile, settings, root, cached=True)
+    _, contents = _read_group(ref, profile, settings, root, cached=True, links=links)
     key = _cache_key(contents, cache, ())
     cached = cache.get(key) if key is not None else None
     if cached is None:
@@ -92,12 +108,23 @@ def result_of(
         from_cache=from_cache,
         group_wide=profile.group_wide_codes,
         shown_paths=shown_paths_of(ref, root),
+        masked_id=_masked_id(ref),
     )
+
+
+def _masked_id(ref: GroupRef) -> str:
+    """The group's id masked when it holds a secret (its folder's or file's name), else ""."""
+    if not may_hold_secrets(ref.group_id):
+        return ""
+    shown = shown_path(ref.group_id)
+    return shown if shown != ref.group_id else ""
 
 
 def shown_paths_of(ref: GroupRef, root: Path) -> dict[str, str]:
     """The display paths of the group's files whose names hold a secret, and how they are shown."""
-    displays = (display_path_for(path, root) for path in ref.paths)
+    displays = [display_path_for(path, root) for path in ref.paths]
+    if not may_hold_secrets("\n".join(displays)):  # one look for the whole group: mostly no
+        return {}
     return {display: shown for display in displays if (shown := shown_path(display)) != display}
 
 
@@ -109,25 +136,27 @@ def _read_group(
     overrides: Mapping[Path, bytes] = NO_OVERRIDES,
     *,
     cached: bool = False,
+    links: dict[str, bool] | None = None,
 ) -> tuple[list[tuple[Path, str, bool]], Contents]:
     """Each member (path, display path, opened by the profile) and its bytes (or why not; None: opened)."""
     members = [(path, display_path_for(path, root), profile.opens_itself(path)) for path in ref.paths]
-    real_folders: dict[str, str] = {}
+    links = {} if links is None else links
     contents: Contents = [
         (
             display,
-            link_out_of(root, path, display, real_folders)
+            link_out_of(root, path, display, links)
             if opens
-            else read_member(path, display, settings.max_file_size, root, overrides, real_folders),
+            else read_member(path, display, settings.max_file_size, root, overrides, links),
         )
         for path, display, opens in members
     ]
     # Files outside the group its rules consult (YOLO's message-schemas.json): part of the key.
     for path in profile.cache_inputs(ref, settings) if cached else ():
-        try:
-            contents.append((f"+{path}", path.read_bytes()))
-        except OSError:
-            contents.append((f"+{path}", b"<absent>"))
+        # Read as a member is: a regular file under the size limit, never a link out of the project.
+        raw = link_out_of(root, path, str(path), links) or read_file_bytes(
+            path, str(path), settings.max_file_size
+        )
+        contents.append((f"+{path}", raw if isinstance(raw, bytes) else f"<{raw.code} {raw.message}>".encode()))
     return members, contents
 
 
@@ -195,18 +224,21 @@ def _check_contents(
     for extra in extra_checks:
         made = (extra_finding(produced, settings, group) for produced in extra(group))
         findings.extend(f for f in made if f.severity >= settings.threshold)
+    chain = _masked_id(ref) or group.group_id
     kept = capped(
         sorted(
-            f if f.chain else f.replace(chain=group.group_id, rule=f.rule or _rule_name(f.code, rules))
+            f.replace(chain=chain) if f.chain == group.group_id else
+            f if f.chain else f.replace(chain=chain, rule=f.rule or _rule_name(f.code, rules))
             for f in findings
         )
-    )
-    from pytest_handoff.secrets import find_secrets, may_hold_secrets, secrets_to_mask
+    )  # fmt: skip
+    from pytest_handoff.secrets import find_secrets, secrets_to_mask
 
     secrets = secrets_to_mask(group)
     # A file's name and a record's id can hold a secret too, and messages may quote them.
     names = [display for _, display, _ in members] + [document.logical for document in documents]
-    secrets.extend(secret for name in names if may_hold_secrets(name) for _, secret in find_secrets(name))
+    if may_hold_secrets("\n".join(names)):  # one look for the whole group: mostly no
+        secrets.extend(secret for name in names for _, secret in find_secrets(name))
     sources = excerpt_sources(kept, documents, members, secrets, overrides)
     shown, notes, sources = masked(kept, group.notes, sources, secrets)
     return GroupResult(ref, tuple(shown), tuple(notes), sources, group_wide=profile.group_wide_codes)

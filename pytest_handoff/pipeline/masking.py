@@ -123,16 +123,23 @@ def excerpt_sources(
 
 
 def shown_path(display_path: str) -> str:
-    """A file's display path with any secret its name holds masked (the same for every output).
+    """A path (or a group's id, a folder's name) with any secret it holds masked, as every output
+    shows it.
 
-    Made from the path alone, so that a named file's findings are found again under it.
+    Made from the path alone, so that a named file's findings are found again under it; a short
+    digest of the whole path keeps two paths apart that differ only in their secrets.
     """
     from pytest_handoff.secrets import find_secrets, may_hold_secrets
 
     if not may_hold_secrets(display_path):
         return display_path
     found = [secret for _, secret in find_secrets(display_path)]
-    return secret_masker(found)(display_path) if found else display_path
+    if not found:
+        return display_path
+    import hashlib  # only for a path that holds a secret
+
+    digest = hashlib.sha256(display_path.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{secret_masker(found)(display_path)} (#{digest})"
 
 
 def masked(
@@ -149,6 +156,7 @@ def masked(
         [
             f.replace(
                 path=shown_path(f.path),
+                chain=hide(f.chain),
                 message=hide(f.message),
                 pointer=hide(f.pointer),
                 logical=hide(f.logical),

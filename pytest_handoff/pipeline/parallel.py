@@ -53,17 +53,18 @@ def check_groups(
     cache is not asked (the workers hash what they check).
     """
     registry = registry or default_registry()
+    links: dict[str, bool] = {}  # which folders are symbolic links, looked up once a run
     told = progress or _no_progress
     told(refs, None)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers < 2 or len(refs) < PARALLEL_THRESHOLD or extra_checks:
-        return [_told(check_group(ref, settings, root, extra_checks, cache, registry=registry), refs, told) for ref in refs]
+        return [_told(check_group(ref, settings, root, extra_checks, cache, registry=registry, links=links), refs, told) for ref in refs]
     import multiprocessing  # only now: it costs start-up time the common case need not pay
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return [_told(check_group(ref, settings, root, extra_checks, cache, registry=registry), refs, told) for ref in refs]
+        return [_told(check_group(ref, settings, root, extra_checks, cache, registry=registry, links=links), refs, told) for ref in refs]
     results: list[GroupResult | None] = (
-        [cached_result(ref, settings, root, cache, registry=registry) for ref in refs]
+        [cached_result(ref, settings, root, cache, registry=registry, links=links) for ref in refs]
         if cache is not None and not cache.empty
         else [None] * len(refs)
     )
@@ -73,7 +74,7 @@ def check_groups(
     todo = [index for index, result in enumerate(results) if result is None]
     if len(todo) < PARALLEL_THRESHOLD:
         for index in todo:
-            results[index] = _told(check_group(refs[index], settings, root, (), cache, registry=registry), refs, told)
+            results[index] = _told(check_group(refs[index], settings, root, (), cache, registry=registry, links=links), refs, told)
         return [result for result in results if result is not None]
     import gc
     from concurrent.futures import ProcessPoolExecutor
@@ -120,6 +121,8 @@ _FORK_LOCK = _thread.allocate_lock()
 # In a worker: the groups (and the registry) of the check_groups call that forked it.
 _FORKED_REFS: Sequence[GroupRef] = ()
 _FORKED_REGISTRY: Registry | None = None
+# In a worker: which folders are symbolic links, for all the groups it checks.
+_FORKED_LINKS: dict[str, bool] = {}
 
 
 def _receive_refs(refs: Sequence[GroupRef], registry: Registry) -> None:
@@ -131,5 +134,5 @@ def _receive_refs(refs: Sequence[GroupRef], registry: Registry) -> None:
 def _check_forked(
     index: int, *, settings: Settings, root: Path, cache: ResultCache | None
 ) -> tuple[tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]], str | None]:
-    result = check_group(_FORKED_REFS[index], settings, root, (), cache, registry=_FORKED_REGISTRY)
+    result = check_group(_FORKED_REFS[index], settings, root, (), cache, registry=_FORKED_REGISTRY, links=_FORKED_LINKS)
     return result.findings, result.notes, dict(result.sources), result.cache_key

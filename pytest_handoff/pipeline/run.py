@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,7 +37,6 @@ def check_paths(
     """
     registry = registry or default_registry()
     discovery = discover(paths, root, settings, deleted, registry=registry)
-    focus = discovery.focus
     gone: dict[str, list[str]] = {}  # deleted files by their folder
     for given in deleted:
         shown = display_path_for(given if given.is_absolute() else root / given, root)
@@ -48,21 +47,36 @@ def check_paths(
         check_groups(discovery.groups, settings, root, extra_checks, cache, jobs, progress, registry=registry),
         strict=True,
     ):
-        if focus is not None and not whole_chain and not _in_named_folder(ref, discovery.folders):
-            named = [display_path_for(path, root) for path in ref.paths]
-            if ref.directory is not None and gone:  # a deleted file of the chain is named too
-                named += gone.get(display_path_for(ref.directory, root), [])
-            result = result.narrowed_to(shown for shown in named if shown in focus)
-        results.append(result)
+        named = None if whole_chain else reported_files(ref, discovery, root, gone)
+        results.append(result if named is None else result.narrowed_to(named))
     return discovery, results
 
 
-def _in_named_folder(ref: GroupRef, folders: frozenset[str]) -> bool:
-    """True when a named folder contains this chain (then it is reported whole).
+def reported_files(
+    ref: GroupRef, discovery: Discovery, root: Path, gone: Mapping[str, list[str]] | None = None
+) -> list[str] | None:
+    """The display paths of a group's files named on the command line, which its report is narrowed
+    to; None when it is reported whole (nothing was named, or a named folder holds it).
 
-    Looks the chain's folder and its parents up in the named folders: linear in the number
-    of chains, where comparing every chain with every named path was quadratic.
+    ``gone`` are deleted files by their folder: a deleted file of the group counts as named. The
+    pytest plugin makes one item of each of these files (``handoff-lint`` and pytest agree).
     """
-    if ref.directory is None or not folders:
+    if discovery.focus is None or _in_named_folder(ref, discovery.folders):
+        return None
+    named = [display_path_for(path, root) for path in ref.paths]
+    if ref.directory is not None and gone:
+        named += gone.get(display_path_for(ref.directory, root), [])
+    return [shown for shown in named if shown in discovery.focus]
+
+
+def _in_named_folder(ref: GroupRef, folders: frozenset[str]) -> bool:
+    """True when a named folder holds this group (then it is reported whole): its folder, or the
+    folder of a file on its own.
+
+    Looks the folder and its parents up in the named folders: linear in the number of groups,
+    where comparing every group with every named path was quadratic.
+    """
+    if not folders:
         return False
-    return any(os.path.normcase(folder) in folders for folder in (ref.directory, *ref.directory.parents))
+    folder = ref.directory if ref.directory is not None else ref.paths[0].parent
+    return any(os.path.normcase(place) in folders for place in (folder, *folder.parents))

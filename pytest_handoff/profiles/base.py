@@ -46,9 +46,16 @@ class Profile(ABC):
     def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         """True when ``path``, named explicitly, looks like one of this format's files."""
 
-    @abstractmethod
     def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
-        """The chain directory and chain id ``path`` belongs to, or None for a file on its own."""
+        """The folder and id of the group ``path`` belongs to, or None for a file on its own.
+
+        A plugin written before groups had their name may define ``chain_of(path)`` instead.
+        """
+        legacy = getattr(self, "chain_of", None)
+        if legacy is None:
+            raise NotImplementedError(f"profile {self.name!r} does not say how its files group (group_of)")
+        found: tuple[Path, str] | None = legacy(path)
+        return found
 
     def globs(self, settings: Settings) -> tuple[str, ...]:
         """Where this profile's files are looked for: ``[tool.handoff.<name>] globs``, else the defaults."""

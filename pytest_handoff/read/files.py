@@ -106,13 +106,22 @@ def display_path_for(path: Path, root: Path) -> str:
     return Path(relative).as_posix()
 
 
+def nameable(path: str) -> bool:
+    """True when ``path`` can be given to the file system (no lone surrogate, no NUL)."""
+    try:
+        os.fsencode(path)
+    except UnicodeError:
+        return False
+    return "\x00" not in path
+
+
 def read_member(
     path: Path,
     display_path: str,
     max_size: int,
     root: Path,
     overrides: Mapping[Path, bytes] = NO_OVERRIDES,
-    real_folders: dict[str, str] | None = None,
+    links: dict[str, bool] | None = None,
 ) -> bytes | Finding:
     """A group's file's bytes, or the finding that says why they cannot be had.
 
@@ -123,34 +132,38 @@ def read_member(
     given = overrides.get(path)
     if given is not None:
         return given if len(given) <= max_size else too_large(display_path, len(given), max_size)
-    return link_out_of(root, path, display_path, real_folders) or read_file_bytes(path, display_path, max_size)
+    return link_out_of(root, path, display_path, links) or read_file_bytes(path, display_path, max_size)
 
 
 def link_out_of(
-    root: Path, path: Path, display_path: str, real_folders: dict[str, str] | None = None
+    root: Path, path: Path, display_path: str, links: dict[str, bool] | None = None
 ) -> Finding | None:
     """HF007 for a file of the project that a symbolic link takes out of ``root`` (a file or a store
     alike): the file's own link, or a link anywhere on the way to it (a linked folder).
 
-    ``real_folders`` keeps the real paths of folders (and the root) for the files of one group,
-    which mostly share a folder: resolving a path costs a system call per part of it.
+    ``links`` remembers which folders are links, for a run's files, which mostly share folders:
+    a path is resolved only when a link is on its way.
     """
-    known = {} if real_folders is None else real_folders
+    known = {} if links is None else links
     absolute = os.path.abspath(path)
     top = os.path.abspath(root)
     if not Path(absolute).is_relative_to(top):
         return None  # named from elsewhere: not reached through the project
-    folder, name = os.path.split(absolute)
-    real_folder = known.get(folder) or known.setdefault(folder, os.path.realpath(folder))
-    real_root = known.get(top) or known.setdefault(top, os.path.realpath(top))
-    real = os.path.realpath(absolute) if os.path.islink(absolute) else os.path.join(real_folder, name)
-    if not Path(real).is_relative_to(real_root):
-        return Finding(
-            path=display_path,
-            line=0,
-            column=0,
-            code="HF007",
-            severity=Severity.ERROR,
-            message="symbolic link to a file outside the repository: not followed",
-        )
-    return None
+    linked = os.path.islink(absolute)
+    folder = os.path.dirname(absolute)
+    while not linked and len(folder) > len(top):
+        cached = known.get(folder)
+        if cached is None:
+            cached = known[folder] = os.path.islink(folder)
+        linked = cached
+        folder = os.path.dirname(folder)
+    if not linked or Path(os.path.realpath(absolute)).is_relative_to(os.path.realpath(top)):
+        return None
+    return Finding(
+        path=display_path,
+        line=0,
+        column=0,
+        code="HF007",
+        severity=Severity.ERROR,
+        message="symbolic link to a file outside the repository: not followed",
+    )

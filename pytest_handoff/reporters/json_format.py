@@ -27,10 +27,11 @@ def dumps_safe(data: Any, indent: int | None = 2) -> str:
     """``data`` as JSON text (UTF-8 friendly) with terminal-active characters escaped.
 
     Outside strings, JSON text is plain ASCII, so the escaped characters can only sit
-    inside strings, where ``\\uXXXX`` means exactly the same character.
+    inside strings, where ``\\uXXXX`` means exactly the same character. So does a ``##[``, which
+    the GitHub runner takes for a command anywhere in a line: its second ``#`` is escaped.
     """
     text = json.dumps(data, indent=indent, ensure_ascii=False)
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text).replace("##[", "#\\u0023[")
 
 
 def finding_as_dict(finding: Finding) -> dict[str, Any]:

@@ -121,7 +121,7 @@ class MarkdownReporter(Reporter):
         for result in with_findings:
             ordered = sorted(result.findings, key=lambda f: -f.severity)  # stable: by position within
             rows = [self._row(finding) for finding in ordered]
-            if not add(f"### {markdown_text(result.ref.group_id)}\n\n{self.TABLE_HEADER}{rows[0]}"):
+            if not add(f"### {markdown_text(result.shown_id)}\n\n{self.TABLE_HEADER}{rows[0]}"):
                 full = True
                 break
             shown += 1
@@ -138,7 +138,7 @@ class MarkdownReporter(Reporter):
         listed = 0
         if not full and clean:
             for result in clean:
-                if not add(f"- ✅ {markdown_text(result.ref.group_id)}: no findings\n"):
+                if not add(f"- ✅ {markdown_text(result.shown_id)}: no findings\n"):
                     break
                 listed += 1
             if listed:

@@ -76,6 +76,7 @@ class _Generator:
         self.namespace: dict[str, Any] = {"_date_time": is_rfc3339_date_time, "_json_equal": json_equal}
         self.tables: list[tuple[str, dict[str, str]]] = []
         self.by_shape: dict[str, str] = {}
+        self.compile_pattern: Callable[[str], Any] = re.compile
 
     def constant(self, value: Any) -> str:
         name = f"_c{len(self.namespace)}"
@@ -124,7 +125,7 @@ class _Generator:
                 raise Unsupported(f"format {schema['format']!r}")
             add("if isinstance(v, str) and not _date_time(v): return False")
         if "pattern" in schema:
-            regex = self.constant(re.compile(schema["pattern"]))
+            regex = self.constant(self.compile_pattern(schema["pattern"]))
             add(f"if isinstance(v, str) and {regex}.search(v) is None: return False")
         for keyword, (kind, failing) in _LENGTHS.items():
             if keyword in schema:
@@ -192,9 +193,14 @@ def _shape(schema: Any) -> str:
     return json.dumps(schema, sort_keys=True, default=repr)
 
 
-def compile_schema(schema: Any) -> Check | None:
-    """A validity check for ``schema``, or None when it uses anything unsupported."""
+def compile_schema(schema: Any, compile_pattern: Callable[[str], Any] = re.compile) -> Check | None:
+    """A validity check for ``schema``, or None when it uses anything unsupported.
+
+    ``compile_pattern`` compiles a ``pattern`` (anything with ``search``): a user's schema gets
+    RE2, which runs in linear time; our own schemas, Python's engine.
+    """
     generator = _Generator()
+    generator.compile_pattern = compile_pattern
     try:
         root = generator.node(schema)
     except Unsupported:

@@ -112,11 +112,12 @@ def masked(chain: Group, value: _T) -> _T:
 
 
 def _with_result(view: ChainView, result: GroupResult, root: Path) -> ChainView:
+    from pytest_handoff.pipeline.masking import shown_path
     from pytest_handoff.read.files import display_path_for
 
     directory = result.ref.directory
     shown = display_path_for(directory, root) if directory is not None else view.directory
-    return view._replace(findings=result.findings, directory=shown)
+    return view._replace(findings=result.findings, directory=shown_path(shown), group_id=result.shown_id)
 
 
 def stdout_is_terminal() -> bool:

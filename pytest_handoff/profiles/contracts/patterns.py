@@ -19,8 +19,9 @@ from pytest_handoff.errors import ConfigError
 Finder = Callable[[str], "str | None"]
 
 
-def user_pattern(pattern: str, where: str) -> Any:
-    """``pattern`` compiled by RE2, case-insensitive; ConfigError naming it (and ``where``) if it cannot be."""
+def user_pattern(pattern: str, where: str, *, case_sensitive: bool = False) -> Any:
+    """``pattern`` compiled by RE2 (case-insensitive unless asked); ConfigError naming it (and
+    ``where``) if it cannot be."""
     try:
         import re2  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
@@ -30,12 +31,36 @@ def user_pattern(pattern: str, where: str) -> Any:
         ) from None
     options = re2.Options()
     options.log_errors = False  # the error is ours to report, once
-    options.case_sensitive = False
+    options.case_sensitive = case_sensitive
     try:
         return re2.compile(pattern, options)
     except re2.error as error:
         detail = error.args[0].decode("utf-8", "replace") if error.args and isinstance(error.args[0], bytes) else error
         raise ConfigError(f"{where}: placeholder {'re:' + pattern!r} is not a regular expression RE2 runs: {detail}") from None
+
+
+def schema_pattern(pattern: str) -> Any:
+    """A ``pattern`` of a user's JSON Schema, compiled by RE2 as JSON Schema means it (case-sensitive)."""
+    return _schema_pattern(pattern)
+
+
+@cache
+def _schema_pattern(pattern: str) -> Any:
+    return user_pattern(pattern, "a contract schema's 'pattern'", case_sensitive=True)
+
+
+def check_schema_patterns(schema: Any, where: str) -> None:
+    """Every ``pattern`` of a user's schema is one RE2 runs; ConfigError naming ``where`` otherwise."""
+    pending = [schema]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            pattern = node.get("pattern")
+            if isinstance(pattern, str):
+                user_pattern(pattern, where, case_sensitive=True)
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
 
 
 @cache

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.errors import ConfigError
+from pytest_handoff.profiles.contracts.patterns import check_schema_patterns, schema_pattern
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -257,6 +258,7 @@ def check_schema_file(path: str, schema_map: Mapping[str, str]) -> None:
         problem = _schema_problem(schema)
         if problem is not None:
             raise ConfigError(f"{current}: not a valid JSON Schema: {problem}")
+        check_schema_patterns(schema, str(current))
         for uri in _refs(schema, _file_uri(current)):
             local = _local_path(uri, schema_map)
             if local is None:
@@ -342,6 +344,14 @@ def _parts_without_refs(schema: Any) -> list[tuple[Any, str]] | None:
     return parts
 
 
+def _linear_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    """JSON Schema's ``pattern``, run by RE2 (a user's schema may hold any regular expression)."""
+    from jsonschema.exceptions import ValidationError
+
+    if validator.is_type(instance, "string") and schema_pattern(pattern).search(instance) is None:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 def _default_validator() -> Any:
     from jsonschema import Draft7Validator
 
@@ -359,7 +369,7 @@ class UserSchema:
         if _is_subset(schema):
             from pytest_handoff.validation.fastcheck import compile_schema
 
-            self.is_valid = compile_schema(schema)
+            self.is_valid = compile_schema(schema, schema_pattern)
         elif any(isinstance(node, dict) and "$ref" in node for node in _walk(schema)):
             # $refs inlined for the yes/no check; the errors still come from the original.
             from pytest_handoff.profiles.contracts.bundle import inline_refs
@@ -368,7 +378,7 @@ class UserSchema:
             if inlined is not None and _is_subset(inlined) and _subset_problem(inlined) is None:
                 from pytest_handoff.validation.fastcheck import compile_schema
 
-                self.is_valid = compile_schema(inlined)
+                self.is_valid = compile_schema(inlined, schema_pattern)
         self._full: Validator | None = None
 
     @property
@@ -387,7 +397,9 @@ class UserSchema:
         from pytest_handoff.validation.formats import is_rfc3339_date_time
 
         schema_map, path = self.schema_map, self.path
-        cls = validator_for(self.schema, default=jsonschema.Draft7Validator)
+        cls = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+            validator_for(self.schema, default=jsonschema.Draft7Validator), {"pattern": _linear_pattern}
+        )
         specification = cls.META_SCHEMA.get("$schema", _DRAFTS[0])
 
         def retrieve(uri: str) -> Resource[Any]:

@@ -22,6 +22,8 @@ finding on the store or on the row, never an exception.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,7 +55,10 @@ def read_store(path: Path, display_path: str) -> Loaded:
     try:
         for attempt in (1, 2):
             if wal.exists():
-                return _read_private_copy(path, wal, display_path)
+                copied = _read_private_copy(path, wal, display_path)
+                if copied is not None or attempt == 2:
+                    return copied or _failed(display_path, "its -wal file kept changing while it was read")
+                continue  # the -wal file went or changed meanwhile: look again
             if journal.exists():  # a writer is at work: SQLite keeps to its locks
                 return _read_from(_open(path, "mode=ro"), path, display_path)
             loaded = _read_from(_open(path, "mode=ro&immutable=1"), path, display_path)
@@ -85,8 +90,13 @@ def _read_from(connection: sqlite3.Connection, path: Path, display_path: str) ->
         connection.close()
 
 
-def _read_private_copy(path: Path, wal: Path, display_path: str) -> Loaded:
-    """The rows of a store with a ``-wal`` file, read from a copy in a temporary folder."""
+#: The largest ``-wal`` file copied (bytes); a larger one is not a store this reader takes in.
+MAX_WAL_SIZE = 1 << 30
+
+
+def _read_private_copy(path: Path, wal: Path, display_path: str) -> Loaded | None:
+    """The rows of a store with a ``-wal`` file, read from a copy in a temporary folder; None when
+    the ``-wal`` file went, or changed, while it was copied (then the caller looks again)."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="pytest-handoff-store-") as folder:
@@ -100,9 +110,46 @@ def _read_private_copy(path: Path, wal: Path, display_path: str) -> Loaded:
                 target.close()
         finally:
             source.close()
-        # The -wal file is not the store: reading it leaves the store's locks alone.
-        (Path(folder) / "store.sqlite3-wal").write_bytes(wal.read_bytes())
+        copied = _copy_wal(wal, Path(folder) / "store.sqlite3-wal")
+        if isinstance(copied, str):
+            return _failed(display_path, copied)
+        if not copied:
+            return None
         return _read_from(_open(copy, "mode=rw"), path, display_path)  # ours: it may build its -shm
+
+
+def _copy_wal(wal: Path, target: Path) -> bool | str:
+    """Copy the store's ``-wal`` file: True, False when it went or changed meanwhile, or why it
+    cannot be taken in (a link, not a regular file, too large).
+
+    Not through a link, in bounded pieces, and checked again afterwards. The ``-wal`` file is not
+    the store: reading it leaves the store's locks alone.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        descriptor = os.open(wal, flags)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        return f"its -wal file cannot be read ({error.strerror or error}; a link is not followed)"
+    try:
+        before = os.fstat(descriptor)
+        if not stat.S_ISREG(before.st_mode):
+            return "its -wal file is not a regular file"
+        if before.st_size > MAX_WAL_SIZE:
+            return f"its -wal file is larger than {MAX_WAL_SIZE:,} bytes"
+        with target.open("wb") as out:
+            left = before.st_size
+            while left > 0:
+                piece = os.read(descriptor, min(left, 1 << 20))
+                if not piece:
+                    break
+                out.write(piece)
+                left -= len(piece)
+        after = os.fstat(descriptor)
+    finally:
+        os.close(descriptor)
+    return (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)  # ours: it may build its -shm
 
 
 def _read_rows(connection: sqlite3.Connection, path: Path, display_path: str) -> Loaded:

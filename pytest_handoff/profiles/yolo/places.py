@@ -200,9 +200,12 @@ def _lists_no_escalations(path: Path) -> bool:
     """True when a state file parses (as JSON) but has no escalations list."""
     import json
 
+    from pytest_handoff.read.files import read_file_bytes
+
+    raw = read_file_bytes(path, str(path))
     try:
-        return isinstance(json.loads(path.read_bytes().decode("utf-8")), dict)
-    except (OSError, UnicodeDecodeError, ValueError):
+        return isinstance(raw, bytes) and isinstance(json.loads(raw.decode("utf-8")), dict)
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return False
 
 

@@ -100,13 +100,11 @@ def _read_cached(path: Path, parse: Any) -> Any:
     cached = _loaded.get(key)
     if cached is not None and cached[0] == version:
         return cached[1]
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(10 * 1024 * 1024 + 1)
-    except OSError as error:
-        result = parse(None, error.strerror or type(error).__name__)
-    else:
-        result = parse(raw, "")
+    from pytest_handoff.read.files import read_file_bytes
+
+    # A regular file under the size limit only: a link to /dev/zero or a FIFO must not hang or fill memory.
+    raw = read_file_bytes(path, str(path))
+    result = parse(raw, "") if isinstance(raw, bytes) else parse(None, raw.message)
     _loaded[key] = (version, result)
     return result
 

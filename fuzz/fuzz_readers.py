@@ -1,0 +1,158 @@
+"""Coverage-guided fuzzing (atheris) of each reader on its own, fast enough for millions of inputs.
+
+    python fuzz/fuzz_readers.py READER [libFuzzer flags...]      (fuzz/run_readers.sh runs them all)
+
+READER is one of: json, jsonl, yaml, ralph-log, ralph-context, craik-json, craik-sqlite,
+trinity-name, config. Each input goes through that reader alone (no whole chain), and every
+promise is checked: no exception escapes, every finding lies inside the input, no text of a
+finding (made inert for output) holds a line break or opens with a runner command, and nothing is
+written beside a checked store.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import atheris
+
+with atheris.instrument_imports():
+    from pytest_handoff.boundary import inert
+    from pytest_handoff.config import Settings
+    from pytest_handoff.errors import ConfigError
+    from pytest_handoff.model import Finding
+    from pytest_handoff.profiles.contracts.yamldoc import read_yaml
+    from pytest_handoff.profiles.craik.profile import PROFILE as CRAIK
+    from pytest_handoff.profiles.craik.store import read_store
+    from pytest_handoff.profiles.ralph.logs import read_log
+    from pytest_handoff.profiles.trinity.names import parse_file_name
+    from pytest_handoff.profiles.yolo.profile import PROFILE as YOLO
+    from pytest_handoff.read.strict_json import parse_json_bytes
+    from pytest_handoff.registry import default_registry
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+WORK = Path(tempfile.mkdtemp(prefix="handoff-fuzz-readers-"))
+SETTINGS = Settings()
+STATS = {"inputs": 0, "slowest": 0.0}
+
+
+def _inside(findings: Iterable[Finding], raw: bytes) -> None:
+    """Every finding lies inside the input, and its texts stay inert on one line."""
+    lines = LINE_BREAK.split(raw.decode("utf-8", errors="replace"))
+    for finding in findings:
+        if finding.line and not 1 <= finding.line <= len(lines):
+            raise AssertionError(f"line outside the input: {finding}")
+        if finding.line and not 1 <= finding.column <= len(lines[finding.line - 1]) + 1:
+            raise AssertionError(f"column outside its line: {finding}")
+        for text in (finding.message, finding.pointer, finding.logical, finding.path):
+            shown = inert(text)
+            if "\n" in shown or "\r" in shown or shown.lstrip(" ").startswith(("::", "##[")):
+                raise AssertionError(f"a finding's text escapes the boundary: {finding!r}")
+
+
+def fuzz_json(raw: bytes) -> None:
+    loaded = parse_json_bytes(raw, WORK / "h.json", "h.json")
+    _inside(loaded.findings, raw)
+    if loaded.document is not None:
+        loaded.document.positions  # noqa: B018 (every pointer placed)
+
+
+def fuzz_jsonl(raw: bytes) -> None:
+    path = WORK / ".yolo-planning" / "phases" / "05-x" / "x.jsonl"
+    loaded = YOLO.read(raw, path, "x.jsonl", SETTINGS)
+    _inside(loaded.findings, raw)
+
+
+def fuzz_yaml(raw: bytes) -> None:
+    loaded = read_yaml(raw, WORK / "a.yaml", "a.yaml")
+    _inside(loaded.findings, raw)
+
+
+def fuzz_ralph_log(raw: bytes) -> None:
+    loaded = read_log(raw, WORK / "logs" / "developer.log", "developer.log")
+    _inside(loaded.findings, raw)
+
+
+def fuzz_ralph_context(raw: bytes) -> None:
+    line = b"AGENT_READY_FOR_HANDOFF\nHANDOFF:qa:" + base64.b64encode(raw) + b"\n"
+    loaded = read_log(line, WORK / "logs" / "developer.log", "developer.log")
+    _inside(loaded.findings, line)
+
+
+def fuzz_craik_json(raw: bytes) -> None:
+    loaded = CRAIK.read(raw, WORK / "a.craik.json", "a.craik.json", SETTINGS)
+    _inside(loaded.findings, raw)
+
+
+def fuzz_craik_sqlite(raw: bytes) -> None:
+    folder = WORK / "store"
+    folder.mkdir(exist_ok=True)
+    store = folder / "craik.sqlite3"
+    store.write_bytes(raw)
+    before = sorted(os.listdir(folder))
+    loaded = read_store(store, "craik.sqlite3")
+    if sorted(os.listdir(folder)) != before or store.read_bytes() != raw:
+        raise AssertionError("reading the store wrote beside it or into it")
+    for finding in loaded.findings:
+        _inside([finding._replace(line=0)], raw)
+
+
+def fuzz_trinity_name(raw: bytes) -> None:
+    name = raw.decode("utf-8", errors="replace")
+    parse_file_name(name)
+
+
+def fuzz_config(raw: bytes) -> None:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        table = tomllib.loads(raw.decode("utf-8", errors="replace"))
+    except tomllib.TOMLDecodeError:
+        return
+    try:
+        Settings().merged(table, "pyproject.toml", default_registry())
+    except ConfigError:
+        pass  # a clear error is the right answer to a bad table
+
+
+READERS: dict[str, Callable[[bytes], None]] = {
+    "json": fuzz_json,
+    "jsonl": fuzz_jsonl,
+    "yaml": fuzz_yaml,
+    "ralph-log": fuzz_ralph_log,
+    "ralph-context": fuzz_ralph_context,
+    "craik-json": fuzz_craik_json,
+    "craik-sqlite": fuzz_craik_sqlite,
+    "trinity-name": fuzz_trinity_name,
+    "config": fuzz_config,
+}
+
+
+def main() -> None:
+    reader = READERS[sys.argv[1]]
+    report = os.environ.get("FUZZ_REPORT")
+
+    def one_input(raw: bytes) -> None:
+        started = time.perf_counter()
+        reader(raw)
+        spent = time.perf_counter() - started
+        STATS["inputs"] += 1
+        if spent > STATS["slowest"]:
+            STATS["slowest"] = spent
+        if report and STATS["inputs"] % 10_000 == 0:
+            Path(report).write_text(f"{STATS['inputs']} {STATS['slowest']:.4f}\n", encoding="utf-8")
+
+    atheris.Setup([sys.argv[0], *sys.argv[2:]], one_input)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()
