@@ -61,7 +61,6 @@ def check_group(
         if cached is not None:
             return result_of(ref, profile, root, *cached, cache_key=key, from_cache=True)
     result = _check_contents(ref, profile, registry, settings, members, contents, extra_checks, overrides)
-    result = result._replace(shown_paths=shown_paths_of(ref, root), masked_id=_masked_id(ref))
     if key is not None and cache is not None:
         result = result._replace(cache_key=key)
         cache.put(key, result.findings, result.notes, result.sources)
@@ -97,8 +96,13 @@ def result_of(
     *,
     cache_key: str | None = None,
     from_cache: bool = False,
+    names: GroupNames | None = None,
 ) -> GroupResult:
-    """A group's result from what checking it gave (here, in a worker, or in the cache)."""
+    """A group's result from what checking it gave (here, in a worker, or in the cache).
+
+    ``names``: how the group shows its paths and id, when already known.
+    """
+    shown_paths, masked_id = names or group_names(ref, [display_path_for(path, root) for path in ref.paths])
     return GroupResult(
         ref,
         findings,
@@ -107,25 +111,23 @@ def result_of(
         cache_key=cache_key,
         from_cache=from_cache,
         group_wide=profile.group_wide_codes,
-        shown_paths=shown_paths_of(ref, root),
-        masked_id=_masked_id(ref),
+        shown_paths=shown_paths,
+        masked_id=masked_id,
     )
 
 
-def _masked_id(ref: GroupRef) -> str:
-    """The group's id masked when it holds a secret (its folder's or file's name), else ""."""
-    if not may_hold_secrets(ref.group_id):
-        return ""
-    shown = shown_path(ref.group_id)
-    return shown if shown != ref.group_id else ""
+#: How a group shows the display paths of its files that hold a secret, and its id if it holds one.
+GroupNames = tuple[dict[str, str], str]
 
 
-def shown_paths_of(ref: GroupRef, root: Path) -> dict[str, str]:
-    """The display paths of the group's files whose names hold a secret, and how they are shown."""
-    displays = [display_path_for(path, root) for path in ref.paths]
-    if not may_hold_secrets("\n".join(displays)):  # one look for the whole group: mostly no
-        return {}
-    return {display: shown for display in displays if (shown := shown_path(display)) != display}
+def group_names(ref: GroupRef, displays: Sequence[str]) -> GroupNames:
+    """The masked forms of the group's paths and id that hold a secret (one look for the whole
+    group first: mostly there is none)."""
+    if not may_hold_secrets("\n".join([ref.group_id, *displays])):
+        return {}, ""
+    shown = {display: masked for display in displays if (masked := shown_path(display)) != display}
+    masked_id = shown_path(ref.group_id)
+    return shown, masked_id if masked_id != ref.group_id else ""
 
 
 def _read_group(
@@ -224,7 +226,9 @@ def _check_contents(
     for extra in extra_checks:
         made = (extra_finding(produced, settings, group) for produced in extra(group))
         findings.extend(f for f in made if f.severity >= settings.threshold)
-    chain = _masked_id(ref) or group.group_id
+    displays = [display for _, display, _ in members]
+    shown_paths, masked_id = group_names(ref, displays)
+    chain = masked_id or group.group_id
     kept = capped(
         sorted(
             f.replace(chain=chain) if f.chain == group.group_id else
@@ -236,12 +240,20 @@ def _check_contents(
 
     secrets = secrets_to_mask(group)
     # A file's name and a record's id can hold a secret too, and messages may quote them.
-    names = [display for _, display, _ in members] + [document.logical for document in documents]
-    if may_hold_secrets("\n".join(names)):  # one look for the whole group: mostly no
+    names = [*displays, *(document.logical for document in documents if document.logical)]
+    if shown_paths or masked_id or (len(names) > len(displays) and may_hold_secrets("\n".join(names))):
         secrets.extend(secret for name in names for _, secret in find_secrets(name))
     sources = excerpt_sources(kept, documents, members, secrets, overrides)
-    shown, notes, sources = masked(kept, group.notes, sources, secrets)
-    return GroupResult(ref, tuple(shown), tuple(notes), sources, group_wide=profile.group_wide_codes)
+    shown, notes, sources = masked(kept, group.notes, sources, secrets, shown_paths)
+    return GroupResult(
+        ref,
+        tuple(shown),
+        tuple(notes),
+        sources,
+        group_wide=profile.group_wide_codes,
+        shown_paths=shown_paths,
+        masked_id=masked_id,
+    )
 
 
 #: The most findings of one rule in one file that are reported; one more finding counts the rest.

@@ -143,31 +143,37 @@ def shown_path(display_path: str) -> str:
 
 
 def masked(
-    findings: Sequence[Finding], notes: Sequence[str], sources: Mapping[str, tuple[str, ...]], secrets: Sequence[str]
+    findings: Sequence[Finding],
+    notes: Sequence[str],
+    sources: Mapping[str, tuple[str, ...]],
+    secrets: Sequence[str],
+    shown_paths: Mapping[str, str],
 ) -> tuple[list[Finding], list[str], dict[str, tuple[str, ...]]]:
     """Findings, notes and source lines with every secret hidden.
 
     Whatever rules ran: messages quote values (in part), excerpts show lines, notes quote
     matched text, logical places name records by their ids, paths name files, and none of them
-    may show a secret.
+    may show a secret. ``shown_paths`` are the group's display paths that hold a secret, masked.
     """
+    if not secrets and not shown_paths:
+        return list(findings), list(notes), dict(sources)
     hide = secret_masker(secrets) if secrets else _as_is
     return (
         [
             f.replace(
-                path=shown_path(f.path),
+                path=shown_paths.get(f.path, f.path),
                 chain=hide(f.chain),
                 message=hide(f.message),
                 pointer=hide(f.pointer),
                 logical=hide(f.logical),
                 related=tuple(
-                    (shown_path(path), line, column, hide(label)) for path, line, column, label in f.related
+                    (shown_paths.get(path, path), line, column, hide(label)) for path, line, column, label in f.related
                 ),
             )
             for f in findings
         ],
         [hide(note) for note in notes],
-        {shown_path(path): tuple(hide(line) for line in lines) for path, lines in sources.items()},
+        {shown_paths.get(path, path): tuple(hide(line) for line in lines) for path, lines in sources.items()},
     )
 
 

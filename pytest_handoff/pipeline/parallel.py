@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from pytest_handoff.config import Settings
 from pytest_handoff.model import ExtraCheck, Finding, GroupRef, GroupResult
-from pytest_handoff.pipeline.check import cached_result, check_group, result_of
+from pytest_handoff.pipeline.check import GroupNames, cached_result, check_group, result_of
 from pytest_handoff.registry import Registry, default_registry
 
 if TYPE_CHECKING:
@@ -102,9 +102,11 @@ def check_groups(
             finally:
                 if freeze:
                     gc.unfreeze()
-        for index, (findings, notes, sources, key) in zip(todo, computed, strict=True):
+        for index, (findings, notes, sources, key, names) in zip(todo, computed, strict=True):
             profile = registry.profile(refs[index].profile)
-            results[index] = result_of(refs[index], profile, root, findings, notes, sources, cache_key=key)
+            results[index] = result_of(
+                refs[index], profile, root, findings, notes, sources, cache_key=key, names=names
+            )
             told(refs, refs[index])
             # The workers' copies of the cache are gone: record what they computed here.
             if cache is not None and key is not None:
@@ -133,6 +135,9 @@ def _receive_refs(refs: Sequence[GroupRef], registry: Registry) -> None:
 
 def _check_forked(
     index: int, *, settings: Settings, root: Path, cache: ResultCache | None
-) -> tuple[tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]], str | None]:
-    result = check_group(_FORKED_REFS[index], settings, root, (), cache, registry=_FORKED_REGISTRY, links=_FORKED_LINKS)
-    return result.findings, result.notes, dict(result.sources), result.cache_key
+) -> tuple[tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]], str | None, GroupNames]:
+    result = check_group(
+        _FORKED_REFS[index], settings, root, (), cache, registry=_FORKED_REGISTRY, links=_FORKED_LINKS
+    )
+    names = (dict(result.shown_paths), result.masked_id)
+    return result.findings, result.notes, dict(result.sources), result.cache_key, names

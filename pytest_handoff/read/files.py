@@ -147,7 +147,7 @@ def link_out_of(
     known = {} if links is None else links
     absolute = os.path.abspath(path)
     top = os.path.abspath(root)
-    if not Path(absolute).is_relative_to(top):
+    if not absolute.startswith(top.rstrip(os.sep) + os.sep):
         return None  # named from elsewhere: not reached through the project
     linked = os.path.islink(absolute)
     folder = os.path.dirname(absolute)
