@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 
 @cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
+def glob_regex(pattern: str) -> re.Pattern[str]:
     """A glob as a regex over POSIX relative paths; ``**`` spans folders.
 
     A pattern matches at any depth unless it starts with ``/``.
@@ -41,7 +41,7 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
 
 
 def matches_globs(relative_posix: str, globs: Iterable[str]) -> bool:
-    return any(_glob_regex(glob).fullmatch(relative_posix) for glob in globs)
+    return any(glob_regex(glob).fullmatch(relative_posix) for glob in globs)
 
 
 class Owner(NamedTuple):
@@ -52,9 +52,6 @@ class Owner(NamedTuple):
     # None: a glob whose last part is not ``*.ext`` or a plain name, so any file may match.
     endings: tuple[str, ...] | None
 
-    def matches(self, relative_posix: str) -> bool:
-        """True when one of the globs matches (each compiled on first use, then kept)."""
-        return any(_glob_regex(glob).fullmatch(relative_posix) for glob in self.globs)
 
 
 def _ending(glob: str) -> str | None:

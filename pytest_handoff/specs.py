@@ -46,9 +46,11 @@ class ProfileSpec(NamedTuple):
         configured = settings.options_of(self.name)
         if key in configured:
             return configured[key]
-        for option in self.declared or ():
+        for option in self.options or ():
             if option.key == key:
                 return option.default
+        if key == "globs":
+            return self.default_globs
         raise KeyError(f"{self.name} declares no option {key!r}")
 
 

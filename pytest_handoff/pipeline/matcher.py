@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from pytest_handoff.globs import owner
+from pytest_handoff.globs import glob_regex, owner
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -19,6 +20,9 @@ class Matcher:
         names = registry.names() if plugins else registry.builtin_names()
         owners = [owner(name, registry.globs(name, settings)) for name in names]
         self.owners = tuple(o for o in owners if o.globs and (not only or o.name == only))
+        # Each owner's globs compiled on its first file: a file of the first profile never
+        # compiles the others'.
+        self._patterns: dict[str, tuple[re.Pattern[str], ...]] = {}
         endings = [o.endings for o in self.owners]
         self.endings: tuple[str, ...] | None = (
             None if None in endings else tuple({e for group in endings if group for e in group})
@@ -33,7 +37,11 @@ class Matcher:
         match; built-in formats come before user contracts, so a contract never takes their files."""
         name = relative_posix.rsplit("/", 1)[-1]
         for candidate in self.owners:
-            # Globs compile only when asked: a file of the first profile never compiles the others'.
-            if (candidate.endings is None or name.endswith(candidate.endings)) and candidate.matches(relative_posix):
+            if candidate.endings is not None and not name.endswith(candidate.endings):
+                continue
+            patterns = self._patterns.get(candidate.name)
+            if patterns is None:
+                patterns = self._patterns[candidate.name] = tuple(glob_regex(g) for g in candidate.globs)
+            if any(pattern.fullmatch(relative_posix) for pattern in patterns):
                 return candidate.name
         return None

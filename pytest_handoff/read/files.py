@@ -135,6 +135,24 @@ def read_member(
     return link_out_of(root, path, display_path, links) or read_file_bytes(path, display_path, max_size)
 
 
+def _link_on_the_way(folder: str, top: str, known: dict[str, bool]) -> bool:
+    """True when ``folder`` or a folder between it and ``top`` is a symbolic link (remembered in ``known``)."""
+    pending: list[str] = []
+    linked = False
+    while len(folder) > len(top):
+        cached = known.get(folder)
+        if cached is not None:
+            linked = cached
+            break
+        pending.append(folder)
+        folder = os.path.dirname(folder)
+    # From the top down: a folder is linked when it, or one above it, is a link.
+    for place in reversed(pending):
+        linked = linked or os.path.islink(place)
+        known[place] = linked
+    return linked
+
+
 def link_out_of(
     root: Path, path: Path, display_path: str, links: dict[str, bool] | None = None
 ) -> Finding | None:
@@ -145,19 +163,18 @@ def link_out_of(
     a path is resolved only when a link is on its way.
     """
     known = {} if links is None else links
-    absolute = os.path.abspath(path)
-    top = os.path.abspath(root)
+    # Discovery's paths are absolute and normal already; others are made so.
+    absolute = os.fspath(path) if path.is_absolute() else os.path.abspath(path)
+    top = os.fspath(root) if root.is_absolute() else os.path.abspath(root)
     if not absolute.startswith(top.rstrip(os.sep) + os.sep):
         return None  # named from elsewhere: not reached through the project
-    linked = os.path.islink(absolute)
     folder = os.path.dirname(absolute)
-    while not linked and len(folder) > len(top):
-        cached = known.get(folder)
-        if cached is None:
-            cached = known[folder] = os.path.islink(folder)
-        linked = cached
-        folder = os.path.dirname(folder)
-    if not linked or Path(os.path.realpath(absolute)).is_relative_to(os.path.realpath(top)):
+    linked = known.get(folder)
+    if linked is None:
+        linked = _link_on_the_way(folder, top, known)
+    if not (linked or os.path.islink(absolute)):
+        return None
+    if Path(os.path.realpath(absolute)).is_relative_to(os.path.realpath(top)):
         return None
     return Finding(
         path=display_path,

@@ -40,7 +40,8 @@ CHAIN_ID = re.compile(r"(?P<date>[0-9]{8})-(?P<time>[0-9]{6})(?:-(?P<n>[0-9]+))?
 
 def agents(settings: Settings) -> dict[str, str]:
     """NeuralRelay's agents plus those configured, agent -> handoff type."""
-    return {**AGENTS, **SPEC.option(settings, "agents")}
+    configured: dict[str, str] = SPEC.option(settings, "agents")
+    return {**AGENTS, **configured} if configured else AGENTS
 
 
 _HANDOFFS_FOLDER = f"{os.sep}.neuralrelay{os.sep}handoffs{os.sep}"
