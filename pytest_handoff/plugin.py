@@ -21,9 +21,9 @@ from pytest_handoff.plugin_items import (
     ChainItem,
     Collection,
     GroupFile,
+    GroupFolder,
     handoff_arguments,
     initial_paths,
-    items_for,
     place,
     result_cache,
     stamps,
@@ -210,16 +210,16 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, Any]:
-    """A folder holding groups: their items first, then the rest of the folder as pytest sees it."""
-    report = yield
-    collection = _collection(collector.config)
-    if collection is not None and isinstance(collector, pytest.Directory) and report.passed:
-        placed = collection.by_folder.get(collector.path)
-        if placed:
-            report.result[:0] = items_for(collector, placed)
-    return report
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A folder holding groups: their items, then the rest of the folder as pytest sees it."""
+    collection = _collection(parent.config)
+    if collection is None or path not in collection.by_folder:
+        return None
+    placed = collection.by_folder[path]
+    folder: GroupFolder = GroupFolder.from_parent(parent, path=path)
+    folder.placed = placed
+    folder.members = frozenset(member for item in placed for member in item.ref.paths)
+    return folder
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

@@ -7,6 +7,7 @@ pytest's tree, so ``pytest --handoffs`` and ``handoff-lint`` see the same groups
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ from pytest_handoff.pipeline.masking import shown_path
 from pytest_handoff.pipeline.run import reported_files
 from pytest_handoff.read.files import display_path_for
 from pytest_handoff.registry import Registry, default_registry
+from pytest_handoff.secrets import may_hold_secrets
 
 if TYPE_CHECKING:
     from pytest_handoff.model import Group, GroupRef, GroupResult, Hit
@@ -148,11 +150,11 @@ def place(discovery: Discovery, root: Path, registry: Registry) -> Collection:
 def _plain(ref: GroupRef, root: Path) -> bool:
     """True when every path of the group can be shown as it is: one line, no secret in it."""
     places = [*ref.paths, *([ref.directory] if ref.directory is not None else [])]
-    for place in places:
-        shown = display_path_for(place, root)
-        if inert(shown) != shown or shown_path(shown) != shown:
-            return False
-    return True
+    displays = [display_path_for(place, root) for place in places]
+    joined = "/".join(displays)  # one look for the whole group: "/" is a character inert() keeps
+    if inert(joined, opens_line=False) != joined or any(d.lstrip().startswith("::") for d in displays):
+        return False
+    return not may_hold_secrets(joined) or all(shown_path(display) == display for display in displays)
 
 
 def items_for(parent: pytest.Collector, placed: Iterable[Placed]) -> Iterator[ChainItem]:
@@ -160,15 +162,45 @@ def items_for(parent: pytest.Collector, placed: Iterable[Placed]) -> Iterator[Ch
     settings = settings_of(parent.config)
     for ref, focus, plain in placed:
         keywords = default_registry().profile(ref.profile).keywords(ref.paths, settings)
+        shown_id = inert(shown_path(ref.group_id))
+        keywords.append(shown_id)
         if focus is not None:
-            name = f"{inert(shown_path(ref.group_id))}[{inert(shown_path(focus.name))}]"
+            name = f"{shown_id}[{inert(shown_path(focus.name))}]"
         elif ref.standalone:
             name = inert(shown_path(ref.paths[0].name))
         else:
-            name = inert(shown_path(ref.group_id))
+            name = shown_id
         yield ChainItem.from_parent(
             parent, name=name, ref=ref, focus=focus, keywords=keywords, plain=plain
         )
+
+
+class GroupFolder(pytest.Directory):
+    """A folder that holds groups: their items, then what else is in it, as pytest's own folder
+    collector finds it (the groups' files themselves are not offered to pytest again)."""
+
+    placed: Sequence[Placed] = ()
+    members: frozenset[Path] = frozenset()
+
+    def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
+        yield from items_for(self, self.placed)
+        ihook, session, config = self.ihook, self.session, self.config
+        with os.scandir(self.path) as scan:
+            entries = sorted(scan, key=lambda entry: entry.name)
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.is_dir():
+                if not session.isinitpath(path, with_parents=True) and ihook.pytest_ignore_collect(
+                    collection_path=path, config=config
+                ):
+                    continue
+                folder = ihook.pytest_collect_directory(path=path, parent=self)
+                if folder is not None:
+                    yield folder
+            elif entry.is_file() and path not in self.members:
+                if not session.isinitpath(path) and ihook.pytest_ignore_collect(collection_path=path, config=config):
+                    continue
+                yield from ihook.pytest_collect_file(file_path=path, parent=self)
 
 
 class GroupFile(pytest.File):
@@ -206,7 +238,6 @@ class ChainItem(pytest.Item):
         self.handoff_findings: list[dict[str, object]] = []
         self.add_marker("handoff")
         self.extra_keyword_matches.update(keywords)
-        self.extra_keyword_matches.add(shown_path(ref.group_id))
 
     def runtest(self) -> None:
         from pytest_handoff.model import Severity
