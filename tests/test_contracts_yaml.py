@@ -216,3 +216,15 @@ def test_without_libyaml_the_pure_python_loader_gives_the_same_data_places_and_f
         (f.code, f.line, f.column) for f in with_c[1].findings
     ]
     assert without_c[2].findings == with_c[2].findings
+
+
+def test_a_syntax_error_at_the_end_of_the_text_is_placed_on_its_last_line() -> None:
+    """The parser marks the end of a text without a final line break a line past it (found by fuzzing)."""
+    from pathlib import Path
+
+    from pytest_handoff.profiles.contracts.yamldoc import read_yaml
+
+    raw = b"kind: report\ntotals: {run: 2 , pa"
+    (finding,) = read_yaml(raw, Path("a.yaml"), "a.yaml").findings
+    assert (finding.code, finding.line) == ("UC001", 2)
+    assert 1 <= finding.column <= len("totals: {run: 2 , pa") + 1

@@ -385,6 +385,10 @@ def _syntax(error: Any, text: str) -> tuple[str, Region, None]:
             None,
         )
     where = _mark(mark)
+    # The parser may mark the end of the text a line past its last: keep the place in the file.
+    lines = text.splitlines() or [""]
+    if where[0] >= len(lines):
+        where = (len(lines) - 1, len(lines[-1]))
     detail = f"{problem}" + (f" ({context})" if context else "") if problem else str(error).splitlines()[0]
     return f"invalid YAML: {detail}", _region(where, where, False), None
 
