@@ -49,16 +49,16 @@ PY
 }
 
 run_one() {
-    local reader="$1" out="$here/logs/$1.log"
-    mkdir -p "$here/crashes/$reader" "$here/logs"
+    local reader="$1" out="$here/runs/$1.txt"
+    mkdir -p "$here/crashes/$reader" "$here/runs"
     seed "$reader"
-    (cd "$here/crashes/$reader" && FUZZ_REPORT="$here/logs/$reader.report" "$python" "$here/fuzz_readers.py" "$reader" \
+    (cd "$here/crashes/$reader" && FUZZ_REPORT="$here/runs/$reader.report" "$python" "$here/fuzz_readers.py" "$reader" \
         -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 \
         -artifact_prefix="$here/crashes/$reader/" "$here/corpus/$reader" > "$out" 2>&1) || true
     local runs rss slowest crashes
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out" | grep -o '[0-9]*$' || echo "?")
     rss=$(grep -o 'stat::peak_rss_mb: *[0-9]*' "$out" | grep -o '[0-9]*$' || echo "?")
-    slowest=$(cut -d' ' -f2 "$here/logs/$reader.report" 2>/dev/null || echo "?")
+    slowest=$(cut -d' ' -f2 "$here/runs/$reader.report" 2>/dev/null || echo "?")
     crashes=$(find "$here/crashes/$reader" -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' | wc -l)
     printf '%-14s %12s inputs %4s crashes  slowest %8ss  peak RSS %6s MB\n' "$reader" "$runs" "$crashes" "$slowest" "$rss"
 }

@@ -17,6 +17,7 @@ and key's place. Composing it ourselves is what makes untrusted files safe to re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -385,8 +386,9 @@ def _syntax(error: Any, text: str) -> tuple[str, Region, None]:
             None,
         )
     where = _mark(mark)
-    # The parser may mark the end of the text a line past its last: keep the place in the file.
-    lines = text.splitlines() or [""]
+    # The parser may mark the end of the text a line past its last: keep the place in the file
+    # (a text ending in a line break has an empty last line, as editors show it).
+    lines = re.split(r"\r\n|\r|\n", text)
     if where[0] >= len(lines):
         where = (len(lines) - 1, len(lines[-1]))
     detail = f"{problem}" + (f" ({context})" if context else "") if problem else str(error).splitlines()[0]
