@@ -78,9 +78,6 @@ class Registry:
         self._loaded[name] = found
         return found
 
-    def is_loaded(self, name: str) -> bool:
-        return name in self._loaded
-
     def builtin_names(self) -> tuple[str, ...]:
         return tuple(self.specs)
 
@@ -146,13 +143,13 @@ class Registry:
         """Where the profile ``name`` looks for its files under ``settings`` (no import when built in).
 
         A profile whose options are tables of its own (user contracts, each with its globs) is
-        asked itself, and only when such tables are configured or it is loaded already.
+        asked itself, and only when such tables are configured.
         """
         spec = self.specs.get(name)
         if spec is None:
             return self.profile(name).globs(settings)
         if spec.options is None:
-            if settings.options_of(name) or name in self._loaded or spec.module in sys.modules:
+            if settings.options_of(name):
                 return self.profile(name).globs(settings)
             return ()
         return configured_globs(settings, name, spec.default_globs)

@@ -23,7 +23,7 @@ from pytest_handoff.read.files import (
 )
 from pytest_handoff.registry import Registry, RuleSet, default_registry
 from pytest_handoff.secrets import may_hold_secrets
-from pytest_handoff.selection import decision_for, severity_of
+from pytest_handoff.selection import decision_for
 
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.cache import ResultCache
@@ -218,9 +218,12 @@ def _check_contents(
     for rule in group_rules:
         hits.extend((rule, hit) for hit in _check_of(rule)(group, settings))
 
-    decided = [_decided(f, _default_severity(f, rules), settings) for f in load_findings]
-    decided += [_decided(finding_of(rule, hit, severity_of(rule.code, rule.severity, settings), group.group_id), rule.severity, settings) for rule, hit in hits]
+    decided = (_decided(f, _default_severity(f, rules), settings) for f in load_findings)
     findings = [f for f in decided if f is not None]
+    for rule, hit in hits:
+        severity = decision_for(rule.code, rule.severity, settings)
+        if severity is not None:  # placing a hit reads its source: only reported ones are placed
+            findings.append(finding_of(rule, hit, severity, group.group_id))
     if extra_checks:  # a project's own checks: only the threshold applies to what they report
         from pytest_handoff.pipeline.user_checks import extra_finding
     for extra in extra_checks:

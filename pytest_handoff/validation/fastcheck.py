@@ -71,12 +71,12 @@ def json_equal(a: Any, b: Any) -> bool:
 class _Generator:
     """Writes one function per schema node; constants go into the module's namespace."""
 
-    def __init__(self) -> None:
+    def __init__(self, compile_pattern: Callable[[str], Any]) -> None:
         self.functions: list[str] = []
         self.namespace: dict[str, Any] = {"_date_time": is_rfc3339_date_time, "_json_equal": json_equal}
         self.tables: list[tuple[str, dict[str, str]]] = []
         self.by_shape: dict[str, str] = {}
-        self.compile_pattern: Callable[[str], Any] = re.compile
+        self.compile_pattern = compile_pattern
 
     def constant(self, value: Any) -> str:
         name = f"_c{len(self.namespace)}"
@@ -199,8 +199,7 @@ def compile_schema(schema: Any, compile_pattern: Callable[[str], Any] = re.compi
     ``compile_pattern`` compiles a ``pattern`` (anything with ``search``): a user's schema gets
     RE2, which runs in linear time; our own schemas, Python's engine.
     """
-    generator = _Generator()
-    generator.compile_pattern = compile_pattern
+    generator = _Generator(compile_pattern)
     try:
         root = generator.node(schema)
     except Unsupported:
