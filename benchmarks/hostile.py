@@ -3,7 +3,7 @@
 Every file stays under the 10 MiB size limit; the budget is 2 s and 300 MB for any of them, and
 output bounded by the cap of findings per rule per file. Run from the repository root:
 
-    python benchmarks/hostile.py [--bin-dir DIR] [--mib 4]
+    python benchmarks/hostile.py [--bin-dir DIR] [--mib 9.5]
 
 Each shape is written to a temporary project once, checked by ``handoff-lint --format json`` in a
 child process, and measured: wall time, the child's peak RSS, the bytes it printed.
@@ -31,7 +31,7 @@ BUDGET_MB = 300
 def many_keys(size: int) -> tuple[str, bytes]:
     """One NeuralRelay handoff with hundreds of thousands of unexpected keys (HS001 each)."""
     data = json.loads((CLEAN / "02-dev-agent.json").read_text(encoding="utf-8"))
-    count = size // 16
+    count = size // 21  # each key costs about 21 bytes written with indent=1
     data.update({f"k{n:07d}": n for n in range(count)})
     return ".neuralrelay/handoffs/20261103-091500/02-dev-agent.json", json.dumps(data, indent=1).encode()
 
@@ -68,6 +68,28 @@ def many_findings(size: int) -> tuple[str, bytes]:
     return ".neuralrelay/handoffs/20261103-091500/02-dev-agent.json", json.dumps(data).encode()
 
 
+def distinct_items(size: int) -> tuple[str, bytes]:
+    """One handoff array of many different entries (rules that compare entries pairwise)."""
+    data = json.loads((CLEAN / "02-dev-agent.json").read_text(encoding="utf-8"))
+    def word(number: int) -> str:  # a different made-up word for every number
+        letters = ""
+        while True:
+            number, digit = divmod(number, 26)
+            letters += "bcdfghjklmnpqrstvwxzaeiouy"[digit]
+            if not number:
+                return letters + "ol"
+
+    count = size // 40
+    data["coverage_gaps"] = [f"{word(3 * n)} {word(3 * n + 1)} {word(3 * n + 2)} untested" for n in range(count)]
+    return ".neuralrelay/handoffs/20261103-091500/02-dev-agent.json", json.dumps(data).encode()
+
+
+def invalid_lines(size: int) -> tuple[str, bytes]:
+    """YOLO JSONL whose every line breaks its message schema in several places."""
+    line = b'{"type": "critique_result", "phase": 5, "findings": "x", "critical": [], "extra": 1}\n'
+    return ".yolo-planning/phases/05-x/critique.jsonl", line * (size // len(line))
+
+
 SHAPES: dict[str, Callable[[int], tuple[str, bytes]]] = {
     "many keys": many_keys,
     "many lines": many_lines,
@@ -75,6 +97,8 @@ SHAPES: dict[str, Callable[[int], tuple[str, bytes]]] = {
     "NUL lines": nul_lines,
     "deep arrays": deep_arrays,
     "many findings": many_findings,
+    "distinct items": distinct_items,
+    "invalid lines": invalid_lines,
 }
 
 
@@ -94,7 +118,7 @@ def measure(lint: Path, root: Path, relative: str) -> tuple[float, float, int, i
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--bin-dir", type=Path, default=Path(sys.executable).parent)
-    parser.add_argument("--mib", type=float, default=4.0, help="size of each file in MiB (under 10)")
+    parser.add_argument("--mib", type=float, default=9.5, help="size of each file in MiB (under 10)")
     parser.add_argument("--shape", action="append", help="only these shapes")
     options = parser.parse_args()
     size = int(options.mib * 1024 * 1024)

@@ -137,6 +137,49 @@ class Finding(_FindingFields):
         return cls(**fields)
 
 
+#: The most findings of one rule in one file that are reported; one more finding counts the rest.
+MAX_FINDINGS_PER_RULE = 100
+#: How many findings of one rule in one file are counted past the cap before the rule stops
+#: looking at that file: the work a file can cause stays bounded, whatever it holds.
+MAX_COUNTED_PER_RULE = 10_000
+
+
+class Tally:
+    """How many findings of each rule each file met, so that no more are made than are reported.
+
+    A finding is costly to make (placing it reads its source); past the cap only a count is
+    kept. The first ``limit`` + 1 of each are made: the extra one marks where the unreported
+    ones start, and carries their count. Past ``counted`` more, a rule may stop looking.
+    """
+
+    __slots__ = ("counted", "limit", "met", "stopped")
+
+    def __init__(self, limit: int = MAX_FINDINGS_PER_RULE, counted: int = MAX_COUNTED_PER_RULE) -> None:
+        self.limit = limit
+        self.counted = counted
+        self.met: dict[tuple[str, str], int] = {}
+        self.stopped: set[tuple[str, str]] = set()
+
+    def admits(self, path: str, code: str) -> bool:
+        """Count one finding of ``code`` in ``path``; True when it is still to be made."""
+        key = (path, code)
+        met = self.met.get(key, 0) + 1
+        self.met[key] = met
+        return met <= self.limit + 1
+
+    def is_full(self, path: str, code: str) -> bool:
+        """True when a finding of ``code`` in ``path`` would only be counted."""
+        return self.met.get((path, code), 0) > self.limit
+
+    def is_spent(self, path: str, code: str) -> bool:
+        """True when enough findings of ``code`` in ``path`` were counted: looking for more may stop."""
+        return self.met.get((path, code), 0) > self.limit + 1 + self.counted
+
+    def unmade(self) -> dict[tuple[str, str], int]:
+        """How many findings of each (path, code) were counted and never made."""
+        return {key: met - self.limit - 1 for key, met in self.met.items() if met > self.limit + 1}
+
+
 class Region(NamedTuple):
     """A resolved 1-based source region; ``end_column`` is inclusive."""
 

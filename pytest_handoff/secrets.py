@@ -183,7 +183,15 @@ def secret_places(chain: Group) -> list[SecretPlace]:
     if places is not None:
         return places
     places = chain.memo["secret_places"] = []
+    # Documents that are parts of one text (a JSONL file's lines): one look at the whole text.
+    wholes: dict[int, bool] = {}
     for document in chain.documents:  # every parsed document, valid or not
+        if document.has_text and document.source_text is not document.text:
+            whole = wholes.get(id(document.source_text))
+            if whole is None:
+                whole = wholes[id(document.source_text)] = may_hold_secrets(document.source_text)
+            if not whole:
+                continue  # nothing shaped like a secret anywhere in the file
         if not may_hold_secrets(document.text if document.has_text else _as_text(document.data)):
             continue  # the common case: nothing shaped like a secret anywhere in the file
         for pointer, key, text, is_key in _texts(document.data):

@@ -2,15 +2,36 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from pytest_handoff.config import Settings
-from pytest_handoff.model import Finding, Severity
-from pytest_handoff.pipeline.check import MAX_FINDINGS_PER_RULE, capped
+from pytest_handoff.model import MAX_COUNTED_PER_RULE, MAX_FINDINGS_PER_RULE, Finding, Severity, Tally
+from pytest_handoff.pipeline.check import capped
 from pytest_handoff.pipeline.run import check_paths
+from pytest_handoff.profiles.neuralrelay.handoff import MAX_GAPS_COMPARED, check_coverage_gaps_are_distinct
+from pytest_handoff.profiles.yolo.profile import MAX_JSONL_LINES, read_jsonl
+from pytest_handoff.read.strict_json import line_failure, parse_json_bytes
+from pytest_handoff.validation.schemas import MAX_SCHEMA_ERRORS
 from tests.yolo_helpers import PHASE, write
+
+CLEAN = Path(__file__).resolve().parents[1] / "examples" / "clean"
+CHAIN = ".neuralrelay/handoffs/20261103-091500"
+
+
+def chain_copy(tmp_path: Path) -> Path:
+    """The clean example project, copied (a chain that passes)."""
+    root = tmp_path / "project"
+    shutil.copytree(CLEAN, root)
+    (root / ".git").mkdir(exist_ok=True)
+    return root
 
 
 def finding(line: int, code: str = "YL101", path: str = "a.jsonl") -> Finding:
@@ -95,3 +116,147 @@ def test_a_pattern_in_a_users_schema_runs_in_linear_time(tmp_path: Path) -> None
     )  # fmt: skip
     assert done.returncode == 1, done.stderr
     assert "does not match" in done.stdout
+
+
+# --- work past the cap is counted, not done -------------------------------------------------
+
+
+def test_a_tally_makes_the_first_of_each_rule_and_one_more_then_only_counts() -> None:
+    tally = Tally(limit=2, counted=3)
+    made = [tally.admits("a.jsonl", "YL101") for _ in range(7)]
+    assert made == [True, True, True, False, False, False, False]
+    assert tally.is_full("a.jsonl", "YL101")
+    assert not tally.is_full("a.jsonl", "YL102")
+    assert tally.is_spent("a.jsonl", "YL101")
+    assert tally.unmade() == {("a.jsonl", "YL101"): 4}
+
+
+def test_broken_jsonl_lines_past_the_cap_are_counted_without_being_placed(tmp_path: Path) -> None:
+    raw = b"\x00\n" * 300 + b"{oops\n" * 150 + json.dumps({"type": "critique_result"}).encode() + b"\n"
+    loaded = read_jsonl(raw, tmp_path / "critique.jsonl", "critique.jsonl")
+    codes = [f.code for f in loaded.findings]
+    assert codes.count("HF001") == codes.count("HF002") == MAX_FINDINGS_PER_RULE + 1
+    assert sorted(loaded.unmade) == [("critique.jsonl", "HF001", 199), ("critique.jsonl", "HF002", 49)]
+    assert len(loaded.documents) == 1  # the good line after the broken ones is still read
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b"\x00", b"\xef\xbb\xbf{}", b"\xff\xfe{", b'{"a": 1', b"[" * 5000, b"{}", b'{"a": NaN}', b'[1, NaN', b"1e999",
+     b'{"a": 1, "a": 2}', b'"\\ud800"', b"9" * 5000],
+)  # fmt: skip
+def test_the_cheap_look_at_a_line_agrees_with_parsing_it(line: bytes) -> None:
+    failure = line_failure(line)
+    parsed = parse_json_bytes(line, Path("x.jsonl"), "x.jsonl")
+    if failure is not None:
+        assert [f.code for f in parsed.findings] == [failure]
+        assert parsed.document is None
+
+
+@given(st.binary(max_size=40) | st.text(max_size=40).map(str.encode))
+def test_the_cheap_look_never_names_a_code_parsing_would_not(line: bytes) -> None:
+    failure = line_failure(line)
+    if failure is not None and line.strip(b" \t\r\n"):
+        assert [f.code for f in parse_json_bytes(line, Path("x.jsonl"), "x.jsonl").findings] == [failure]
+
+
+def test_a_rule_stops_looking_at_a_file_once_it_has_counted_enough(tmp_path: Path) -> None:
+    """NR202 on 12,000 vague gaps: 101 made, the rest counted until the rule stops ("more than")."""
+    root = chain_copy(tmp_path)
+    dev = root / CHAIN / "02-dev-agent.json"
+    data = json.loads(dev.read_text(encoding="utf-8"))
+    data["coverage_gaps"] = ["edge cases"] * 12_000
+    dev.write_text(json.dumps(data), encoding="utf-8")
+    _, results = check_paths([], root, Settings())
+    vague = [f for result in results for f in result.findings if f.code == "NR202"]
+    assert len(vague) == MAX_FINDINGS_PER_RULE + 1
+    more = int(vague[-1].message.removeprefix("more than ").split(" ")[0].replace(",", ""))
+    assert MAX_COUNTED_PER_RULE <= more < 12_000 - MAX_FINDINGS_PER_RULE
+    assert vague[-1].message.startswith("more than ")
+
+
+def test_schema_findings_across_the_lines_of_a_file_are_capped(tmp_path: Path) -> None:
+    invalid = {"type": "critique_result", "phase": 5, "findings": "x", "critical": [], "major": 0, "minor": 0}
+    write(tmp_path, f"{PHASE}/critique.jsonl", [invalid] * 150)
+    _, results = check_paths([], tmp_path, Settings())
+    schema = [f for result in results for f in result.findings if f.code == "HS001"]
+    assert len(schema) == MAX_FINDINGS_PER_RULE + 1
+    assert schema[-1].message.startswith("more than ")
+
+
+def test_one_object_with_thousands_of_unexpected_keys_places_only_what_is_reported(tmp_path: Path) -> None:
+    root = chain_copy(tmp_path)
+    dev = root / CHAIN / "02-dev-agent.json"
+    data = json.loads(dev.read_text(encoding="utf-8"))
+    data.update({f"k{n}": n for n in range(5_000)})
+    dev.write_text(json.dumps(data), encoding="utf-8")
+    _, results = check_paths([], root, Settings())
+    schema = [f for result in results for f in result.findings if f.code == "HS001"]
+    assert len(schema) == MAX_SCHEMA_ERRORS + 1
+    assert any(f.message.startswith(f"more than {MAX_SCHEMA_ERRORS} schema errors") for f in schema)
+
+
+def test_nr201_finds_exact_repeats_anywhere_and_rewordings_within_the_bound() -> None:
+    gaps = [f"case {n}: {word(n)} {word(n + 7919)} ignored" for n in range(MAX_GAPS_COMPARED + 100)]
+    gaps += [gaps[-1].upper(), "refresh race token rotation lock", "lock on token rotation race refresh!"]
+    document = parse_json_bytes(json.dumps({"coverage_gaps": gaps}).encode(), Path("d.json"), "d.json").document
+    assert document is not None
+    hits = list(check_coverage_gaps_are_distinct(document, Settings()))
+    assert [hit.pointer for hit in hits] == [f"/coverage_gaps/{len(gaps) - 3}"]
+    assert "repeats entry" in hits[0].message
+
+
+def word(number: int) -> str:
+    """A made-up word of its own for every number (no two gaps share one)."""
+    letters = ""
+    while True:
+        number, digit = divmod(number, 20)
+        letters += "bcdfghjklmnpqrstvwxz"[digit]
+        if not number:
+            return letters + "a"
+
+
+def test_a_patternproperties_key_in_a_users_schema_runs_in_linear_time(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.json").write_text('{"' + "a" * 40 + '!": 1}', encoding="utf-8")
+    (tmp_path / "schema.json").write_text(
+        '{"type": "object", "patternProperties": {"^(a+)+$": {}}, "additionalProperties": false}', encoding="utf-8"
+    )
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.handoff.contracts.note]\nglobs = ["notes/*.json"]\nschema = "schema.json"\n', encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_handoff", "--format", "json"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "unexpected property" in done.stdout
+
+
+def test_a_patternproperties_key_re2_cannot_run_is_a_configuration_error(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.json").write_text('{"y": 1}', encoding="utf-8")
+    (tmp_path / "schema.json").write_text('{"type": "object", "patternProperties": {"(?<!x)y": {}}}', encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.handoff.contracts.note]\nglobs = ["notes/*.json"]\nschema = "schema.json"\n', encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_handoff"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert "(?<!x)y" in done.stderr
+
+
+def test_lines_past_the_jsonl_bound_are_one_hf006_finding_not_read(tmp_path: Path) -> None:
+    raw = b"\n" * MAX_JSONL_LINES + b"{oops}\n" * 3
+    loaded = read_jsonl(raw, tmp_path / "critique.jsonl", "critique.jsonl")
+    assert [(f.code, f.line) for f in loaded.findings] == [("HF006", MAX_JSONL_LINES + 1)]
+    assert loaded.findings[0].message.startswith("3 more lines after line 50,000 are not checked")
+
+
+def test_a_jsonl_file_of_exactly_the_bound_is_read_whole(tmp_path: Path) -> None:
+    raw = b"\n" * (MAX_JSONL_LINES - 1) + b"{oops}\n"
+    loaded = read_jsonl(raw, tmp_path / "critique.jsonl", "critique.jsonl")
+    assert [(f.code, f.line) for f in loaded.findings] == [("HF002", MAX_JSONL_LINES)]

@@ -525,3 +525,31 @@ def test_damaged_json_either_scans_like_json_loads_or_raises_value_error(
         return
     assert_agrees_with_json_loads(damaged)
     assert len(scan_positions(damaged)) == sum(1 for _ in walk(expected))
+
+
+@settings(max_examples=300)
+@given(document=_JSON_VALUES, order=st.randoms(use_true_random=False), missing=_KEYS)
+def test_a_map_that_knows_keys_are_unique_scans_no_further_than_asked_and_agrees(
+    document: Any, order: Any, missing: str
+) -> None:
+    """Pointers asked in any order (and one that is not there) resolve alike with and without
+    ``unique_keys`` (which stops scanning an object at the wanted key)."""
+    text = json.dumps(document)
+    pointers = [pointer for pointer, _, _ in walk(document)]
+    order.shuffle(pointers)
+    pointers.insert(len(pointers) // 2, pointer_join(pointers[0], missing))
+    full, lazy = scan_positions(text), scan_positions(text, unique_keys=True)
+    for pointer in pointers:
+        assert lazy.nearest(pointer) == full.nearest(pointer), pointer
+    assert len(lazy) == len(full)
+
+
+def test_a_huge_object_is_scanned_only_as_far_as_the_key_asked_for() -> None:
+    text = json.dumps({f"k{n}": n for n in range(10_000)})
+    lazy = scan_positions(text, unique_keys=True)
+    assert lazy.spans("/k3") is not None
+    members = lazy._members[0]  # what was scanned is the point
+    assert len(members.keys) == 4
+    assert members.resume > 0
+    assert lazy.spans("/k9999") is not None
+    assert members.resume == -1

@@ -312,13 +312,13 @@ def test_a_single_defect_is_caught_at_its_place_and_nothing_else(
     ],
 )
 def test_nr205_an_apostrophe_before_a_quoted_outcome_is_not_a_quote(counterexample: str) -> None:
-    from pytest_handoff.profiles.neuralrelay.handoff import is_concrete
+    from pytest_handoff.profiles.neuralrelay.counterexamples import is_concrete
 
     assert is_concrete(counterexample)
 
 
 def test_nr205_judges_a_very_long_counterexample_by_its_start() -> None:
-    from pytest_handoff.profiles.neuralrelay.handoff import is_concrete
+    from pytest_handoff.profiles.neuralrelay.counterexamples import is_concrete
 
     assert not is_concrete("a" * 40_000)
     assert is_concrete("parse('x') returns None " + "a" * 40_000)

@@ -6,12 +6,23 @@ checks groups through :func:`check_group`; they differ only in how they report t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.config import Settings
-from pytest_handoff.model import ExtraCheck, Finding, Group, GroupRef, GroupResult, Hit, Rule, Severity
+from pytest_handoff.model import (
+    MAX_FINDINGS_PER_RULE,
+    ExtraCheck,
+    Finding,
+    Group,
+    GroupRef,
+    GroupResult,
+    Hit,
+    Rule,
+    Severity,
+    Tally,
+)
 from pytest_handoff.pipeline.masking import excerpt_sources, masked, shown_path
 from pytest_handoff.read.document import Document, finding_of
 from pytest_handoff.read.files import (
@@ -184,6 +195,7 @@ def _check_contents(
     rules = registry.rules_of(profile.name)
     load_findings: list[Finding] = []
     documents: list[Document] = []
+    unmade: dict[tuple[str, str], int] = {}
     for (path, display, _), (_, raw) in zip(members, contents[: len(members)], strict=True):
         if isinstance(raw, Finding):
             load_findings.append(raw)
@@ -193,17 +205,28 @@ def _check_contents(
         )
         load_findings.extend(loaded.findings)
         documents.extend(loaded.documents)
+        for shown_at, code, count in loaded.unmade:
+            unmade[shown_at, code] = unmade.get((shown_at, code), 0) + count
 
-    hits: list[tuple[Rule, Hit]] = []
+    tally = Tally()  # placing a hit reads its source: only the reported ones are placed
+    findings: list[Finding] = []
     classify_rule = rules.by_code["HS002"]
+    classify_severity = decision_for(classify_rule.code, classify_rule.severity, settings)
     for document in documents:
         handoff_type, classification_hits = profile.classify(document, settings)
-        hits.extend((classify_rule, hit) for hit in classification_hits)
+        _place(findings, classify_rule, classify_severity, classification_hits, tally, ref.group_id)
         document.handoff_type = handoff_type
         if handoff_type is None:
             continue
+        if tally.is_full(document.display_path, SCHEMA_CODE):
+            # Past the cap of schema findings in its file, only whether it is valid matters.
+            document.schema_valid = profile.is_valid(document, settings)
+            if not document.schema_valid:
+                tally.admits(document.display_path, SCHEMA_CODE)  # its errors count as one, at least
+                tally.stopped.add((document.display_path, SCHEMA_CODE))
+            continue
         schema_findings = profile.validate(document, settings)
-        load_findings.extend(schema_findings)
+        load_findings.extend(f for f in schema_findings if tally.admits(f.path, f.code))
         # Content rules trust the schema: only schema-valid documents feed them.
         document.schema_valid = not schema_findings
 
@@ -211,19 +234,25 @@ def _check_contents(
     valid = group.valid()
     document_rules, group_rules = registry.enabled_rules(profile.name, settings)
     for rule in document_rules:
-        check = _check_of(rule)
+        severity = decision_for(rule.code, rule.severity, settings)
+        if severity is None:
+            continue
+        check, types = _check_of(rule), rule.handoff_types
         for document in valid:
-            if not rule.handoff_types or document.handoff_type in rule.handoff_types:
-                hits.extend((rule, hit) for hit in check(document, settings))
+            if types and document.handoff_type not in types:
+                continue
+            if tally.is_spent(document.display_path, rule.code):
+                tally.stopped.add((document.display_path, rule.code))
+                continue
+            _place(findings, rule, severity, check(document, settings), tally, group.group_id, stops=True)
     for rule in group_rules:
-        hits.extend((rule, hit) for hit in _check_of(rule)(group, settings))
+        severity = decision_for(rule.code, rule.severity, settings)
+        _place(findings, rule, severity, _check_of(rule)(group, settings), tally, group.group_id)
 
     decided = (_decided(f, _default_severity(f, rules), settings) for f in load_findings)
-    findings = [f for f in decided if f is not None]
-    for rule, hit in hits:
-        severity = decision_for(rule.code, rule.severity, settings)
-        if severity is not None:  # placing a hit reads its source: only reported ones are placed
-            findings.append(finding_of(rule, hit, severity, group.group_id))
+    findings.extend(f for f in decided if f is not None)
+    for key, count in tally.unmade().items():
+        unmade[key] = unmade.get(key, 0) + count
     if extra_checks:  # a project's own checks: only the threshold applies to what they report
         from pytest_handoff.pipeline.user_checks import extra_finding
     for extra in extra_checks:
@@ -237,7 +266,9 @@ def _check_contents(
             f.replace(chain=chain) if f.chain == group.group_id else
             f if f.chain else f.replace(chain=chain, rule=f.rule or _rule_name(f.code, rules))
             for f in findings
-        )
+        ),
+        unmade=unmade,
+        stopped=tally.stopped,
     )  # fmt: skip
     from pytest_handoff.secrets import find_secrets, secrets_to_mask
 
@@ -259,14 +290,47 @@ def _check_contents(
     )
 
 
-#: The most findings of one rule in one file that are reported; one more finding counts the rest.
-MAX_FINDINGS_PER_RULE = 100
+#: The code of schema findings (the core's rule table).
+SCHEMA_CODE = "HS001"
 
 
-def capped(findings: list[Finding], limit: int = MAX_FINDINGS_PER_RULE) -> list[Finding]:
+def _place(
+    findings: list[Finding],
+    rule: Rule,
+    severity: Severity | None,
+    hits: Iterable[Hit],
+    tally: Tally,
+    group_id: str,
+    *,
+    stops: bool = False,
+) -> None:
+    """Add to ``findings`` those ``rule`` reports for ``hits``: placed while under the cap, only
+    counted past it; with ``stops``, the rule stops looking at a document whose file has enough."""
+    if severity is None:
+        return
+    for hit in hits:
+        path = hit.document.display_path
+        if tally.admits(path, rule.code):
+            findings.append(finding_of(rule, hit, severity, group_id))
+        elif stops and tally.is_spent(path, rule.code):
+            tally.stopped.add((path, rule.code))
+            return
+
+
+def capped(
+    findings: list[Finding],
+    limit: int = MAX_FINDINGS_PER_RULE,
+    *,
+    unmade: Mapping[tuple[str, str], int] | None = None,
+    stopped: Collection[tuple[str, str]] = (),
+) -> list[Finding]:
     """``findings`` (sorted) with at most ``limit`` of each rule in each file, and for a rule that
-    had more, one finding at the first one left out that says how many were."""
-    seen: dict[tuple[str, str], int] = {}
+    had more, one finding at the first one left out that says how many were.
+
+    ``unmade``: how many findings of each (path, code) were only counted (see :class:`Tally`);
+    ``stopped``: those whose rule stopped counting (there were more).
+    """
+    seen: dict[tuple[str, str], int] = dict(unmade or {})
     for finding in findings:
         key = (finding.path, finding.code)
         seen[key] = seen.get(key, 0) + 1
@@ -281,9 +345,10 @@ def capped(findings: list[Finding], limit: int = MAX_FINDINGS_PER_RULE) -> list[
             kept.append(finding)
         elif shown[key] == limit + 1:
             more = seen[key] - limit
+            count = f"more than {more:,}" if key in stopped else f"{more:,}"
             kept.append(
                 finding.replace(
-                    message=f"{more:,} more {finding.code} finding{'s' * (more != 1)} in this file not shown "
+                    message=f"{count} more {finding.code} finding{'s' * (more != 1)} in this file not shown "
                     f"(at most {limit} of a rule per file are); the first is here: {finding.message}",
                     related=(),
                 )

@@ -147,6 +147,17 @@ class Profile(ABC):
         assert document.handoff_type is not None
         return compiled_schema(self.schema_name(document.handoff_type)).findings(document)
 
+    def is_valid(self, document: Document, settings: Settings) -> bool:
+        """Whether a classified document meets its schema, without placing its errors (its file
+        has more schema findings than are reported). A profile that validates in its own way
+        is asked through :meth:`validate` unless it answers this itself."""
+        if type(self).validate is not Profile.validate:
+            return not self.validate(document, settings)
+        from pytest_handoff.validation.schemas import compiled_schema
+
+        assert document.handoff_type is not None
+        return compiled_schema(self.schema_name(document.handoff_type)).accepts(document)
+
     def sort_key(self, path: Path) -> tuple[int, str]:
         """Order of a chain's files (the sequence they were written in)."""
         return (0, path.name)

@@ -72,6 +72,8 @@ class Document:
         # Set by the engine once the profile has classified and validated the document.
         self.handoff_type: str | None = None
         self.schema_valid = False
+        # Set by a reader that knows no object of the text repeats a key.
+        self.unique_keys = False
 
     def __repr__(self) -> str:
         where = f" {self.label}" if self.label else ""
@@ -91,7 +93,7 @@ class Document:
         # json.loads has read the text already: skip the scanner's own validation pass.
         from pytest_handoff.read.positions import scan_positions
 
-        return scan_positions(self.text, trusted=True)
+        return scan_positions(self.text, trusted=True, unique_keys=self.unique_keys)
 
     @cached_property
     def lines(self) -> LineIndex:
@@ -172,6 +174,8 @@ class Loaded(NamedTuple):
 
     documents: tuple[Document, ...]
     findings: tuple[Finding, ...]
+    # Findings past the cap that were counted, not made, as (path, code, how many).
+    unmade: tuple[tuple[str, str, int], ...] = ()
 
     @classmethod
     def of(cls, result: LoadResult) -> Loaded:

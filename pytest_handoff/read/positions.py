@@ -91,9 +91,11 @@ def _decode_key(raw: str) -> str:
 class _Members:
     """The members of one object in source order (duplicates included)."""
 
-    __slots__ = ("keys", "last", "spans", "value_starts")
+    __slots__ = ("keys", "last", "resume", "spans", "value_starts")
 
-    def __init__(self) -> None:
+    def __init__(self, resume: int) -> None:
+        # Where scanning goes on (-1: every member is known); a key looked for stops it early.
+        self.resume = resume
         self.keys: list[str] = []
         # key_start, key_end, value_start, value_end of member i at [4 * i : 4 * i + 4].
         self.spans = array("q")
@@ -119,10 +121,15 @@ _Located = tuple[int, int, Span | None]
 class PositionMap:
     """Pointer -> spans for one document (which must be valid JSON)."""
 
-    __slots__ = ("_closes", "_duplicates", "_items", "_members", "_opens", "_root", "_size", "_text")
+    __slots__ = (
+        "_closes", "_duplicates", "_items", "_members", "_opens", "_root", "_size", "_text", "_unique",
+    )  # fmt: skip
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, unique_keys: bool = False) -> None:
         self._text = text
+        # No object repeats a key: the first member of a name is the one, and a scan for it may
+        # stop there (a huge object is scanned only as far as its findings are).
+        self._unique = unique_keys
         # json.loads refuses a BOM, but a caller may have decoded with plain "utf-8"; skipping
         # it keeps every other offset true to the text we were given.
         start = _skip_whitespace(text, 1 if text.startswith("\ufeff") else 0)
@@ -193,8 +200,9 @@ class PositionMap:
     def _child(self, start: int, token: str) -> _Located | None:
         opener = self._text[start]
         if opener == "{":
-            members = self._object(start)
-            index = members.last.get(unescape_pointer_token(token))
+            name = unescape_pointer_token(token)
+            members = self._object(start, name)
+            index = members.last.get(name)
             if index is None:
                 return None
             key_start, key_end, value_start, value_end = members.spans[4 * index : 4 * index + 4]
@@ -251,35 +259,45 @@ class PositionMap:
     def _root_start(self) -> int:
         return _skip_whitespace(self._text, 1 if self._text.startswith("\ufeff") else 0)
 
-    def _object(self, start: int) -> _Members:
+    def _object(self, start: int, wanted: str | None = None) -> _Members:
+        """The members of the object at ``start``: all of them, or (keys being unique) as many
+        as it takes to meet ``wanted``."""
         members = self._members.get(start)
-        if members is not None:
+        if members is None:
+            text = self._text
+            pos = _skip_whitespace(text, start + 1)
+            members = self._members[start] = _Members(-1 if text.startswith("}", pos) else pos)
+        if members.resume < 0 or (wanted is not None and self._unique and wanted in members.last):
             return members
-        members = _Members()
-        text = self._text
-        pos = _skip_whitespace(text, start + 1)
-        if not text.startswith("}", pos):
-            while True:
-                match = _STRING.match(text, pos)
-                if match is None:
-                    raise ValueError(f"expected an object key at offset {pos}")
-                key = _decode_key(match.group())
-                key_end = match.end()
-                pos = _skip_whitespace(text, key_end)
-                if not text.startswith(":", pos):
-                    raise ValueError(f"expected ':' at offset {pos}")
-                value_start = _skip_whitespace(text, pos + 1)
-                value_end = self._value_end(value_start)
-                members.last[key] = len(members.keys)
-                members.keys.append(key)
-                members.spans.extend((match.start(), key_end, value_start, value_end))
-                members.value_starts.append(value_start)
-                comma = _COMMA.match(text, value_end)
-                if comma is None:
-                    break
-                pos = comma.end()
-        self._members[start] = members
+        self._scan_members(members, wanted if self._unique else None)
         return members
+
+    def _scan_members(self, members: _Members, wanted: str | None) -> None:
+        text = self._text
+        pos = members.resume
+        while True:
+            match = _STRING.match(text, pos)
+            if match is None:
+                raise ValueError(f"expected an object key at offset {pos}")
+            key = _decode_key(match.group())
+            key_end = match.end()
+            pos = _skip_whitespace(text, key_end)
+            if not text.startswith(":", pos):
+                raise ValueError(f"expected ':' at offset {pos}")
+            value_start = _skip_whitespace(text, pos + 1)
+            value_end = self._value_end(value_start)
+            members.last[key] = len(members.keys)
+            members.keys.append(key)
+            members.spans.extend((match.start(), key_end, value_start, value_end))
+            members.value_starts.append(value_start)
+            comma = _COMMA.match(text, value_end)
+            if comma is None:
+                break
+            pos = comma.end()
+            if key == wanted:
+                members.resume = pos
+                return
+        members.resume = -1
 
     def _array(self, start: int) -> _Items:
         items = self._items.get(start)
@@ -449,14 +467,15 @@ def deepest_opening(text: str, limit: int) -> int | None:
     return None
 
 
-def scan_positions(text: str, *, trusted: bool = False) -> PositionMap:
+def scan_positions(text: str, *, trusted: bool = False, unique_keys: bool = False) -> PositionMap:
     """Map each pointer of a JSON text (one ``json.loads`` accepts) to its spans.
 
     Raises ValueError, naming the offset, if the text is not JSON after all. ``trusted``
-    skips that check for a text that json.loads has just read.
+    skips that check for a text that json.loads has just read; ``unique_keys`` says no object
+    of it repeats a key.
     """
     if not trusted:
         _validate(text)
-    return PositionMap(text)
+    return PositionMap(text, unique_keys=unique_keys)
 
 

@@ -82,6 +82,25 @@ def parse_json_bytes(
 
 
 
+def line_failure(raw: bytes) -> str | None:
+    """The load code that :func:`parse_json_bytes` certainly reports for ``raw`` (HF001: not
+    UTF-8, a byte order mark or a NUL; HF002: not JSON), found cheaply; None when it may parse."""
+    if raw.startswith(_UTF8_BOM) or b"\x00" in raw:
+        return "HF001"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "HF001"
+    try:
+        json.loads(text)
+    except RecursionError:
+        return "HF002"
+    except ValueError:
+        # A non-finite constant is HF004 where strict parsing meets it first.
+        return None if "NaN" in text or "Infinity" in text else "HF002"
+    return None
+
+
 def _parse_json_bytes(
     raw: bytes, path: Path, display_path: str, label: str, origin: tuple[int, int]
 ) -> LoadResult:
@@ -192,6 +211,7 @@ def _parse_json_bytes(
         path=path, display_path=display_path, text=text, data=data, label=label, origin=origin
     )
     if not duplicates:
+        document.unique_keys = True
         return LoadResult(document, ())
     return LoadResult(document, tuple(_duplicate_findings(document)))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -60,6 +60,10 @@ class CompiledSchema:
             return []
         return list(validate_document(document, self.full, code))
 
+    def accepts(self, document: Document) -> bool:
+        """Whether ``document`` is valid (its errors neither listed nor placed)."""
+        return self.is_valid(document.data) if self.is_valid is not None else self.full.is_valid(document.data)
+
 
 @cache
 def compiled_schema(name: str) -> CompiledSchema:
@@ -89,15 +93,28 @@ def build_validator(schema: dict[str, Any]) -> Validator:
 MAX_SCHEMA_ERRORS = 100
 
 
-def validate_document(document: Document, validator: Validator, code: str = "HS001") -> Iterator[Finding]:
-    """Schema errors of ``document`` as findings at their exact source position."""
+def validate_document(
+    document: Document,
+    validator: Validator,
+    code: str = "HS001",
+    *,
+    compile_pattern: Callable[[str], Any] = re.compile,
+) -> Iterator[Finding]:
+    """Schema errors of ``document`` as findings at their exact source position.
+
+    At most :data:`MAX_SCHEMA_ERRORS` are placed (one error can explain itself many times over:
+    an object with 300,000 unexpected keys); a finding at the document says when there were more.
+    ``compile_pattern`` compiles the schema's ``patternProperties`` (a user's schema: RE2).
+    """
     from itertools import islice
 
     from pytest_handoff.model import Severity
 
     errors = list(islice(validator.iter_errors(document.data), MAX_SCHEMA_ERRORS + 1))
-    if len(errors) > MAX_SCHEMA_ERRORS:
-        errors = errors[:MAX_SCHEMA_ERRORS]
+    errors.sort(key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
+    explained = list(islice(_distinct_explanations(errors[:MAX_SCHEMA_ERRORS], compile_pattern), MAX_SCHEMA_ERRORS + 1))
+    if len(errors) > MAX_SCHEMA_ERRORS or len(explained) > MAX_SCHEMA_ERRORS:
+        explained = explained[:MAX_SCHEMA_ERRORS]
         first = document.region("")
         yield Finding(
             path=document.display_path,
@@ -110,28 +127,33 @@ def validate_document(document: Document, validator: Validator, code: str = "HS0
             message=f"more than {MAX_SCHEMA_ERRORS} schema errors: only the first {MAX_SCHEMA_ERRORS} are listed",
             logical=document.logical,
         )
-    errors.sort(key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
-    # jsonschema reports each missing property of an object as an error of its own, and each
-    # is explained by listing all of them: one finding per place and message.
+    for pointer, anchor, message in explained:
+        region = document.region(pointer, anchor)
+        yield Finding(
+            path=document.display_path,
+            line=region.line,
+            column=region.column,
+            end_line=region.end_line,
+            end_column=region.end_column,
+            code=code,
+            severity=Severity.ERROR,
+            message=message,
+            pointer=pointer,
+            logical=document.logical,
+        )
+
+
+def _distinct_explanations(
+    errors: list[ValidationError], compile_pattern: Callable[[str], Any]
+) -> Iterator[tuple[str, Anchor, str]]:
+    """Each error's explanations, each (place, message) once: jsonschema reports each missing
+    property of an object as an error of its own, and each is explained by listing all of them."""
     seen: set[tuple[str, str]] = set()
     for error in errors:
-        for pointer, anchor, message in _explain(error):
-            if (pointer, message) in seen:
-                continue
-            seen.add((pointer, message))
-            region = document.region(pointer, anchor)
-            yield Finding(
-                path=document.display_path,
-                line=region.line,
-                column=region.column,
-                end_line=region.end_line,
-                end_column=region.end_column,
-                code=code,
-                severity=Severity.ERROR,
-                message=message,
-                pointer=pointer,
-                logical=document.logical,
-            )
+        for pointer, anchor, message in _explain(error, compile_pattern):
+            if (pointer, message) not in seen:
+                seen.add((pointer, message))
+                yield pointer, anchor, message
 
 
 def pointer_of(parts: Any) -> str:
@@ -142,7 +164,7 @@ def pointer_of(parts: Any) -> str:
     return pointer
 
 
-def _explain(error: ValidationError) -> Iterator[tuple[str, Anchor, str]]:
+def _explain(error: ValidationError, compile_pattern: Callable[[str], Any]) -> Iterator[tuple[str, Anchor, str]]:
     """Pointer, anchor and message for one schema error.
 
     A missing property points at the object that lacks it, an unexpected
@@ -164,15 +186,21 @@ def _explain(error: ValidationError) -> Iterator[tuple[str, Anchor, str]]:
         return
     if keyword == "additionalProperties" and isinstance(instance, dict):
         schema = error.schema if isinstance(error.schema, dict) else {}
-        allowed = set(schema.get("properties", {}))
-        patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
-        extras = [k for k in instance if k not in allowed and not any(p.search(k) for p in patterns)]
-        for name in extras:
+        known = ", ".join(sorted(schema.get("properties", {}))) or "none"
+        for name in additional_properties(instance, schema, compile_pattern):
             token = pointer_join(pointer, name)
-            known = ", ".join(sorted(allowed)) or "none"
             yield token, "key", f"unexpected property {name!r} (allowed here: {known})"
         return
     yield pointer, "value", _message(keyword, expected, instance, error.message)
+
+
+def additional_properties(
+    instance: dict[str, Any], schema: dict[str, Any], compile_pattern: Callable[[str], Any]
+) -> list[str]:
+    """The keys of ``instance`` that neither ``properties`` nor ``patternProperties`` of ``schema`` name."""
+    named = schema.get("properties", {})
+    patterns = [compile_pattern(pattern) for pattern in schema.get("patternProperties", {})]
+    return [key for key in instance if key not in named and not any(p.search(key) for p in patterns)]
 
 
 _JSON_TYPES = {

@@ -9,11 +9,12 @@ RE2 cannot compile is a configuration error that names it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
 from pytest_handoff.errors import ConfigError
+from pytest_handoff.validation.schemas import additional_properties
 
 #: What finds the first placeholder in a text: its matched text, or None.
 Finder = Callable[[str], "str | None"]
@@ -58,6 +59,9 @@ def check_schema_patterns(schema: Any, where: str) -> None:
             pattern = node.get("pattern")
             if isinstance(pattern, str):
                 user_pattern(pattern, where, case_sensitive=True)
+            keyed = node.get("patternProperties")
+            for key in keyed if isinstance(keyed, dict) else ():
+                user_pattern(key, where, case_sensitive=True)
             pending.extend(node.values())
         elif isinstance(node, list):
             pending.extend(node)
@@ -83,3 +87,39 @@ def placeholder_finder(words: tuple[str, ...], patterns: tuple[str, ...], truste
         return None if best is None else best[1]
 
     return find
+
+
+# --- JSON Schema's keywords that take patterns, run by RE2 (jsonschema's own use Python's engine) ---
+
+
+def linear_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    """JSON Schema's ``pattern``, run by RE2 (a user's schema may hold any regular expression)."""
+    from jsonschema.exceptions import ValidationError
+
+    if validator.is_type(instance, "string") and schema_pattern(pattern).search(instance) is None:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def linear_pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    """JSON Schema's ``patternProperties``, its keys run by RE2."""
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        compiled = schema_pattern(pattern)
+        for key, value in instance.items():
+            if compiled.search(key) is not None:
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def linear_additional_properties(validator: Any, allowed: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    """JSON Schema's ``additionalProperties``, ``patternProperties`` keys run by RE2."""
+    from jsonschema.exceptions import ValidationError
+
+    if not validator.is_type(instance, "object"):
+        return
+    extras = additional_properties(instance, schema, schema_pattern)
+    if validator.is_type(allowed, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], allowed, path=extra)
+    elif allowed is False and extras:
+        yield ValidationError(f"unexpected properties: {', '.join(map(repr, sorted(extras)))}")

@@ -170,6 +170,20 @@ class ContractsProfile(Profile):
                 )
             ]  # fmt: skip
 
+    def is_valid(self, document: Document, settings: Settings) -> bool:
+        from pytest_handoff.errors import ConfigError
+        from pytest_handoff.profiles.contracts.fields import contract_of, document_kind
+        from pytest_handoff.profiles.contracts.schemas import user_schema
+
+        contract = contract_of(document, settings)
+        path = contract.schema_for(document_kind(document)) if contract is not None else None
+        if contract is None or path is None:
+            return True
+        try:
+            return user_schema(path, contract.schema_map).accepts(document)
+        except ConfigError:
+            return False
+
     def rule_table(self) -> tuple[Rule, ...]:
         from pytest_handoff.profiles.contracts.rules import RULES
 

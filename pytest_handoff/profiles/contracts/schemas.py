@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.errors import ConfigError
-from pytest_handoff.profiles.contracts.patterns import check_schema_patterns, schema_pattern
+from pytest_handoff.profiles.contracts.patterns import (
+    check_schema_patterns,
+    linear_additional_properties,
+    linear_pattern,
+    linear_pattern_properties,
+    schema_pattern,
+)
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -344,14 +350,6 @@ def _parts_without_refs(schema: Any) -> list[tuple[Any, str]] | None:
     return parts
 
 
-def _linear_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
-    """JSON Schema's ``pattern``, run by RE2 (a user's schema may hold any regular expression)."""
-    from jsonschema.exceptions import ValidationError
-
-    if validator.is_type(instance, "string") and schema_pattern(pattern).search(instance) is None:
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
-
-
 def _default_validator() -> Any:
     from jsonschema import Draft7Validator
 
@@ -398,7 +396,12 @@ class UserSchema:
 
         schema_map, path = self.schema_map, self.path
         cls = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-            validator_for(self.schema, default=jsonschema.Draft7Validator), {"pattern": _linear_pattern}
+            validator_for(self.schema, default=jsonschema.Draft7Validator),
+            {
+                "pattern": linear_pattern,
+                "patternProperties": linear_pattern_properties,
+                "additionalProperties": linear_additional_properties,
+            },
         )
         specification = cls.META_SCHEMA.get("$schema", _DRAFTS[0])
 
@@ -421,6 +424,17 @@ class UserSchema:
         validator: Validator = cls(schema, registry=registry, format_checker=format_checker)
         return validator
 
+    def accepts(self, document: Document) -> bool:
+        """Whether ``document`` is valid (its errors neither listed nor placed)."""
+        if self.is_valid is not None:
+            return self.is_valid(document.data)
+        from referencing.exceptions import Unresolvable
+
+        try:
+            return bool(self.full.is_valid(document.data))
+        except (Unresolvable, ConfigError):
+            return False
+
     def findings(self, document: Document) -> list[Finding]:
         """Schema errors of ``document`` (HS001) at their places; none for a valid document."""
         if self.is_valid is not None and self.is_valid(document.data):
@@ -430,7 +444,7 @@ class UserSchema:
         from pytest_handoff.validation.schemas import validate_document
 
         try:
-            return list(validate_document(document, self.full))
+            return list(validate_document(document, self.full, compile_pattern=schema_pattern))
         except (Unresolvable, ConfigError) as error:
             from pytest_handoff.model import Finding, Severity
 

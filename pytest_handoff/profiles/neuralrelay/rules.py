@@ -16,7 +16,14 @@ A rule's docs are its check's docstring.
 from __future__ import annotations
 
 from pytest_handoff.model import Rule, Severity
-from pytest_handoff.profiles.neuralrelay import classification, cycles, handoff, layout, tracing
+from pytest_handoff.profiles.neuralrelay import (
+    classification,
+    counterexamples,
+    cycles,
+    handoff,
+    layout,
+    tracing,
+)
 from pytest_handoff.profiles.neuralrelay.profile import NAME, STRAY_FILE, STRAY_FILE_DOC
 from pytest_handoff.rules import listed, reported
 
@@ -65,21 +72,21 @@ RULES: tuple[Rule, ...] = (
     listed(
         "NR204",
         "missing-counterexample",
-        handoff.check_counterexample_present,
+        counterexamples.check_counterexample_present,
         handoff_types=("test_to_review",),
         profile=NAME,
     ),
     listed(
         "NR205",
         "abstract-counterexample",
-        handoff.check_counterexample_concrete,
+        counterexamples.check_counterexample_concrete,
         handoff_types=("test_to_review",),
         profile=NAME,
     ),
     listed(
         "NR206",
         "long-counterexample",
-        handoff.check_counterexample_minimal,
+        counterexamples.check_counterexample_minimal,
         severity=WARNING,
         handoff_types=("test_to_review",),
         profile=NAME,

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import NO_SETTINGS, Settings
-from pytest_handoff.model import Finding, Hit
+from pytest_handoff.model import Finding, Hit, Tally
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import YOLO as SPEC
 from pytest_handoff.profiles.yolo.layout import (
@@ -31,7 +31,8 @@ from pytest_handoff.profiles.yolo.layout import (
     planning_root,
 )
 from pytest_handoff.read.document import Document, Loaded
-from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.read.files import file_finding
+from pytest_handoff.read.strict_json import line_failure, parse_json_bytes
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -196,22 +197,57 @@ class YoloProfile(Profile):
         return sorted(words)
 
 
+#: Lines of a JSONL file that are read; past them, one finding (HF006) says how many were not.
+#: A planning artifact holds tens of lines; the bound keeps any file's work within its budget.
+MAX_JSONL_LINES = 50_000
+
+
 def read_jsonl(raw: bytes, path: Path, display_path: str) -> Loaded:
-    """One document per non-blank line, placed at its line; a broken line is a finding at its line."""
+    """One document per non-blank line, placed at its line; a broken line is a finding at its line.
+
+    Past the cap of findings of a code in the file, a line that certainly fails is only counted;
+    past :data:`MAX_JSONL_LINES`, lines are not read.
+    """
     documents: list[Document] = []
     findings: list[Finding] = []
+    tally = Tally()
+    full: set[str] = set()  # the load codes past the cap in this file
+    counted: dict[str, int] = {}  # lines past the cap that were only looked at, by code
     text: str | None = None
-    for number, line in enumerate(raw.split(b"\n"), start=1):
+    lines = raw.split(b"\n", MAX_JSONL_LINES)
+    rest = lines.pop() if len(lines) > MAX_JSONL_LINES else b""
+    for number, line in enumerate(lines, start=1):
         if not line.strip(b" \t\r"):
             continue
+        if full:
+            failure = line_failure(line)  # a cheap look: only a count is wanted past the cap
+            if failure in full:
+                counted[failure] = counted.get(failure, 0) + 1
+                continue
         loaded = parse_json_bytes(line, path, display_path, origin=(number, 1), label=f"line {number}")
-        findings.extend(loaded.findings)
+        for finding in loaded.findings:
+            if tally.admits(display_path, finding.code):
+                findings.append(finding)
+            elif finding.code in ("HF001", "HF002"):
+                full.add(finding.code)
         if loaded.document is not None:
             if text is None:
                 text = raw.decode("utf-8", errors="replace")
             loaded.document.source_text = text
             documents.append(loaded.document)
-    return Loaded(tuple(documents), tuple(findings))
+    if rest.strip(b" \t\r\n"):
+        unread = rest.count(b"\n") + (not rest.endswith(b"\n"))
+        findings.append(
+            file_finding(display_path)(
+                "HF006",
+                f"{unread:,} more lines after line {MAX_JSONL_LINES:,} are not checked: at most "
+                f"{MAX_JSONL_LINES:,} lines of a JSONL file are (split it)",
+                MAX_JSONL_LINES + 1,
+                1,
+            )
+        )
+    unmade = {(display_path, code): count + counted.pop(code, 0) for (_, code), count in tally.unmade().items()}
+    return Loaded(tuple(documents), tuple(findings), tuple((at, code, n) for (at, code), n in unmade.items()))
 
 
 def _holds_a_message(path: Path) -> bool:
