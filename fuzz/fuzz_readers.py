@@ -37,16 +37,15 @@ with atheris.instrument_imports():
     from pytest_handoff.registry import default_registry
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
-JSONL_BREAK = re.compile(r"\n")
 WORK = Path(tempfile.mkdtemp(prefix="handoff-fuzz-readers-"))
 SETTINGS = Settings()
 STATS = {"inputs": 0, "slowest": 0.0}
 
 
-def _inside(findings: Iterable[Finding], raw: bytes, breaks: re.Pattern[str] = LINE_BREAK) -> None:
-    """Every finding lies inside the input (lines as the reader counts them: JSONL's are split at
-    ``\\n`` alone), and its texts stay inert on one line."""
-    lines = breaks.split(raw.decode("utf-8", errors="replace"))
+def _inside(findings: Iterable[Finding], raw: bytes) -> None:
+    """Every finding lies inside the input (lines as editors count them: any line break), and its
+    texts stay inert on one line."""
+    lines = LINE_BREAK.split(raw.decode("utf-8", errors="replace"))
     for finding in findings:
         if finding.line and not 1 <= finding.line <= len(lines):
             raise AssertionError(f"line outside the input: {finding}")
@@ -68,7 +67,7 @@ def fuzz_json(raw: bytes) -> None:
 def fuzz_jsonl(raw: bytes) -> None:
     path = WORK / ".yolo-planning" / "phases" / "05-x" / "x.jsonl"
     loaded = YOLO.read(raw, path, "x.jsonl", SETTINGS)
-    _inside(loaded.findings, raw, JSONL_BREAK)
+    _inside(loaded.findings, raw)
 
 
 def fuzz_yaml(raw: bytes) -> None:

@@ -5,7 +5,7 @@
 #
 # Uses $FUZZ_PYTHON if set; otherwise a venv in fuzz/.venv with atheris and this project
 # (editable), created on first use. Crash reproducers go to fuzz/crashes/ (gitignored), the
-# corpus grows in fuzz/corpus/, seeded with our fixture chains' handoffs. Not part of the tests.
+# corpus grows in fuzz/work/engine/, seeded with our fixture chains' handoffs. Not part of the tests.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
@@ -23,11 +23,11 @@ if ! "$python" -c "import atheris, pytest_handoff" 2>/dev/null; then
     fi
 fi
 
-mkdir -p "$here/crashes" "$here/corpus"
-if [ -z "$(ls -A "$here/corpus")" ]; then
+mkdir -p "$here/crashes" "$here/work/engine"
+if [ -z "$(ls -A "$here/work/engine")" ]; then
     # Seeds: every handoff of our fixture chains, named by chain so that files do not collide.
     for file in "$repo"/tests/fixtures/neuralrelay/*/*.json; do
-        cp "$file" "$here/corpus/$(basename "$(dirname "$file")")-$(basename "$file")"
+        cp "$file" "$here/work/engine/$(basename "$(dirname "$file")")-$(basename "$file")"
     done
 fi
 
@@ -42,7 +42,7 @@ status=0
     -dict="$here/json.dict" \
     -artifact_prefix="$here/crashes/" \
     "$@" \
-    "$here/corpus" || status=$?
+    "$here/work/engine" || status=$?
 if [ -f "$here/crashes/slowest-input.txt" ]; then
     echo "slowest input: $(cat "$here/crashes/slowest-input.txt") (fuzz/crashes/slowest-input.bin)"
 fi

@@ -4,7 +4,9 @@
 #   fuzz/run_readers.sh [SECONDS_PER_READER] [READER...]      (default 300 seconds, every reader)
 #
 # Uses $FUZZ_PYTHON if set; otherwise the venv in fuzz/.venv (atheris and this project, made on
-# first use). Each reader's corpus grows in fuzz/corpus/<reader>/ (seeded from our fixtures);
+# first use). Each reader's working corpus grows in fuzz/work/<reader>/ (seeded from our fixtures
+# and the kept corpus); after the run, the inputs that reach new code are merged into the kept
+# corpus fuzz/corpus/<reader>/, which is committed;
 # crash reproducers go to fuzz/crashes/<reader>/. Prints, per reader: inputs run, crashes, the
 # slowest input's seconds and the peak RSS. Not part of the tests.
 set -euo pipefail
@@ -26,8 +28,8 @@ if ! "$python" -c "import atheris, pytest_handoff" 2>/dev/null; then
 fi
 
 seed() {  # the fixtures a reader starts from
-    local reader="$1" corpus="$here/corpus/$1"
-    mkdir -p "$corpus"
+    local reader="$1" corpus="$here/work/$1"
+    mkdir -p "$corpus" "$here/corpus/$1"
     [ -n "$(ls -A "$corpus")" ] && return
     case "$reader" in
         json|craik-json) cp "$repo"/tests/fixtures/neuralrelay/*/*.json "$repo"/tests/fixtures/craik/*/*.json "$corpus"/ 2>/dev/null || true ;;
@@ -54,7 +56,10 @@ run_one() {
     seed "$reader"
     (cd "$here/crashes/$reader" && FUZZ_REPORT="$here/runs/$reader.report" "$python" "$here/fuzz_readers.py" "$reader" \
         -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 \
-        -artifact_prefix="$here/crashes/$reader/" "$here/corpus/$reader" > "$out" 2>&1) || true
+        -artifact_prefix="$here/crashes/$reader/" "$here/work/$reader" "$here/corpus/$reader" > "$out" 2>&1) || true
+    # Keep what reaches new code: merged into the committed corpus.
+    (cd "$here/crashes/$reader" && "$python" "$here/fuzz_readers.py" "$reader" -merge=1 \
+        "$here/corpus/$reader" "$here/work/$reader" > "$here/runs/$reader.merge.txt" 2>&1) || true
     local runs rss slowest crashes
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out" | grep -o '[0-9]*$' || echo "?")
     rss=$(grep -o 'stat::peak_rss_mb: *[0-9]*' "$out" | grep -o '[0-9]*$' || echo "?")

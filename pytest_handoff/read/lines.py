@@ -74,3 +74,12 @@ class LineIndex:
             return len(self._starts)
         text = self._text
         return text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+
+
+def byte_position(raw: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and character column of a byte offset in possibly invalid UTF-8."""
+    prefix = raw[:offset]
+    line_start = max(prefix.rfind(b"\n"), prefix.rfind(b"\r")) + 1
+    line = prefix.count(b"\n") + prefix.count(b"\r") - prefix.count(b"\r\n") + 1
+    column = len(prefix[line_start:].decode("utf-8", errors="replace")) + 1
+    return line, column

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_handoff.model import Finding, Severity
 from pytest_handoff.read.document import MAX_DEPTH, Document, LoadResult, line_index, shifted
 from pytest_handoff.read.files import file_finding
+from pytest_handoff.read.lines import byte_position
 
 if TYPE_CHECKING:
     pass
@@ -122,7 +123,7 @@ def _parse_json_bytes(
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        line, column = _byte_position(raw, error.start)
+        line, column = byte_position(raw, error.start)
         return LoadResult(
             None,
             (
@@ -390,10 +391,3 @@ def _lone_surrogate(text: str) -> int | None:
 
 
 
-def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:
-    """1-based line and character column of a byte offset in possibly invalid UTF-8."""
-    prefix = raw[:offset]
-    line_start = max(prefix.rfind(b"\n"), prefix.rfind(b"\r")) + 1
-    line = prefix.count(b"\n") + prefix.count(b"\r") - prefix.count(b"\r\n") + 1
-    column = len(prefix[line_start:].decode("utf-8", errors="replace")) + 1
-    return line, column

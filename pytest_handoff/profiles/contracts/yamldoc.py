@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from pytest_handoff.model import Finding, Region, Severity
 from pytest_handoff.read.document import MAX_DEPTH, Anchor, Document, Loaded
+from pytest_handoff.read.lines import byte_position
 from pytest_handoff.read.pointers import unescape_pointer_token
 
 #: Nodes that aliases may bring into one file (counted with everything below them) before it is
@@ -335,9 +336,7 @@ def _decode(raw: bytes) -> tuple[str | None, str, tuple[int, int]]:
     try:
         return raw.decode("utf-8"), "", (0, 0)
     except UnicodeDecodeError as error:
-        before = raw[: error.start]
-        line = before.count(b"\n") + 1
-        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
+        line, column = byte_position(raw, error.start)
         return (
             None,
             f"invalid UTF-8 byte 0x{raw[error.start]:02x} at byte offset {error.start}",

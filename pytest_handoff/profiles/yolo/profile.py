@@ -216,7 +216,14 @@ def read_jsonl(raw: bytes, path: Path, display_path: str) -> Loaded:
     text: str | None = None
     lines = raw.split(b"\n", MAX_JSONL_LINES)
     rest = lines.pop() if len(lines) > MAX_JSONL_LINES else b""
-    for number, line in enumerate(lines, start=1):
+    number = 0  # the line as editors count it: a lone "\r" inside a JSONL line breaks it too
+    for line in lines:
+        number += 1
+        if b"\r" in line:
+            number += line.count(b"\r") - line.endswith(b"\r")
+            first = number - line.count(b"\r") + line.endswith(b"\r")
+        else:
+            first = number
         if not line.strip(b" \t\r"):
             continue
         if full:
@@ -224,7 +231,7 @@ def read_jsonl(raw: bytes, path: Path, display_path: str) -> Loaded:
             if failure in full:
                 counted[failure] = counted.get(failure, 0) + 1
                 continue
-        loaded = parse_json_bytes(line, path, display_path, origin=(number, 1), label=f"line {number}")
+        loaded = parse_json_bytes(line, path, display_path, origin=(first, 1), label=f"line {first}")
         for finding in loaded.findings:
             if tally.admits(display_path, finding.code):
                 findings.append(finding)
@@ -240,9 +247,9 @@ def read_jsonl(raw: bytes, path: Path, display_path: str) -> Loaded:
         findings.append(
             file_finding(display_path)(
                 "HF006",
-                f"{unread:,} more lines after line {MAX_JSONL_LINES:,} are not checked: at most "
+                f"{unread:,} more lines after line {number:,} are not checked: at most "
                 f"{MAX_JSONL_LINES:,} lines of a JSONL file are (split it)",
-                MAX_JSONL_LINES + 1,
+                number + 1,
                 1,
             )
         )
