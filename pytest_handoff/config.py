@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Protocol
 
 from pytest_handoff.errors import ConfigError
 from pytest_handoff.model import Severity
-from pytest_handoff.options import parse_table, whole_number
+from pytest_handoff.options import pairs, parse_table, whole_number
 from pytest_handoff.read.files import DEFAULT_MAX_FILE_SIZE
 from pytest_handoff.specs import ProfileSpec
 
@@ -110,19 +110,6 @@ def _as_codes(value: Any, key: str, source: str) -> tuple[str, ...]:
     return tuple(code.upper() for code in _as_list(value, key, source))
 
 
-def _as_pairs(value: Any, key: str, source: str) -> dict[str, str]:
-    """A table, or lines/list items of ``KEY=VALUE``."""
-    if isinstance(value, Mapping):
-        return {str(k): str(v) for k, v in value.items()}
-    pairs: dict[str, str] = {}
-    for item in _as_list(value, key, source):
-        name, sep, setting = item.partition("=")
-        if not sep or not name.strip() or not setting.strip():
-            raise ConfigError(f"{source}: '{key}' entries look like CODE=VALUE, got {item!r}")
-        pairs[name.strip()] = setting.strip()
-    return pairs
-
-
 #: Every key ``[tool.handoff]`` itself knows, as the README spells them.
 KEYS = ("select", "ignore", "severity", "threshold", "max-file-size", "profile")
 
@@ -143,7 +130,7 @@ def _parse(
         elif name in ("severity", "severities"):
             parsed["severities"] = {
                 code.upper(): _severity(level, f"'{key}': {code}", source)
-                for code, level in _as_pairs(value, key, source).items()
+                for code, level in pairs(value, f"{source}: '{key}'").items()
             }
         elif name == "threshold":
             parsed["threshold"] = _severity(str(value), f"'{key}'", source)
