@@ -123,11 +123,33 @@ def entropy(text: str) -> float:
 
 
 def looks_random(value: str) -> bool:
-    """A long value mixing character classes with high entropy: a credential, not a word."""
+    """A long value mixing character classes with high entropy: a credential, not a word or a path."""
     if len(value) < 16 or re.match(PLACEHOLDER, value) or any(c.isspace() for c in value):
         return False  # prose has spaces; credentials do not
+    if looks_like_path(value):
+        return False  # "design_tokens": "phases/01-auth/design-tokens.jsonl" names a file
     classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]"))
     return classes >= 2 and entropy(value) >= 3.5
+
+
+#: A part of a file name or path written by people: words, numbers and capitalised words joined
+#: by ".", "-" or "_" (base64 runs its letters together: wJalrXUtnFEMI).
+_NAME_PART = r"(?:[a-z]+[0-9]*|[A-Z][a-z]*[0-9]*|[0-9]+[a-z]*)"
+_PATH_SEGMENT = re.compile(rf"\.?{_NAME_PART}(?:[._-]{_NAME_PART})*")
+
+
+def looks_like_path(value: str) -> bool:
+    """True for a path or file name (``phases/01-auth/design-tokens.jsonl``, ``plan.v2.md``)."""
+    if "/" not in value and not re.search(r"\.[a-z][a-z0-9]{0,4}$", value):
+        return False
+    segments = [segment for segment in value.split("/") if segment not in ("", ".", "..", "~")]
+    return bool(segments) and all(_PATH_SEGMENT.fullmatch(segment) for segment in segments)
+
+
+def is_documented_example(secret: str) -> bool:
+    """True for a credential the vendor publishes as an example (AWS's ``AKIAIOSFODNN7EXAMPLE`` and
+    its secret ``wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY``): public, and found in every tutorial."""
+    return secret.endswith(("EXAMPLE", "EXAMPLEKEY"))
 
 
 def mask(secret: str) -> str:
@@ -140,12 +162,15 @@ def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
     """(kind, secret) for every secret in a string; ``key`` is the JSON key holding it, if any."""
     for kind, pattern in KNOWN_FORMATS:
         for match in re.finditer(pattern, text):
-            yield kind, match.group(1) if match.re.groups else match.group(0)
+            secret = match.group(1) if match.re.groups else match.group(0)
+            if not is_documented_example(secret):
+                yield kind, secret
     for match in re.finditer(_KEY_VALUE, text, re.IGNORECASE):
-        if looks_random(match.group(2)):
+        if looks_random(match.group(2)) and not is_documented_example(match.group(2)):
             yield f"value of {match.group(1)!r}", match.group(2)
-    if key and re.search(KEY_NAME, key) and looks_random(text.strip()):
-        yield f"value of {key!r}", text.strip()
+    value = text.strip()
+    if key and re.search(KEY_NAME, key) and looks_random(value) and not is_documented_example(value):
+        yield f"value of {key!r}", value
 
 
 def _texts(root: Any) -> Iterator[tuple[str, str, str, bool]]:
@@ -243,7 +268,10 @@ def check_no_secrets(chain: Group, settings: Settings) -> Iterator[Hit]:
     **What it does**: looks in every string (and key) of every parsed handoff for private key
     blocks, cloud and VCS tokens (AWS, GitHub, GitLab, Slack, Google, Stripe, `sk-` API keys),
     JSON Web Tokens, passwords in URLs, and long high-entropy values assigned to key-like names
-    (`api_key=…`, `"client_secret": "…"`). The finding shows only a masked form.
+    (`api_key=…`, `"client_secret": "…"`). The finding shows only a masked form. A key's name
+    alone never makes a path or a file name a secret (`"design_tokens": "phases/01-auth/design-tokens.jsonl"`),
+    and credentials vendors publish as examples (AWS's `AKIAIOSFODNN7EXAMPLE` and its secret
+    ending in `EXAMPLEKEY`) are not secrets, as common secret scanners treat them.
 
     **Why is this bad?** Handoffs are committed, pasted into pull requests and read by other
     agents; a credential copied from an agent's environment leaks with them.

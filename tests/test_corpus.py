@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.config import Settings
+from pytest_handoff.model import Severity
 from pytest_handoff.pipeline.run import check_paths
 from tests.conftest import (
     CORPUS_CHAIN_ID,
@@ -44,10 +45,14 @@ def test_every_believed_property_of_a_real_chain_is_matched_exactly_once(real_ch
     assert len(targets) == len(set(targets))
 
 
-def test_real_chains_fail_only_on_what_neuralrelay_itself_documents(real_chain: Path) -> None:
+def test_real_chains_fail_only_on_what_neuralrelay_itself_documents(
+    real_chain: Path, request: pytest.FixtureRequest
+) -> None:
     _, (result,) = check_paths([], real_chain, Settings())
-    assert not result.failed
     assert {f.code for f in result.findings} <= {"NR211", "NR212", "NR306"}
+    errors = [(f.code, f.pointer) for f in result.findings if f.severity == Severity.ERROR]
+    # The sample's AC6 (a session cookie that persists across reloads) is traced by no later handoff.
+    assert errors == ([("NR306", "/acceptance_criteria/5")] if request.node.callspec.id == "sample" else [])
 
 
 def corpus_findings(source: Path, tmp_path: Path) -> list[tuple[str, str, str]]:

@@ -606,14 +606,24 @@ def test_an_unexplained_inconclusive_property_is_a_warning(
 HOLIDAY_PAGE = "Receptionists can export the week's bookings as a PDF rota listing each vet's name"
 
 
-def test_a_criterion_no_later_handoff_mentions_is_a_warning_at_the_criterion(
+def test_a_criterion_no_later_handoff_mentions_is_an_error_at_the_criterion(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
     sample_chain.edit(BA, lambda d: d["acceptance_criteria"].append(HOLIDAY_PAGE))
     result = run_handoffs("-rA")
-    result.assert_outcomes(passed=1)
+    result.assert_outcomes(failed=1)
     expect_finding(result, sample_chain, pytester, BA, sample_chain.line_of(BA, HOLIDAY_PAGE), "NR306")
     result.stdout.fnmatch_lines(["*AC9 untraced: looked for*"])
+
+
+def test_nr306_is_not_reported_while_a_later_handoff_that_might_trace_it_is_invalid(
+    sample_chain: ChainFolder, run_handoffs: Run
+) -> None:
+    sample_chain.edit(BA, lambda d: d["acceptance_criteria"].append(HOLIDAY_PAGE))
+    sample_chain.edit(TEST, lambda d: d.pop("remaining_risks"))  # a schema error of its own
+    result = run_handoffs("-rA")
+    expect_no(result, "NR306")
+    result.stdout.fnmatch_lines(["*AC9 not reported while 03-test-agent.json is invalid*"])
 
 
 def test_an_explicit_criterion_reference_traces_it(sample_chain: ChainFolder, run_handoffs: Run) -> None:

@@ -27,7 +27,7 @@ def leaky_chain(in_repo: ChainFolder) -> ChainFolder:
     ("text", "kind"),
     [
         (f"uses {TOKEN}", "GitHub token"),
-        ("AKIAIOSFODNN7EXAMPLE", "AWS access key ID"),
+        ("AKIAZ7Q2LMN4R8T6W3XY", "AWS access key ID"),
         ("-----BEGIN OPENSSH PRIVATE KEY-----", "private key block"),
         ("postgres://app:s3cr3tP4ss@db:5432/orders", "password in a URL"),
         (
@@ -39,6 +39,35 @@ def leaky_chain(in_repo: ChainFolder) -> ChainFolder:
 )
 def test_common_secret_formats_are_recognised(text: str, kind: str) -> None:
     assert next(iter(find_secrets(text)))[0] == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("AKIAIOSFODNN7EXAMPLE", ""),
+        ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", ""),
+        ("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key"),
+    ],
+)
+def test_hx001_leaves_the_credentials_vendors_publish_as_examples_alone(text: str, key: str) -> None:
+    assert list(find_secrets(text, key)) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "key"),
+    [
+        ("phases/01-auth/design-tokens.jsonl", "design_tokens"),
+        (".yolo-planning/phases/02-Billing/02-01.summary.jsonl", "token_file"),
+        ("config/secrets.v2.yaml", "secret_path"),
+    ],
+)
+def test_hx001_never_calls_a_path_a_secret_for_its_key_name_alone(value: str, key: str) -> None:
+    assert list(find_secrets(value, key)) == []
+
+
+def test_hx001_still_finds_a_random_value_with_slashes_under_a_secret_key() -> None:
+    found = list(find_secrets("q8Zr/Kx2Lw9N/pT4vYb7Hc1Jm", "client_secret"))
+    assert [kind for kind, _ in found] == ["value of 'client_secret'"]
 
 
 # Pieces of secrets, key names, separators and the Unicode that case-folding and \s treat specially.

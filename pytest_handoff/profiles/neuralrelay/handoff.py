@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pytest_handoff.model import Hit
-from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS
+from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS, identifiers
 from pytest_handoff.text import content_tokens, find_phrases, match_words, normalise, quote, word_stem
 
 if TYPE_CHECKING:
@@ -127,7 +127,9 @@ def check_coverage_gaps_are_distinct(document: Document, settings: Settings) -> 
     their words (Dice), or one restates 80% of the other's (at least three).
 
     **Why is this bad?** The protocol asks for at least three gaps; repeating one pads the list and
-    hides that the developer named fewer real gaps. (Rewordings are looked for among the first
+    hides that the developer named fewer real gaps. Gaps that name different identifiers or numbers
+    (`parse_header` and `parse_footer`, `batch_size=499` and `501`, two dates) are different gaps,
+    however alike their words. (Rewordings are looked for among the first
     500 entries, as comparing every pair of a longer list would take too long; exact repeats
     are found anywhere.)
 
@@ -139,12 +141,14 @@ def check_coverage_gaps_are_distinct(document: Document, settings: Settings) -> 
     gaps = document.data.get("coverage_gaps", [])
     first_of: dict[str, int] = {}
     words: list[frozenset[str]] = []
+    specifics: list[_Specifics] = []
     for index, gap in enumerate(gaps):
         same = first_of.setdefault(normalise(gap), index)
         reworded = None
         if index < MAX_GAPS_COMPARED:  # pairwise comparison is quadratic: past it, exact repeats only
             words.append(gap_words(gap))
-            reworded = _reworded_from(words, index, before=same if same < index else index)
+            specifics.append((identifiers(gap), frozenset(_NUMBER.findall(gap))))
+            reworded = _reworded_from(words, specifics, index, before=same if same < index else index)
         if reworded is not None:
             earlier = reworded
             shared = words[index] & words[earlier]
@@ -165,10 +169,22 @@ def check_coverage_gaps_are_distinct(document: Document, settings: Settings) -> 
 MAX_GAPS_COMPARED = 500
 
 
-def _reworded_from(words: list[frozenset[str]], index: int, before: int) -> int | None:
-    """The first gap before ``before`` that gap ``index`` rewords, by the words each is about."""
+#: What tells gaps about different things apart: identifiers and numbers (dates, sizes, limits).
+_Specifics = tuple[frozenset[str], frozenset[str]]
+_NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
+
+
+def _reworded_from(
+    words: list[frozenset[str]], specifics: list[_Specifics], index: int, before: int
+) -> int | None:
+    """The first gap before ``before`` that gap ``index`` rewords: about the same words, and not
+    naming other identifiers or numbers (``parse_header`` and ``parse_footer``, ``499`` and ``501``
+    make two gaps)."""
     mine = words[index]
     for earlier in range(before):
+        pairs = zip(specifics[index], specifics[earlier], strict=True)
+        if any(ours and theirs and ours != theirs for ours, theirs in pairs):
+            continue
         shared = mine & words[earlier]
         smaller = min(len(mine), len(words[earlier]))
         dice = 2 * len(shared) / (len(mine) + len(words[earlier]) or 1)

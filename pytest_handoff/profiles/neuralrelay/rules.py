@@ -177,7 +177,7 @@ RULES: tuple[Rule, ...] = (
         "untraced-criterion",
         tracing.check_criteria_are_traced,
         scope="chain",
-        severity=WARNING,
+        severity=Severity.ERROR,
         profile=NAME,
     ),
     listed("NR307", "token-total", cycles.check_token_total, scope="chain", profile=NAME),

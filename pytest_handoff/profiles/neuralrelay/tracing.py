@@ -139,8 +139,12 @@ def check_criteria_are_traced(chain: Group, settings: Settings) -> Iterator[Hit]
     only with two more of its words in the same string. The output shows where each criterion
     was traced, or what was looked for.
 
-    A warning by default: on our own clean chains it finds nothing, but those chains were in
-    view while its thresholds were set; make it an error with `severity = {NR306 = "error"}`.
+    An error by default: dropping a criterion is one of the broken contracts a handoff chain exists
+    to prevent. While a later handoff of the chain is invalid (its own findings say why), an
+    untraced criterion is not reported: the invalid handoff may be the one that traces it.
+    NeuralRelay's own sample chain (`examples/sample-handoffs`) fails it, rightly: its AC6 asks
+    for a session cookie that persists across page reloads, and no later handoff says that was
+    built or tested (the dev handoff names only the sign-out handler that clears the cookie).
 
     **Why is this bad?** A criterion no dev, test or review handoff mentions was probably never
     built or tested.
@@ -151,11 +155,19 @@ def check_criteria_are_traced(chain: Group, settings: Settings) -> Iterator[Hit]
     **Use instead**: have the dev and test handoffs name the endpoint, function or value they
     implemented and tested.
     """
+    invalid = [
+        doc.name
+        for doc in chain.documents
+        if doc.handoff_type != "requirements" and not doc.schema_valid and doc.has_text
+    ]
     for trace in criterion_traces(chain):
         if trace.document is not None:
             chain.notes.append(f"{trace.label} traced: {trace.what} in {trace.document.name} {trace.pointer}")
             continue
         chain.notes.append(f"{trace.label} untraced: looked for {trace.what}")
+        if invalid:  # a knock-on otherwise: the invalid handoff may trace it
+            chain.notes.append(f"{trace.label} not reported while {', '.join(invalid)} is invalid")
+            continue
         yield Hit(
             trace.requirements,
             f"/acceptance_criteria/{trace.at}",
