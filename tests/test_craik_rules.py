@@ -90,6 +90,15 @@ def test_ck102_reads_receipts_in_the_docs_shape(tmp_path: Path) -> None:
     assert "receipts is empty" in finding.message
 
 
+def test_ck102_is_quiet_on_a_record_of_mixed_shapes_that_links_receipts_under_the_other_name(
+    tmp_path: Path,
+) -> None:
+    record = docs_handoff()
+    record["receipts"] = []
+    record["receipt_ids"] = ["receipt_pytest"]
+    assert only(check_records(record, root=tmp_path), "CK102") == []
+
+
 # --- CK103 unexplained-missing-validation ---------------------------------------------------------
 
 
@@ -122,6 +131,13 @@ def test_ck103_is_quiet_when_risks_context_debt_or_next_steps_explain(tmp_path: 
     record = _unvalidated("blocked")
     record[field] = ["The staging database was down, so no tests ran."]
     assert only(check_records(record, root=tmp_path), "CK103") == []
+
+
+def test_ck103_does_not_take_craiks_automatic_context_debt_line_for_an_explanation(tmp_path: Path) -> None:
+    record = _unvalidated("blocked")
+    record["context_debt"] = ["No case file was available for this handoff."]
+    [finding] = only(check_records(record, root=tmp_path), "CK103")
+    assert finding.pointer == "/self_audit/validation_recorded"
 
 
 def test_ck103_is_quiet_for_a_completed_run(tmp_path: Path) -> None:

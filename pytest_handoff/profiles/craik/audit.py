@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 UNFINISHED = ("incomplete", "blocked", "failed", "paused")
 #: Where a handoff may explain a gap (Craik's self-audit reference).
 EXPLANATIONS = ("risks", "context_debt", "next_steps")
+#: What Craik's writer puts in `context_debt` by itself when it had no case file: it explains nothing.
+AUTOMATIC_DEBT = frozenset({"No case file was available for this handoff."})
 #: The code's name for each docs field (what Craik's code rejects the docs' name for).
 CODE_NAMES = {
     "files_and_artifacts": "files_changed and artifacts",
@@ -80,6 +82,11 @@ def check_validation_recorded(document: Document, settings: Settings) -> Iterato
     yield Hit(document, "/self_audit/validation_recorded", message)
 
 
+def _explains(entries: Any) -> bool:
+    """True for a list with an entry someone wrote (not only Craik's automatic context debt)."""
+    return isinstance(entries, list) and any(entry not in AUTOMATIC_DEBT for entry in entries)
+
+
 def check_receipts_reviewed(document: Document, settings: Settings) -> Iterator[Hit]:
     """`self_audit.receipts_reviewed` is true only when the handoff links receipts.
 
@@ -97,7 +104,8 @@ def check_receipts_reviewed(document: Document, settings: Settings) -> Iterator[
     if not _audit(document, "receipts_reviewed"):
         return
     field = "receipts" if _docs(document) else "receipt_ids"
-    if not _filled(document.data, field):
+    # A record of mixed shapes may link them under the other shape's name: that links them too.
+    if not any(_filled(document.data, name) for name in ("receipt_ids", "receipts")):
         yield Hit(
             document,
             "/self_audit/receipts_reviewed",
@@ -120,6 +128,9 @@ def check_gap_explained(document: Document, settings: Settings) -> Iterator[Hit]
     **Example**: `"status": "blocked", "risks": [], "context_debt": [], "next_steps": [],
     "self_audit": {"validation_recorded": false, ...}`.
 
+    Craik's own line for a run without a case file ("No case file was available for this
+    handoff.", which its writer adds by itself) is no explanation.
+
     **Use instead**: `"next_steps": ["Run pytest once the fixture database is reachable."]`.
     """
     data = document.data
@@ -131,7 +142,7 @@ def check_gap_explained(document: Document, settings: Settings) -> Iterator[Hit]
         or audit.get("validation_recorded") is not False
     ):
         return
-    if any(_filled(data, field) for field in EXPLANATIONS):
+    if any(_explains(data.get(field)) for field in EXPLANATIONS):
         return
     present = [field for field in EXPLANATIONS if field in data]
     yield Hit(
