@@ -102,6 +102,20 @@ def test_rl002_messages_say_what_is_wrong() -> None:
     assert "JSON list, not an object" in str(decode_context(_b64(b'["pm", "developer", "qa"]'))[1])
 
 
+def test_rl002_reports_a_base64_json_context_that_breaks_off_at_the_phrase() -> None:
+    line = "HANDOFF:developer:eyJmcm9tIjoi\u2026!!!notbase64"
+    documents, findings = log_documents([READY, line], name="pm.log")
+    assert documents == ()
+    (finding,) = findings
+    assert (finding.code, finding.severity, finding.line, finding.column) == ("RL002", Severity.ERROR, 2, 19)
+    assert "breaks off at character 13" in finding.message
+
+
+def test_rl003_still_takes_prose_for_a_plain_text_context() -> None:
+    assert decode_context("eyJ is how base64 of an object starts") == (None, "")
+    assert decode_context("please test the login page") == (None, "")
+
+
 def test_rl002_does_not_fire_for_base64_without_its_padding() -> None:
     encoded = encode(context()).rstrip("=")
     assert len(encoded) % 4  # the context's length is not a multiple of 4: padding was needed
@@ -141,8 +155,8 @@ def test_rl004_does_not_fire_when_the_ready_signal_comes_first_on_an_earlier_or_
 
 def test_rl004_fires_when_the_ready_signal_follows_the_phrase() -> None:
     handoff = phrase("qa", sender="developer", reason="ready_for_qa")
-    # The watchdog reads the rest of the line as the context: the signal spoils it too (RL003).
-    assert [f.code for f in log_documents([f"{handoff} {READY}"])[1]] == ["RL004", "RL003"]
+    # The watchdog reads the rest of the line as the context: the signal corrupts its base64 (RL002).
+    assert [f.code for f in log_documents([f"{handoff} {READY}"])[1]] == ["RL004", "RL002"]
     assert [f.code for f in log_documents([handoff, READY])[1]] == ["RL004"]
 
 

@@ -28,6 +28,8 @@ _READY = re.compile(r"AGENT_READY_FOR_HANDOFF", re.IGNORECASE)
 _PROMISE = re.compile(r"<promise>\s*RALPH_COMPLETE\s*</promise>", re.IGNORECASE)
 #: A context meant as base64: nothing but its alphabet, and longer than a plain word.
 _BASE64_LIKE = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+#: The base64 a context starts with: ``eyJ`` is how base64 of a JSON object (``{"``) begins.
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]*")
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
@@ -234,9 +236,17 @@ def decode_context(context: str) -> tuple[Any, str | None]:
     """A phrase's context decoded: (object, None); (None, "") for plain text; else (None, what is wrong).
 
     A context of nothing but base64's alphabet (16 characters or more) is taken as meant for
-    base64; anything else is plain text, which the watchdog passes on as it is.
+    base64, and so is one that starts as base64 of a JSON object (``eyJ``) and breaks off;
+    anything else is plain text, which the watchdog passes on as it is.
     """
     if _BASE64_LIKE.fullmatch(context) is None:
+        run = _BASE64_RUN.match(context)
+        end = run.end() if run is not None else 0
+        if context.startswith("eyJ") and end >= 8:
+            return None, (
+                f"starts as base64 of a JSON object but breaks off at character {end + 1} "
+                f"({context[end]!r} is not base64): the context is corrupted"
+            )
         return None, ""
     import binascii
 

@@ -28,7 +28,8 @@ RL002 = """A handoff's context cannot be read: no context, or base64 that is not
 
 **What it does**: reports, at the context, a phrase with no context, and a context that looks
 like base64 (its alphabet only, 16 characters or more) but is not valid base64, does not
-decode to UTF-8, is not JSON, or is JSON but not an object.
+decode to UTF-8, is not JSON, or is JSON but not an object; and one that starts as base64 of a
+JSON object (`eyJ…`) but breaks off into other characters (corrupted, not plain text).
 
 **Why is this bad?** The next agent gets garbage instead of who handed over, why, and which
 task; the watchdog ignores a phrase with no context at all.
