@@ -46,7 +46,7 @@ def test_the_wheel_contains_the_schemas_as_package_data(tmp_path: Path) -> None:
         pytest.skip(f"cannot build a wheel here: {built.stderr.strip().splitlines()[-1:]}")
     (wheel,) = tmp_path.glob("pytest_handoff-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert [n for n in names if n.startswith("pytest_handoff/schemas/")] == [
+    assert sorted(n for n in names if n.startswith("pytest_handoff/schemas/")) == [
         f"pytest_handoff/schemas/{s}" for s in SCHEMAS
     ]
     assert any(n.endswith("entry_points.txt") for n in names)

@@ -301,9 +301,14 @@ def test_yl301_reports_messages_and_artifacts_of_another_phase(tmp_path: Path) -
 
 
 def test_yl301_takes_5_and_05_for_the_same_phase(tmp_path: Path) -> None:
-    write(tmp_path, f"{PHASE}/05-01.plan.jsonl", [{"p": 5, "n": "1"}])
     write(tmp_path, f"{PHASE}/messages.jsonl", [{**CRITIQUE, "phase": 5}, {**SUMMARY, "plan_id": "5-01"}])
     assert check_folder(tmp_path) == []
+
+
+def test_a_plan_header_numbers_its_phase_with_two_digits_as_the_format_says(tmp_path: Path) -> None:
+    write(tmp_path, f"{PHASE}/05-01.plan.jsonl", [{"p": 5, "n": "1"}])
+    pointers = {f.pointer for f in check_folder(tmp_path) if f.code == "HS001"}
+    assert {"/p", "/n"} <= pointers
 
 
 def test_yl301_checks_a_plan_file_outside_a_phase_folder_against_its_name(tmp_path: Path) -> None:

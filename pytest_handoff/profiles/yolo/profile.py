@@ -143,8 +143,10 @@ class YoloProfile(Profile):
         if is_envelope(data):
             return self._classify_v2(document, data, settings)
         declared = data.get("type")
-        if declared is None:
-            return None, ()  # an artifact line (plan header, critique...), not a message
+        if declared is None:  # an artifact line (plan header, critique...), not a message
+            from pytest_handoff.profiles.yolo.artifacts import artifact_type
+
+            return artifact_type(document), ()
         if not isinstance(declared, str):
             return None, (Hit(document, "/type", "a message's type must be a string"),)
         if declared in FLAT_TYPES:
@@ -185,6 +187,8 @@ class YoloProfile(Profile):
     def schema_name(self, handoff_type: str) -> str:
         if handoff_type == V2 or handoff_type.startswith(V2_PREFIX):
             return "yolo/v2_envelope"
+        if handoff_type.startswith("plan_"):  # a planning artifact's line, not a message
+            return f"yolo-artifacts/{handoff_type}"
         return f"yolo/{handoff_type}"
 
     def keywords(self, paths: Iterable[Path], settings: Settings) -> list[str]:

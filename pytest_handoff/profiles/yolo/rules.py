@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_handoff.model import Rule, Severity
-from pytest_handoff.profiles.yolo import counts, envelope, places, routing
+from pytest_handoff.profiles.yolo import artifacts, counts, envelope, places, routing
 from pytest_handoff.profiles.yolo.layout import NAME
 from pytest_handoff.rules import listed
 
@@ -47,4 +47,8 @@ RULES: tuple[Rule, ...] = (
     listed("YL301", "folder-mismatch", places.check_folder_numbers, scope="chain", profile=NAME),
     listed("YL302", "unknown-escalation", places.check_escalation_known, scope="chain", profile=NAME),
     listed("YL303", "gate-passes-blocked-handoff", places.check_gate_sees_blockers, scope="chain", profile=NAME),
+    listed("YL304", "summary-disagrees-with-plan", artifacts.check_summary_counts, scope="chain", profile=NAME),
+    listed(
+        "YL305", "file-outside-plan", artifacts.check_summary_files, scope="chain", profile=NAME, severity=WARNING
+    ),
 )  # fmt: skip
