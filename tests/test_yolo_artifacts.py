@@ -102,3 +102,9 @@ def test_yl305_takes_the_headers_files_and_a_leading_dot_slash_alike(tmp_path: P
     write(tmp_path, f"{PHASE}/05-01.plan.jsonl", [{**HEADER, "fm": ["docs/routing.md"]}, *TASKS])
     write(tmp_path, f"{PHASE}/05-01.summary.jsonl", [{**SUMMARY, "fm": ["./src/step1.py", "docs/routing.md"]}])
     assert check_folder(tmp_path) == []
+
+
+def test_lines_a_summary_adds_after_its_first_are_not_taken_for_summaries(tmp_path: Path) -> None:
+    write(tmp_path, f"{PHASE}/05-01.plan.jsonl", [HEADER, *TASKS])
+    write(tmp_path, f"{PHASE}/05-01.summary.jsonl", [SUMMARY, {"id": "T1", "s": "done", "c": "1a2b3c4"}])
+    assert check_folder(tmp_path) == []

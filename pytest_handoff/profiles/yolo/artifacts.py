@@ -31,10 +31,13 @@ def artifact_type(document: Document) -> str | None:
     named = plan_file(document.name)
     if named is None:
         return None
+    first = document.origin[0] == _first_line(document.source_text)
     if named[2] == "summary.jsonl":
-        return PLAN_SUMMARY
+        # One line by the format; the lines real summaries add after it (a record per task) are
+        # only a warning for YOLO's own validator, and not a summary: left unchecked.
+        return PLAN_SUMMARY if first else None
     if named[2] == "plan.jsonl":
-        return PLAN_HEADER if document.origin[0] == _first_line(document.source_text) else PLAN_TASK
+        return PLAN_HEADER if first else PLAN_TASK
     return None
 
 
