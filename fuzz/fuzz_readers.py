@@ -138,7 +138,12 @@ READERS: dict[str, Callable[[bytes], None]] = {
 
 
 def main() -> None:
-    reader = READERS[sys.argv[1]]
+    # libFuzzer runs this file again for -merge=1 (through the shell, with its own flags only): the
+    # reader then comes from the environment, and the command names this Python.
+    given = os.environ.get("FUZZ_READER")
+    name, flags = (given, sys.argv[1:]) if given else (sys.argv[1], sys.argv[2:])
+    os.environ["FUZZ_READER"] = name
+    reader = READERS[name]
     report = os.environ.get("FUZZ_REPORT")
 
     def one_input(raw: bytes) -> None:
@@ -151,7 +156,7 @@ def main() -> None:
         if report and STATS["inputs"] % 10_000 == 0:
             Path(report).write_text(f"{STATS['inputs']} {STATS['slowest']:.4f}\n", encoding="utf-8")
 
-    atheris.Setup([sys.argv[0], *sys.argv[2:]], one_input)
+    atheris.Setup([f"{sys.executable} {os.path.abspath(__file__)}", *flags], one_input)
     atheris.Fuzz()
 
 
