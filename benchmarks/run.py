@@ -1089,7 +1089,7 @@ def draw_chart(verdicts: list[dict[str, Any]], path: Path) -> None:
         return
     rows = []
     for v in verdicts:
-        target = v["target"].rstrip("x").split(" (")[0]
+        target = v["target"].split(" (")[0].rstrip("x")
         if v["value"] is None or v["result"] not in ("PASS", "FAIL") or v["unit"] != "x":
             continue
         bound = float(target.split()[-1])

@@ -9,6 +9,7 @@ lines holding a marker (``HANDOFF``, ``RALPH_COMPLETE``, ``AGENT_READY``) are lo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -96,6 +97,29 @@ def log_agent(path: Path) -> str | None:
     return stem if stem in AGENTS else None
 
 
+_MARKERS = ("handoff", "ralph_complete", "agent_ready")
+_CHUNK = 1 << 20
+
+
+def _marker_starts(text: str) -> Iterator[int]:
+    """Where a marker starts, in order, in any case. An ASCII log is searched a slice at a time,
+    lower-cased, for the literal markers (a case-insensitive regex over 100 MB costs seconds;
+    lower-casing the whole log would copy it)."""
+    if not text.isascii():  # lower-casing may change lengths: the regex keeps the offsets true
+        yield from (match.start() for match in _MARKER.finditer(text))
+        return
+    overlap = max(map(len, _MARKERS)) - 1
+    for begin in range(0, len(text), _CHUNK):
+        piece = text[begin : begin + _CHUNK + overlap].lower()
+        found = []
+        for marker in _MARKERS:
+            at = piece.find(marker)
+            while 0 <= at < _CHUNK:  # one that starts in the overlap is the next slice's
+                found.append(begin + at)
+                at = piece.find(marker, at + 1)
+        yield from sorted(found)
+
+
 def _marked_lines(text: str) -> list[_Line]:
     """The lines holding a marker, with their numbers: one pass over the text, no line split.
 
@@ -106,8 +130,7 @@ def _marked_lines(text: str) -> list[_Line]:
     cursor = 0  # start of a line whose number is ``number``
     number = 1
     size = len(text)
-    for match in _MARKER.finditer(text):
-        position = match.start()
+    for position in _marker_starts(text):
         if position < cursor:
             continue  # on a line already taken
         number += (

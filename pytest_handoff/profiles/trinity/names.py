@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from typing import NamedTuple
 
 # One separator for all the colons of a stamp (backreference): ``10:00:00``, ``10_00_00``, ``10-00-00``.
@@ -78,6 +79,7 @@ def _instant(match: re.Match[str]) -> Instant | None:
     return Instant(seconds, int(fraction.ljust(_FRACTION_DIGITS, "0")))
 
 
+@lru_cache(maxsize=16384)  # rules and grouping ask for every file's name several times
 def parse_file_name(name: str) -> FileName | str:
     """``name`` read as ``{agent}-{timestamp}.json``, or why it cannot be (a sentence for a finding)."""
     if not name.endswith(".json"):

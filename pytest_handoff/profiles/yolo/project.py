@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -131,13 +132,27 @@ def message_schemas_path(document_path: Path, settings: Settings) -> Path | None
     return None
 
 
+@lru_cache(maxsize=1024)
+def _place_in_project(folder: Path, configured: str) -> tuple[Path, str] | None:
+    """Where a planning folder's project keeps message-schemas.json, and how to show it (pure path
+    work, asked for every line of every file: worked out once per folder)."""
+    root = project_root_of(folder / "x.jsonl")
+    if root is None:
+        return None
+    path = Path(configured) if Path(configured).is_absolute() else root / configured
+    return path, path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+
+
 def message_schemas(document_path: Path, settings: Settings) -> MessageSchemas | None:
     """The project's message-schemas.json for a document (None when the project has none)."""
-    path = message_schemas_path(document_path, settings)
-    if path is None:
-        return None
-    root = project_root_of(document_path)
-    shown = path.relative_to(root).as_posix() if root is not None and path.is_relative_to(root) else str(path)
+    placed = _place_in_project(document_path.parent, SPEC.option(settings, "message-schemas"))
+    if placed is not None:
+        path, shown = placed
+    else:
+        found_path = message_schemas_path(document_path, settings)
+        if found_path is None:
+            return None
+        path, shown = found_path, str(found_path)
 
     def parse(raw: bytes | None, error: str) -> MessageSchemas:
         if raw is None:
