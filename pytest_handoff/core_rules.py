@@ -76,8 +76,8 @@ CORE_RULES: tuple[Rule, ...] = (
         "file-too-large",
         """File is larger than the configured size limit, or holds more lines than are read.
 
-        **What it does**: reports a file over the size limit without reading it, and a JSONL file of
-        more than 50,000 lines at the first line it does not read.
+        **What it does**: reports a file over the size limit without reading it, and a YOLO JSONL
+        file of more than 50,000 lines at the first line it does not read.
 
         **Why is this bad?** A handoff is a summary for another agent; a huge one is almost certainly a
         mistake (a log or a dump pasted in) and would cost time and memory to check.

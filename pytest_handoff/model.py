@@ -149,7 +149,8 @@ class Tally:
 
     A finding is costly to make (placing it reads its source); past the cap only a count is
     kept. The first ``limit`` + 1 of each are made: the extra one marks where the unreported
-    ones start, and carries their count. Past ``counted`` more, a rule may stop looking.
+    ones start, and carries their count. Past ``counted`` more, a rule may stop looking (the
+    count is then a lower bound).
     """
 
     __slots__ = ("counted", "limit", "met", "stopped")

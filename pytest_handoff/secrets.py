@@ -138,9 +138,17 @@ _NAME_PART = r"(?:[a-z]+[0-9]*|[A-Z][a-z]*[0-9]*|[0-9]+[a-z]*)"
 _PATH_SEGMENT = re.compile(rf"\.?{_NAME_PART}(?:[._-]{_NAME_PART})*")
 
 
+#: File name endings that make a value without a slash a file name (``plan.v2.md``); a dotted
+#: passphrase (``correct.horse.battery.stap1``) ends otherwise.
+_FILE_ENDINGS = (
+    ".json", ".jsonl", ".md", ".txt", ".yaml", ".yml", ".toml", ".py", ".ts", ".tsx", ".js", ".jsx",
+    ".go", ".rs", ".java", ".rb", ".sh", ".sql", ".csv", ".log", ".html", ".css", ".xml", ".lock", ".cfg", ".ini",
+)  # fmt: skip
+
+
 def looks_like_path(value: str) -> bool:
     """True for a path or file name (``phases/01-auth/design-tokens.jsonl``, ``plan.v2.md``)."""
-    if "/" not in value and not re.search(r"\.[a-z][a-z0-9]{0,4}$", value):
+    if "/" not in value and not value.endswith(_FILE_ENDINGS):
         return False
     segments = [segment for segment in value.split("/") if segment not in ("", ".", "..", "~")]
     return bool(segments) and all(_PATH_SEGMENT.fullmatch(segment) for segment in segments)

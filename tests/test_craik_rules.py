@@ -365,3 +365,10 @@ def test_a_craik_named_file_that_is_no_craik_record_is_reported_hs002(tmp_path: 
 
 def test_another_craik_contract_is_not_checked(tmp_path: Path) -> None:
     assert check_records({"schema": "craik.case_file", "id": "case_1"}, root=tmp_path) == []
+
+
+def test_ck103_reads_context_debt_entries_that_are_objects(tmp_path: Path) -> None:
+    record = docs_handoff()
+    record.update(status="paused", context_debt=[{"note": "fixtures missing"}], next_steps=[])
+    record["self_audit"]["validation_recorded"] = False
+    assert only(check_records(record, root=tmp_path), "CK103") == []

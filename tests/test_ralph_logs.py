@@ -248,3 +248,10 @@ def test_the_text_of_a_phrase_line_leaves_out_the_base64_its_document_decoded() 
     loaded = read_log(("\n".join(lines) + "\n").encode(), Path("developer.log"), "developer.log")
 
     assert [d.data for d in loaded.documents if isinstance(d, LogLine)] == ["sent HANDOFF:qa:…  "]
+
+
+def test_rl002_reports_a_base64_json_context_cut_short_without_failing() -> None:
+    documents, findings = log_documents([READY, "HANDOFF:developer:eyJhYmNk"], name="pm.log")
+    assert documents == ()
+    assert [(f.code, f.severity) for f in findings] == [("RL002", Severity.ERROR)]
+    assert "cut short (8 characters)" in findings[0].message

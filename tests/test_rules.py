@@ -626,6 +626,26 @@ def test_nr306_is_not_reported_while_a_later_handoff_that_might_trace_it_is_inva
     result.stdout.fnmatch_lines(["*AC9 not reported while 03-test-agent.json is invalid*"])
 
 
+def test_nr306_is_not_reported_while_a_later_handoff_cannot_be_read(
+    sample_chain: ChainFolder, run_handoffs: Run
+) -> None:
+    sample_chain.edit(BA, lambda d: d["acceptance_criteria"].append(HOLIDAY_PAGE))
+    sample_chain.path(TEST).write_text("{ not json", encoding="utf-8")
+    result = run_handoffs("-rA")
+    expect_no(result, "NR306")
+    result.stdout.fnmatch_lines(["*AC9 not reported while 03-test-agent.json is invalid*"])
+
+
+def test_nr306_is_reported_when_the_invalid_handoffs_own_finding_is_not_an_error(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    sample_chain.edit(BA, lambda d: d["acceptance_criteria"].append(HOLIDAY_PAGE))
+    sample_chain.edit(TEST, lambda d: d.pop("remaining_risks"))
+    pytester.makepyprojecttoml("[tool.handoff]\nignore = [\"HS001\"]\n")
+    result = run_handoffs("-rA")
+    expect_finding(result, sample_chain, pytester, BA, sample_chain.line_of(BA, HOLIDAY_PAGE), "NR306")
+
+
 def test_an_explicit_criterion_reference_traces_it(sample_chain: ChainFolder, run_handoffs: Run) -> None:
     sample_chain.edit(BA, lambda d: d["acceptance_criteria"].append(HOLIDAY_PAGE))
     sample_chain.edit(

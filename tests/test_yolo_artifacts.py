@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +109,19 @@ def test_lines_a_summary_adds_after_its_first_are_not_taken_for_summaries(tmp_pa
     write(tmp_path, f"{PHASE}/05-01.plan.jsonl", [HEADER, *TASKS])
     write(tmp_path, f"{PHASE}/05-01.summary.jsonl", [SUMMARY, {"id": "T1", "s": "done", "c": "1a2b3c4"}])
     assert check_folder(tmp_path) == []
+
+
+def test_a_plan_that_starts_with_blank_lines_still_has_its_header_first(tmp_path: Path) -> None:
+    write(tmp_path, f"{PHASE}/05-01.plan.jsonl", "\n\r\n" + "".join(json.dumps(line) + "\n" for line in [HEADER, *TASKS]))
+    write(tmp_path, f"{PHASE}/05-01.summary.jsonl", [SUMMARY])
+    assert check_folder(tmp_path) == []
+
+
+def test_yl304_does_not_count_a_plan_whose_task_line_is_invalid(tmp_path: Path) -> None:
+    found = phase(tmp_path, SUMMARY, [TASKS[0], TASKS[1], {"id": "T3"}])
+    assert [code for code, _, _ in found if code != "HS001"] == []
+
+
+def test_yl305_finds_a_file_named_in_a_deviation_among_its_punctuation(tmp_path: Path) -> None:
+    summary = {**SUMMARY, "fm": [*SUMMARY["fm"], "src/admin.py"], "dv": ["Also touched (`src/admin.py`)."]}
+    assert phase(tmp_path, summary) == []

@@ -345,7 +345,7 @@ def capped(
             kept.append(finding)
         elif shown[key] == limit + 1:
             more = seen[key] - limit
-            count = f"more than {more:,}" if key in stopped else f"{more:,}"
+            count = f"at least {more:,}" if key in stopped else f"{more:,}"
             kept.append(
                 finding.replace(
                     message=f"{count} more {finding.code} finding{'s' * (more != 1)} in this file not shown "

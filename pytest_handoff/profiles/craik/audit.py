@@ -85,7 +85,7 @@ def check_validation_recorded(document: Document, settings: Settings) -> Iterato
 
 def _explains(entries: Any) -> bool:
     """True for a list with an entry someone wrote (not only Craik's automatic context debt)."""
-    return isinstance(entries, list) and any(entry not in AUTOMATIC_DEBT for entry in entries)
+    return isinstance(entries, list) and any(not isinstance(e, str) or e not in AUTOMATIC_DEBT for e in entries)
 
 
 def check_receipts_reviewed(document: Document, settings: Settings) -> Iterator[Hit]:

@@ -155,11 +155,7 @@ def check_criteria_are_traced(chain: Group, settings: Settings) -> Iterator[Hit]
     **Use instead**: have the dev and test handoffs name the endpoint, function or value they
     implemented and tested.
     """
-    invalid = [
-        doc.name
-        for doc in chain.documents
-        if doc.handoff_type != "requirements" and not doc.schema_valid and doc.has_text
-    ]
+    invalid = _later_invalid(chain, settings)
     for trace in criterion_traces(chain):
         if trace.document is not None:
             chain.notes.append(f"{trace.label} traced: {trace.what} in {trace.document.name} {trace.pointer}")
@@ -173,6 +169,24 @@ def check_criteria_are_traced(chain: Group, settings: Settings) -> Iterator[Hit]
             f"/acceptance_criteria/{trace.at}",
             f"{trace.label} is not traced: no later handoff mentions {trace.what}",
         )
+
+
+def _later_invalid(chain: Group, settings: Settings) -> list[str]:
+    """The later handoffs of the chain that are invalid or unreadable, while their own findings
+    fail the chain (HS001/HS002, HF001/HF002 reported as errors): one of them may trace a criterion."""
+    from pytest_handoff.model import Severity
+    from pytest_handoff.selection import decision_for
+
+    def fails(code: str) -> bool:
+        return decision_for(code, Severity.ERROR, settings) == Severity.ERROR
+
+    parsed = {doc.path for doc in chain.documents}
+    found = []
+    if fails("HS001") and fails("HS002"):
+        found += [doc.name for doc in chain.documents if doc.handoff_type != "requirements" and not doc.schema_valid]
+    if fails("HF001") and fails("HF002"):
+        found += [path.name for path in chain.ref.paths if path not in parsed]
+    return found
 
 
 class CriterionTrace(NamedTuple):

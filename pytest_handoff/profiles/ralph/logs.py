@@ -266,6 +266,8 @@ def decode_context(context: str) -> tuple[Any, str | None]:
         run = _BASE64_RUN.match(context)
         end = run.end() if run is not None else 0
         if context.startswith("eyJ") and end >= 8:
+            if end == len(context):  # all base64, but too short to hold a whole object
+                return None, f"starts as base64 of a JSON object but is cut short ({end} characters)"
             return None, (
                 f"starts as base64 of a JSON object but breaks off at character {end + 1} "
                 f"({context[end]!r} is not base64): the context is corrupted"

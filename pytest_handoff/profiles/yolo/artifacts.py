@@ -8,6 +8,7 @@ files it says it modified. Learnt from YOLO's artifact-formats reference, every 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -41,9 +42,13 @@ def artifact_type(document: Document) -> str | None:
     return None
 
 
+_LEADING_SPACE = re.compile(r"[ \t\r\n]*")
+
+
 def _first_line(text: str) -> int:
-    """The line (as editors count lines) of the first character that is not white space."""
-    start = len(text) - len(text.lstrip(" \t\r\n"))
+    """The line (as editors count lines) of the first character that is not white space (no copy
+    of the text: this is asked for every line of a file)."""
+    start = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr]  # always matches
     return line_index(text).position(start)[0] if start else 1
 
 
@@ -63,6 +68,17 @@ def _plans(chain: Group) -> dict[str, tuple[Document | None, list[Document]]]:
             tasks.append(document)
         plans[key] = (header, tasks)
     return plans
+
+
+def _uncounted(chain: Group) -> set[str]:
+    """Plans with a task line that is invalid (its own HS001 says why): their tasks cannot be told."""
+    return {_plan_id(doc) for doc in chain.documents if doc.handoff_type == PLAN_TASK and not doc.schema_valid}
+
+
+def _plan_id(document: Document) -> str:
+    named = plan_file(document.name)
+    assert named is not None  # typed from its name
+    return f"{named[0]}-{named[1]}"
 
 
 def _summaries(chain: Group) -> Iterator[tuple[str, Document]]:
@@ -88,11 +104,12 @@ def check_summary_counts(chain: Group, settings: Settings) -> Iterator[Hit]:
     **Use instead**: `{"s": "partial", "tc": 2, "tt": 3, "dv": ["T3 moved to 05-02"], ...}`.
     """
     plans = _plans(chain)
+    uncounted = _uncounted(chain)
     for plan_id, summary in _summaries(chain):
         data = summary.data
         done, total = data["tc"], data["tt"]
         header, tasks = plans.get(plan_id, (None, []))
-        if header is not None and total != len(tasks):
+        if header is not None and plan_id not in uncounted and total != len(tasks):
             yield Hit(
                 summary,
                 "/tt",
@@ -121,20 +138,27 @@ def check_summary_files(chain: Group, settings: Settings) -> Iterator[Hit]:
     **Use instead**: `"dv": ["src/admin.py: exposed the token TTL setting the plan forgot"]`.
     """
     plans = _plans(chain)
+    uncounted = _uncounted(chain)
     for plan_id, summary in _summaries(chain):
         header, tasks = plans.get(plan_id, (None, []))
-        if header is None:
+        if header is None or plan_id in uncounted:
             continue
         planned = {_path(f) for f in header.data.get("fm", [])} | {_path(f) for t in tasks for f in t.data["f"]}
-        deviations = " ".join(summary.data["dv"])
+        # The words of the deviations, as paths: one set, so that a long list costs a look each.
+        named = {_path(word.lstrip(_OPENING).rstrip(_AROUND)) for entry in summary.data["dv"] for word in entry.split()}
         for index, modified in enumerate(summary.data["fm"]):
-            if _path(modified) not in planned and _path(modified) not in deviations:
+            if _path(modified) not in planned and _path(modified) not in named:
                 yield Hit(
                     summary,
                     f"/fm/{index}",
                     f"{modified!r} is not among plan {plan_id}'s files and no deviation (dv) names it",
                     related=((header, "", "plan"),),
                 )
+
+
+#: What may stand around a path in prose: "src/a.py:", "(src/a.py)", "`src/a.py`,".
+_OPENING = "`'\"([{"
+_AROUND = "`'\"()[]{},;:."
 
 
 def _path(text: str) -> str:
