@@ -90,6 +90,13 @@ def invalid_lines(size: int) -> tuple[str, bytes]:
     return ".yolo-planning/phases/05-x/critique.jsonl", line * (size // len(line))
 
 
+def plan_lines(size: int) -> tuple[str, bytes]:
+    """A YOLO plan that starts with a blank line, then a header and very many task lines."""
+    header = b'{"p": "05", "n": "01", "t": "x", "w": 1, "d": [], "obj": "x"}\n'
+    task = b'{"id": "T1", "tp": "auto", "a": "x", "f": ["src/x.py"], "v": "pytest", "done": "x"}\n'
+    return ".yolo-planning/phases/05-x/05-01.plan.jsonl", b"\n" + header + task * (size // len(task))
+
+
 SHAPES: dict[str, Callable[[int], tuple[str, bytes]]] = {
     "many keys": many_keys,
     "many lines": many_lines,
@@ -99,6 +106,7 @@ SHAPES: dict[str, Callable[[int], tuple[str, bytes]]] = {
     "many findings": many_findings,
     "distinct items": distinct_items,
     "invalid lines": invalid_lines,
+    "plan lines": plan_lines,
 }
 
 
