@@ -39,6 +39,7 @@ def test_the_broken_fixture_project_has_one_finding_per_planted_defect(tmp_path:
     assert sorted(found) == sorted(
         [
             ("YL301", "03-02.plan.jsonl", 1),
+            ("YL307", "critique.jsonl", 2),
             ("YL303", "integration-gate-result.jsonl", 1),
             ("YL101", "messages.jsonl", 1),
             ("YL106", "messages.jsonl", 2),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_handoff.model import Rule, Severity
-from pytest_handoff.profiles.yolo import artifacts, counts, envelope, places, routing
+from pytest_handoff.profiles.yolo import artifacts, counts, envelope, places, routing, verdicts
 from pytest_handoff.profiles.yolo.layout import NAME
 from pytest_handoff.rules import listed
 
@@ -51,4 +51,7 @@ RULES: tuple[Rule, ...] = (
     listed(
         "YL305", "file-outside-plan", artifacts.check_summary_files, scope="chain", profile=NAME, severity=WARNING
     ),
+    listed("YL306", "verdict-contradicts-findings", verdicts.check_verdicts, scope="chain", profile=NAME),
+    listed("YL307", "critique-left-open", verdicts.check_critique_settled, scope="chain", profile=NAME),
+    listed("YL308", "test-not-red-first", verdicts.check_tests_red_first, scope="chain", profile=NAME),
 )  # fmt: skip
