@@ -37,10 +37,15 @@ def test_yl306_a_verification_pass_whose_line_explains_its_failures_is_fine(tmp_
     assert found(tmp_path, "verification.jsonl", lines) == []
 
 
-def test_yl306_a_qa_pass_with_failing_tests_or_a_major_finding(tmp_path: Path) -> None:
+def test_yl306_a_qa_pass_with_failing_tests_no_line_explains(tmp_path: Path) -> None:
     head = {"r": "PASS", "tests": {"ps": 9, "fl": 1, "sk": 0}, "lint": {"err": 0, "warn": 0}, "dt": "2026-02-18"}
+    assert found(tmp_path, "qa-code.jsonl", [head]) == [("YL306", 1, "/r")]
+
+
+def test_yl306_a_qa_pass_with_a_major_finding(tmp_path: Path) -> None:
+    head = {"r": "PASS", "tests": {"ps": 9, "fl": 0, "sk": 0}, "lint": {"err": 0, "warn": 0}, "dt": "2026-02-18"}
     finding = {"f": "src/x.py", "ln": 3, "sev": "major", "issue": "race", "sug": "lock"}
-    assert found(tmp_path, "qa-code.jsonl", [head, finding]) == [("YL306", 1, "/r"), ("YL306", 1, "/r")]
+    assert found(tmp_path, "qa-code.jsonl", [head, finding]) == [("YL306", 1, "/r")]
 
 
 def test_yl306_a_review_approving_a_critical_finding_or_past_three_cycles(tmp_path: Path) -> None:
@@ -74,3 +79,10 @@ def test_yl308_a_test_plan_line_not_red_first(tmp_path: Path, red: object, expec
 
 def test_lines_of_another_shape_are_skipped_not_failed(tmp_path: Path) -> None:
     assert found(tmp_path, "verification.jsonl", [["not", "an", "object"], {"r": 1}]) == []  # type: ignore[list-item]
+
+
+def test_yl306_a_qa_pass_whose_finding_lines_explain_its_failing_tests_is_fine(tmp_path: Path) -> None:
+    """As YOLO's own phase 03 does: three failing tests, three 'pre-existing failure' lines."""
+    head = {"r": "PASS", "tests": {"ps": 9, "fl": 2, "sk": 0}, "lint": {"err": 0, "warn": 0}, "dt": "2026-02-16"}
+    note = {"f": "tests/a.bats", "ln": 3, "sev": "info", "issue": "pre-existing failure", "sug": "not this phase"}
+    assert found(tmp_path, "qa-code.jsonl", [head, note, note]) == []

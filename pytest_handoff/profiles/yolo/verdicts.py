@@ -40,7 +40,8 @@ def check_verdicts(chain: Group, settings: Settings) -> Iterator[Hit]:
       or with a check line whose `r` is `fail`, unless that line explains them (a non-empty
       `gaps` or `notes`, as YOLO's own phase 05 does);
     - `qa-code.jsonl` whose first line says `r: "PASS"` with failed tests (`tests.fl` above 0)
-      or a `critical` or `major` finding line (QA's PASS "requires zero critical/major findings");
+      that neither that line nor a finding line each explains, or with a `critical` or `major`
+      finding line (QA's PASS "requires zero critical/major findings");
     - `code-review.jsonl` whose first line says `r: "approve"` with a `critical` finding line,
       or a review `cycle` beyond 3 (the format allows 1-3).
 
@@ -85,8 +86,9 @@ def _qa_code(lines: list[Document]) -> Iterator[Hit]:
     head = lines[0]
     tests = head.data.get("tests")
     failed = _number(tests.get("fl")) if isinstance(tests, dict) else None
-    if failed:
-        yield Hit(head, "/r", f"QA says PASS with {failed} failing test(s) (tests.fl)")
+    # Failing tests are explained by the line itself (gaps, notes) or a finding line for each.
+    if failed and not _explained(head.data) and len(lines) - 1 < failed:
+        yield Hit(head, "/r", f"QA says PASS with {failed} failing test(s) (tests.fl) that no line explains")
     severe = [doc for doc in lines[1:] if doc.data.get("sev") in ("critical", "major")]
     if severe:
         yield Hit(
