@@ -219,7 +219,7 @@ def hook_source(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, Pa
         source,
         dirs_exist_ok=True,
         ignore=shutil.ignore_patterns(
-            ".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", "build", "dist"
+            ".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "build", "dist"
         ),
     )
     git(source, "init", "-q")

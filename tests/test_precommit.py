@@ -58,7 +58,7 @@ def repo_with_hook(tmp_path: Path, pre_commit_home: Path) -> Path:
         REPO,
         source,
         ignore=shutil.ignore_patterns(
-            ".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", "build", "dist"
+            ".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "build", "dist"
         ),
     )
     for args in (
