@@ -64,35 +64,34 @@ def test_a_jsonl_file_of_many_broken_lines_reports_the_cap_and_the_count(tmp_pat
     assert last.message.startswith("300 more YL101 findings")
 
 
+CONTRACT = '[tool.handoff.contracts.note]\nglobs = ["notes/*.json"]\nschema = "schema.json"\n'
+
+
+def contract_run(
+    root: Path, schema: str, note: str | None = None, rules: str = "", args: tuple[str, ...] = ("--format", "json")
+) -> subprocess.CompletedProcess[str]:
+    """A project of one contract (its ``schema``, ``note`` as notes/a.json), checked in a fresh process."""
+    (root / ".git").mkdir()
+    if note is not None:
+        (root / "notes").mkdir()
+        (root / "notes" / "a.json").write_text(note, encoding="utf-8")
+    (root / "schema.json").write_text(schema, encoding="utf-8")
+    (root / "pyproject.toml").write_text(CONTRACT + rules, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_handoff", *args], cwd=root, capture_output=True, text=True, timeout=60
+    )
+
+
 def test_a_users_catastrophic_pattern_runs_in_linear_time(tmp_path: Path) -> None:
     """``re:^(a+)+$`` against ``"a" * 40 + "!"`` never returns under a backtracking engine."""
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "notes").mkdir()
-    (tmp_path / "notes" / "a.json").write_text('{"text": "' + "a" * 40 + '!"}', encoding="utf-8")
-    (tmp_path / "schema.json").write_text('{"type": "object"}', encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.handoff.contracts.note]\nglobs = ["notes/*.json"]\nschema = "schema.json"\n'
-        '[tool.handoff.contracts.note.rules.real]\ncheck = "no-placeholders"\nplaceholders = ["re:^(a+)+$"]\n',
-        encoding="utf-8",
-    )
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest_handoff", "--format", "json"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    rules = '[tool.handoff.contracts.note.rules.real]\ncheck = "no-placeholders"\nplaceholders = ["re:^(a+)+$"]\n'
+    done = contract_run(tmp_path, '{"type": "object"}', '{"text": "' + "a" * 40 + '!"}', rules)
     assert done.returncode == 0, done.stderr
 
 
 def test_a_pattern_re2_cannot_run_is_a_configuration_error_naming_contract_and_pattern(tmp_path: Path) -> None:
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "schema.json").write_text('{"type": "object"}', encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.handoff.contracts.note]\nglobs = ["notes/*.json"]\nschema = "schema.json"\n'
-        '[tool.handoff.contracts.note.rules.real]\ncheck = "no-placeholders"\nplaceholders = ["re:(?<!x)TODO"]\n',
-        encoding="utf-8",
-    )
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest_handoff"], cwd=tmp_path, capture_output=True, text=True, timeout=60
-    )
+    rules = '[tool.handoff.contracts.note.rules.real]\ncheck = "no-placeholders"\nplaceholders = ["re:(?<!x)TODO"]\n'
+    done = contract_run(tmp_path, '{"type": "object"}', rules=rules, args=())
     assert done.returncode == 2
     assert "contract 'note'" in done.stderr
     assert "(?<!x)TODO" in done.stderr
@@ -101,19 +100,8 @@ def test_a_pattern_re2_cannot_run_is_a_configuration_error_naming_contract_and_p
 
 def test_a_pattern_in_a_users_schema_runs_in_linear_time(tmp_path: Path) -> None:
     """JSON Schema's ``pattern`` in a contract's schema is a user's pattern too: RE2 runs it."""
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "notes").mkdir()
-    (tmp_path / "notes" / "a.json").write_text('{"text": "' + "a" * 40 + '!"}', encoding="utf-8")
-    (tmp_path / "schema.json").write_text(
-        '{"type": "object", "properties": {"text": {"type": "string", "pattern": "^(a+)+$"}}}', encoding="utf-8"
-    )
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.handoff.contracts.note]\nglobs = ["notes/*.json"]\nschema = "schema.json"\n', encoding="utf-8"
-    )
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest_handoff", "--format", "json"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    schema = '{"type": "object", "properties": {"text": {"type": "string", "pattern": "^(a+)+$"}}}'
+    done = contract_run(tmp_path, schema, '{"text": "' + "a" * 40 + '!"}')
     assert done.returncode == 1, done.stderr
     assert "does not match" in done.stdout
 
@@ -221,34 +209,14 @@ def word(number: int) -> str:
 
 
 def test_a_patternproperties_key_in_a_users_schema_runs_in_linear_time(tmp_path: Path) -> None:
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "notes").mkdir()
-    (tmp_path / "notes" / "a.json").write_text('{"' + "a" * 40 + '!": 1}', encoding="utf-8")
-    (tmp_path / "schema.json").write_text(
-        '{"type": "object", "patternProperties": {"^(a+)+$": {}}, "additionalProperties": false}', encoding="utf-8"
-    )
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.handoff.contracts.note]\nglobs = ["notes/*.json"]\nschema = "schema.json"\n', encoding="utf-8"
-    )
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest_handoff", "--format", "json"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    schema = '{"type": "object", "patternProperties": {"^(a+)+$": {}}, "additionalProperties": false}'
+    done = contract_run(tmp_path, schema, '{"' + "a" * 40 + '!": 1}')
     assert done.returncode == 1, done.stderr
     assert "unexpected property" in done.stdout
 
 
 def test_a_patternproperties_key_re2_cannot_run_is_a_configuration_error(tmp_path: Path) -> None:
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "notes").mkdir()
-    (tmp_path / "notes" / "a.json").write_text('{"y": 1}', encoding="utf-8")
-    (tmp_path / "schema.json").write_text('{"type": "object", "patternProperties": {"(?<!x)y": {}}}', encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.handoff.contracts.note]\nglobs = ["notes/*.json"]\nschema = "schema.json"\n', encoding="utf-8"
-    )
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest_handoff"], cwd=tmp_path, capture_output=True, text=True, timeout=60
-    )
+    done = contract_run(tmp_path, '{"type": "object", "patternProperties": {"(?<!x)y": {}}}', '{"y": 1}', args=())
     assert done.returncode == 2
     assert "(?<!x)y" in done.stderr
 

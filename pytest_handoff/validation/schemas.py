@@ -113,34 +113,20 @@ def validate_document(
     errors = list(islice(validator.iter_errors(document.data), MAX_SCHEMA_ERRORS + 1))
     errors.sort(key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
     explained = list(islice(_distinct_explanations(errors[:MAX_SCHEMA_ERRORS], compile_pattern), MAX_SCHEMA_ERRORS + 1))
+    def finding(line: int, column: int, end_line: int, end_column: int, message: str, pointer: str = "") -> Finding:
+        return Finding(
+            path=document.display_path, line=line, column=column, end_line=end_line, end_column=end_column,
+            code=code, severity=Severity.ERROR, message=message, pointer=pointer, logical=document.logical,
+        )  # fmt: skip
+
     if len(errors) > MAX_SCHEMA_ERRORS or len(explained) > MAX_SCHEMA_ERRORS:
         explained = explained[:MAX_SCHEMA_ERRORS]
         first = document.region("")
-        yield Finding(
-            path=document.display_path,
-            line=first.line,
-            column=first.column,
-            end_line=first.line,
-            end_column=first.column,
-            code=code,
-            severity=Severity.ERROR,
-            message=f"more than {MAX_SCHEMA_ERRORS} schema errors: only the first {MAX_SCHEMA_ERRORS} are listed",
-            logical=document.logical,
-        )
+        summary = f"more than {MAX_SCHEMA_ERRORS} schema errors: only the first {MAX_SCHEMA_ERRORS} are listed"
+        yield finding(first.line, first.column, first.line, first.column, summary)
     for pointer, anchor, message in explained:
         region = document.region(pointer, anchor)
-        yield Finding(
-            path=document.display_path,
-            line=region.line,
-            column=region.column,
-            end_line=region.end_line,
-            end_column=region.end_column,
-            code=code,
-            severity=Severity.ERROR,
-            message=message,
-            pointer=pointer,
-            logical=document.logical,
-        )
+        yield finding(region.line, region.column, region.end_line, region.end_column, message, pointer)
 
 
 def _distinct_explanations(

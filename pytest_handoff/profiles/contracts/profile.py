@@ -24,6 +24,7 @@ from pytest_handoff.read.strict_json import parse_json_bytes
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.model import Finding, Rule
+    from pytest_handoff.profiles.contracts.schemas import UserSchema
 
 _YAML_SUFFIXES = (".yaml", ".yml")
 _SUFFIXES = (".json", *_YAML_SUFFIXES)
@@ -151,15 +152,10 @@ class ContractsProfile(Profile):
 
     def validate(self, document: Document, settings: Settings) -> list[Finding]:
         from pytest_handoff.errors import ConfigError
-        from pytest_handoff.profiles.contracts.fields import contract_of, document_kind
-        from pytest_handoff.profiles.contracts.schemas import user_schema
 
-        contract = contract_of(document, settings)
-        path = contract.schema_for(document_kind(document)) if contract is not None else None
-        if contract is None or path is None:
-            return []
         try:
-            return user_schema(path, contract.schema_map).findings(document)
+            schema = _schema_of(document, settings)
+            return [] if schema is None else schema.findings(document)
         except ConfigError as error:  # settings made in code, not checked when loaded
             from pytest_handoff.model import Finding, Severity
 
@@ -172,15 +168,10 @@ class ContractsProfile(Profile):
 
     def is_valid(self, document: Document, settings: Settings) -> bool:
         from pytest_handoff.errors import ConfigError
-        from pytest_handoff.profiles.contracts.fields import contract_of, document_kind
-        from pytest_handoff.profiles.contracts.schemas import user_schema
 
-        contract = contract_of(document, settings)
-        path = contract.schema_for(document_kind(document)) if contract is not None else None
-        if contract is None or path is None:
-            return True
         try:
-            return user_schema(path, contract.schema_map).accepts(document)
+            schema = _schema_of(document, settings)
+            return schema is None or schema.accepts(document)
         except ConfigError:
             return False
 
@@ -188,6 +179,19 @@ class ContractsProfile(Profile):
         from pytest_handoff.profiles.contracts.rules import RULES
 
         return RULES
+
+
+def _schema_of(document: Document, settings: Settings) -> UserSchema | None:
+    """The schema of the document's contract for its kind (None when none applies); ConfigError
+    when the file cannot be used (settings made in code are not checked when loaded)."""
+    from pytest_handoff.profiles.contracts.fields import contract_of, document_kind
+    from pytest_handoff.profiles.contracts.schemas import user_schema
+
+    contract = contract_of(document, settings)
+    path = contract.schema_for(document_kind(document)) if contract is not None else None
+    if contract is None or path is None:
+        return None
+    return user_schema(path, contract.schema_map)
 
 
 PROFILE = ContractsProfile()

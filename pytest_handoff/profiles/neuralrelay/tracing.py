@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.model import Hit
+from pytest_handoff.model import Hit, Severity
 from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS
 from pytest_handoff.read.pointers import pointer_join
+from pytest_handoff.selection import decision_for
 from pytest_handoff.text import containment, match_words, quote
 
 if TYPE_CHECKING:
@@ -174,8 +175,6 @@ def check_criteria_are_traced(chain: Group, settings: Settings) -> Iterator[Hit]
 def _later_invalid(chain: Group, settings: Settings) -> list[str]:
     """The later handoffs of the chain that are invalid or unreadable, while their own findings
     fail the chain (HS001/HS002, HF001/HF002 reported as errors): one of them may trace a criterion."""
-    from pytest_handoff.model import Severity
-    from pytest_handoff.selection import decision_for
 
     def fails(code: str) -> bool:
         return decision_for(code, Severity.ERROR, settings) == Severity.ERROR

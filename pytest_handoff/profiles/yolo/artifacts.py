@@ -58,9 +58,7 @@ def _plans(chain: Group) -> dict[str, tuple[Document | None, list[Document]]]:
     for document in chain.valid():
         if document.handoff_type not in (PLAN_HEADER, PLAN_TASK):
             continue
-        named = plan_file(document.name)
-        assert named is not None  # typed from its name
-        key = f"{named[0]}-{named[1]}"
+        key = _plan_id(document)
         header, tasks = plans.get(key, (None, []))
         if document.handoff_type == PLAN_HEADER:
             header = document
@@ -83,9 +81,7 @@ def _plan_id(document: Document) -> str:
 
 def _summaries(chain: Group) -> Iterator[tuple[str, Document]]:
     for document in chain.valid(PLAN_SUMMARY):
-        named = plan_file(document.name)
-        assert named is not None
-        yield f"{named[0]}-{named[1]}", document
+        yield _plan_id(document), document
 
 
 def check_summary_counts(chain: Group, settings: Settings) -> Iterator[Hit]:

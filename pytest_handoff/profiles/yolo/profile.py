@@ -19,6 +19,7 @@ from pytest_handoff.config import NO_SETTINGS, Settings
 from pytest_handoff.model import Finding, Hit, Tally
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import YOLO as SPEC
+from pytest_handoff.profiles.yolo.artifacts import artifact_type
 from pytest_handoff.profiles.yolo.layout import (
     ESCALATION_LOG,
     EXECUTION_STATE,
@@ -144,8 +145,6 @@ class YoloProfile(Profile):
             return self._classify_v2(document, data, settings)
         declared = data.get("type")
         if declared is None:  # an artifact line (plan header, critique...), not a message
-            from pytest_handoff.profiles.yolo.artifacts import artifact_type
-
             return artifact_type(document), ()
         if not isinstance(declared, str):
             return None, (Hit(document, "/type", "a message's type must be a string"),)
@@ -215,8 +214,7 @@ def read_jsonl(raw: bytes, path: Path, display_path: str) -> Loaded:
     documents: list[Document] = []
     findings: list[Finding] = []
     tally = Tally()
-    full: set[str] = set()  # the load codes past the cap in this file
-    counted: dict[str, int] = {}  # lines past the cap that were only looked at, by code
+    full: set[str] = set()  # the load codes past the cap in this file (the tally's, kept at hand)
     text: str | None = None
     lines = raw.split(b"\n", MAX_JSONL_LINES)
     rest = lines.pop() if len(lines) > MAX_JSONL_LINES else b""
@@ -233,7 +231,7 @@ def read_jsonl(raw: bytes, path: Path, display_path: str) -> Loaded:
         if full:
             failure = line_failure(line)  # a cheap look: only a count is wanted past the cap
             if failure in full:
-                counted[failure] = counted.get(failure, 0) + 1
+                tally.admits(display_path, failure)  # counted only
                 continue
         loaded = parse_json_bytes(line, path, display_path, origin=(first, 1), label=f"line {first}")
         for finding in loaded.findings:
@@ -257,7 +255,7 @@ def read_jsonl(raw: bytes, path: Path, display_path: str) -> Loaded:
                 1,
             )
         )
-    unmade = {(display_path, code): count + counted.pop(code, 0) for (_, code), count in tally.unmade().items()}
+    unmade = tally.unmade()
     return Loaded(tuple(documents), tuple(findings), tuple((at, code, n) for (at, code), n in unmade.items()))
 
 
