@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import chain
 
 _DASHES = re.compile(r"[\u2010-\u2015\u2212]")
 _SPACES = re.compile(r"\s+")
@@ -181,6 +182,27 @@ class _MatchForms(dict[str, tuple[str, ...]]):
 _MATCH_FORMS = _MatchForms()
 
 
+class _WordForms(dict[str, tuple[str, ...]]):
+    """A word as written -> every form it gives (its own, and its identifier parts'); filled on
+    first sight, so that a text's words are looked up in one pass at C speed."""
+
+    def __missing__(self, word: str) -> tuple[str, ...]:
+        if word.islower():  # most words: no case to split on
+            forms = _MATCH_FORMS[word]
+        else:
+            found = set(_MATCH_FORMS[word.casefold()])
+            if word.isascii() and not (word.isupper() or word.isdigit()):
+                for part in _IDENTIFIER_PARTS.findall(word):
+                    found.update(_MATCH_FORMS[part.casefold()])
+            forms = tuple(sorted(found))
+        if len(self) < 100_000:  # bounded, as _MatchForms
+            self[word] = forms
+        return forms
+
+
+_WORD_FORMS = _WordForms()
+
+
 @lru_cache(maxsize=16384)
 def match_words(text: str) -> frozenset[str]:
     """Content words of ``text`` for matching prose: any script, identifiers split, stems, concepts.
@@ -191,16 +213,7 @@ def match_words(text: str) -> frozenset[str]:
     """
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
-    forms = _MATCH_FORMS
-    words: set[str] = set()
-    for word in _WORD.findall(text):
-        if word.islower():  # most words: no case to split on
-            words.update(forms[word])
-            continue
-        words.update(forms[word.casefold()])
-        if word.isascii() and not (word.isupper() or word.isdigit()):
-            for part in _IDENTIFIER_PARTS.findall(word):
-                words.update(forms[part.casefold()])
+    words = set(chain.from_iterable(map(_WORD_FORMS.__getitem__, _WORD.findall(text))))
     folded = text.casefold()
     words.update(concept for phrase, concept in PHRASE_CONCEPTS if phrase in folded)
     return frozenset(words)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import re
 import shutil
+import unicodedata
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -12,10 +14,10 @@ from hypothesis import strategies as st
 from pytest_handoff.config import load_settings
 from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.pipeline.discovery import discover
-from pytest_handoff.profiles.neuralrelay.matching import EXACT_LIMIT, FLOOR, Properties, assign
+from pytest_handoff.profiles.neuralrelay.matching import EXACT_LIMIT, FLOOR, Properties, assign, identifiers
 from pytest_handoff.profiles.neuralrelay.profile import NeuralRelayProfile
 from pytest_handoff.registry import default_registry
-from pytest_handoff.text import match_words, word_stem
+from pytest_handoff.text import _MATCH_FORMS, PHRASE_CONCEPTS, match_words, word_stem
 
 FIXTURES = Path(__file__).parent / "fixtures" / "neuralrelay"
 
@@ -164,3 +166,29 @@ def test_above_the_cap_no_entry_is_left_out_while_a_one_to_one_matching_exists()
     padded = [[0.9, 0.8, *[0.0] * (EXACT_LIMIT - 1)], [0.85, *[0.0] * EXACT_LIMIT]]
     padded += [[0.0] * (EXACT_LIMIT + 1) for _ in range(EXACT_LIMIT - 1)]
     assert assign(padded) == {0: 1, 1: 0}
+
+
+_TEXT_PIECES = st.sampled_from(["a", "B", "_", ".", "-", "`", " ", "\n", "9", "é", "py", "Id", "x.js"])
+
+
+@given(st.lists(_TEXT_PIECES, max_size=16).map("".join))
+@settings(max_examples=400, deadline=None)
+def test_identifiers_searched_word_by_word_agree_with_one_search_of_the_whole_text(text: str) -> None:
+    whole = re.compile(r"`([^`]{2,})`|\b([a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|[\w-]+\.[a-z]{2,5})\b")
+    expected = frozenset(next(g for g in m.groups() if g).casefold() for m in whole.finditer(text))
+    assert identifiers(text) == expected
+
+
+@given(st.lists(_TEXT_PIECES, max_size=16).map("".join))
+@settings(max_examples=400, deadline=None)
+def test_matching_words_looked_up_per_written_word_agree_with_folding_each_word(text: str) -> None:
+    # The reference folds every word, then adds its identifier parts, one at a time.
+    expected: set[str] = set()
+    for word in re.findall(r"[^\W_]+", unicodedata.normalize("NFC", text)):
+        expected.update(_MATCH_FORMS[word.casefold()])
+        if word.isascii() and not (word.islower() or word.isupper() or word.isdigit()):
+            for part in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+", word):
+                expected.update(_MATCH_FORMS[part.casefold()])
+    folded = text.casefold()
+    expected.update(concept for phrase, concept in PHRASE_CONCEPTS if phrase in folded)
+    assert match_words(text) == expected

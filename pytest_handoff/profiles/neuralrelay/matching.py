@@ -27,7 +27,9 @@ EXACT_LIMIT = 40
 
 EXPLICIT, RESTATED, EXACT = 3.0, 2.0, 2.5
 # Identifiers and backquoted names: refreshAccessToken, parse_date, tokens.ts, `retry()`.
-_IDENTIFIER = re.compile(r"`([^`]{2,})`|\b([a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|[\w-]+\.[a-z]{2,5})\b")
+_BACKQUOTED = re.compile(r"`([^`]{2,})`")
+# An identifier never spans white space or a backquote: it is searched word by word (see identifiers).
+_IDENTIFIER = re.compile(r"\b(?:[a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|[\w-]+\.[a-z]{2,5})\b")
 
 
 #: Words every test handoff uses whatever it is about: no evidence of what an entry is about.
@@ -109,7 +111,16 @@ def identifiers(text: str) -> frozenset[str]:
     """Identifiers, file names and backquoted names in ``text``, case-folded (cached)."""
     if "`" not in text and "_" not in text and "." not in text and (text.islower() or text.isupper()):
         return frozenset()  # no backquote, underscore, dot or lower-upper pair: no identifier
-    return frozenset(next(g for g in match.groups() if g).casefold() for match in _IDENTIFIER.finditer(text))
+    found: set[str] = set()
+    if "`" in text:
+        found.update(match.group(1).casefold() for match in _BACKQUOTED.finditer(text))
+        text = _BACKQUOTED.sub(" ", text)
+    # Only a word with an underscore, a dot before its end or a lower-upper pair can hold one;
+    # the pattern costs far more tried at every position of the text.
+    for word in text.split():
+        if "_" in word or "." in word[:-1] or not (word.islower() or word.isupper() or word.istitle()):
+            found.update(match.group(0).casefold() for match in _IDENTIFIER.finditer(word))
+    return frozenset(found)
 
 
 def explicit_reference(entry: str) -> int | None:
