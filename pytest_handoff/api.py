@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import Settings, load_settings
-from pytest_handoff.model import Finding, Severity
+from pytest_handoff.model import UNCLAIMED, Finding, Severity
 from pytest_handoff.registry import Registry, default_registry
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def check_file(
     target = _absolute(Path(path), root)
     display = _display(target, root)
     profile = profile_for(target, settings, display, explicit=True, registry=registry) or registry.profile(
-        registry.builtin_names()[0]
+        UNCLAIMED
     )
     ref = group_ref_for(profile, target, settings, root)
     overrides: Mapping[Path, bytes] = {}

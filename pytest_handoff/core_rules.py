@@ -72,6 +72,24 @@ CORE_RULES: tuple[Rule, ...] = (
         """,
     ),
     reported(
+        "HF005",
+        "unclaimed-file",
+        """A file named explicitly is a file no format claims.
+
+        **What it does**: reports, once, a file given on the command line, to the API, the hook or
+        MCP that no format recognises by its place, name or content, and lists the formats tried.
+        The file is not read as any of them (a JSONL file is never parsed as one JSON document).
+
+        **Why is this bad?** Checked as some format's handoff, it would get findings about a
+        contract it never meant to keep; passed silently, a misplaced handoff goes unchecked.
+
+        **Example**: `handoff-lint notes/x.json`, where `notes/` is no format's folder.
+
+        **Use instead**: put the handoff where its format keeps them (`.neuralrelay/handoffs/<chain>/`,
+        `.yolo-planning/`, `handoff/`...), or choose its format with `--profile`.
+        """,
+    ),
+    reported(
         "HF006",
         "file-too-large",
         """File is larger than the configured size limit, or holds more lines than are read.

@@ -229,6 +229,10 @@ class Rule(NamedTuple):
         return self.doc.split("\n", 1)[0].strip()
 
 
+#: The profile of a file named explicitly that no format claims (not a format: never listed).
+UNCLAIMED = "unclaimed"
+
+
 class GroupRef(NamedTuple):
     """A group before it is read: the name of its profile, its id, folder and member files in order.
 

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from pytest_handoff.model import UNCLAIMED
 from pytest_handoff.options import Option, any_value
 from pytest_handoff.profiles.builtin import BUILTIN_SPECS
 from pytest_handoff.selection import is_enabled
@@ -67,7 +68,11 @@ class Registry:
         if found is not None:
             return found
         spec = self.specs.get(name)
-        if spec is None:
+        if name == UNCLAIMED:  # not a format: made here, knowing which formats there are
+            from pytest_handoff.profiles.unclaimed import UnclaimedProfile
+
+            found = UnclaimedProfile(self.names())
+        elif spec is None:
             found = next((p for p in self.plugins() if p.name == name), None)
             if found is None:
                 raise KeyError(name)

@@ -23,8 +23,9 @@ DEFAULT_GLOBS = [(spec.name, glob) for spec in BUILTIN_SPECS for glob in spec.de
 
 
 #: Globs the hook for all leaves to a format's own hook: any project's logs/ folder holds logs,
-#: and only a project with a Ralph session makes them Ralph's (the Ralph hook takes them).
-LEFT_TO_THEIR_HOOK = {("ralph", "logs/**/*.log")}
+#: and any project may have a prd.json; only a project with a Ralph session makes them Ralph's
+#: (the Ralph hook takes them).
+LEFT_TO_THEIR_HOOK = {("ralph", "logs/**/*.log"), ("ralph", "prd.json")}
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pytest_handoff.config import Settings
-from pytest_handoff.model import GroupRef
+from pytest_handoff.model import UNCLAIMED, GroupRef
 from pytest_handoff.pipeline.matcher import Matcher
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.read.files import display_path_for
@@ -60,7 +60,7 @@ def profile_for(
         return registry.profile(settings.profile)
     if relative_posix is not None:
         owner = (matcher or Matcher(settings, registry, plugins=False)).first_owner(relative_posix)
-        if owner is not None:
+        if owner is not None and registry.profile(owner).keeps(path):
             return registry.profile(owner)
     if explicit:
         return next((p for p in registry.all_profiles() if p.claims(path, settings)), None)
@@ -106,7 +106,9 @@ def iter_handoff_files(
             if matcher.may_match(entry.name):
                 owner = matcher.first_owner(prefix + entry.name)
                 if owner is not None:
-                    yield path, registry.profile(owner)
+                    profile = registry.profile(owner)
+                    if profile.keeps(path):
+                        yield path, profile
         if listings is not None:
             listings[os.path.normcase(current)] = regular
         pending.extend(reversed(folders))
@@ -168,8 +170,8 @@ def discover(
     ``deleted`` are files a commit removes: they are left out of their chains even when still
     on disk, and a chain that loses one is checked (what is left of it) as if the deleted file
     were named, so that the gap or missing stage it leaves is reported. A chain with no file
-    left is not checked. A named file no profile recognises is checked by the first built-in
-    profile (which reports what it lacks).
+    left is not checked. A named file no profile recognises gets one finding that says so
+    (HF005, see :mod:`pytest_handoff.profiles.unclaimed`).
     """
     registry = registry or default_registry()
     files: list[tuple[Path, Profile | None]] = []  # None: named, its profile still to find
@@ -209,7 +211,7 @@ def discover(
         profile = (
             found
             or profile_for(path, settings, display_path_for(path, root), explicit=True, matcher=named, registry=registry)
-            or registry.profile(registry.builtin_names()[0])
+            or registry.profile(UNCLAIMED)
         )
         located = profile.group_of(path, settings)
         folder = os.path.normcase(located[0] if located else path)

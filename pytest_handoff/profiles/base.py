@@ -46,6 +46,11 @@ class Profile(ABC):
     def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         """True when ``path``, named explicitly, looks like one of this format's files."""
 
+    def keeps(self, path: Path) -> bool:
+        """True when ``path``, which this profile's globs matched, is one of its files: a look beyond
+        the name for a name other projects use too (Ralph's ``prd.json`` needs its session beside)."""
+        return True
+
     def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         """The folder and id of the group ``path`` belongs to, or None for a file on its own.
 

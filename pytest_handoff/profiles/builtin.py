@@ -70,6 +70,7 @@ _RALPH_GLOBS = (
     *(f".claude/session/{name}" for name in _RALPH_SESSION_FILES),
     ".claude/session/logs/*.log",
     "logs/**/*.log",
+    "prd.json",  # kept only beside a session (RalphProfile.keeps)
 )
 
 RALPH = ProfileSpec(

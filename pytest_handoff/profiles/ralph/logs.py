@@ -34,6 +34,25 @@ _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]*")
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
+#: What makes a file a Ralph agent's log wherever it is: a phrase, a readiness marker or a promise.
+_RALPH_MARKS = re.compile(
+    rb"HANDOFF[ \t]*:[ \t]*[A-Za-z][\w-]*[ \t]*:|AGENT_READY_FOR_HANDOFF|<promise>\s*RALPH_COMPLETE", re.IGNORECASE
+)
+#: How much of a log named outside a session is read to find one (a log that starts with a
+#: megabyte of other output before its first phrase is not recognised).
+LOOK_BYTES = 1024 * 1024
+
+
+def has_ralph_marks(path: Path) -> bool:
+    """True when the first :data:`LOOK_BYTES` of the file at ``path`` hold a Ralph phrase or marker."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(LOOK_BYTES)
+    except OSError:
+        return False
+    return _RALPH_MARKS.search(head) is not None
+
+
 class _Line(NamedTuple):
     number: int
     start: int  # offset of the line in the text

@@ -96,8 +96,21 @@ class RalphProfile(Profile):
         if name in SESSION_FILES:
             return _in_session_folder(path)
         if name == PRD_FILE:
+            return self.keeps(path)
+        if not name.endswith(".log"):
+            return False
+        from pytest_handoff.profiles.ralph.logs import has_ralph_marks  # only for a named log
+
+        # Named explicitly, a log outside a session is Ralph's when it holds Ralph's phrases.
+        return _is_session_log(path) or has_ralph_marks(path)
+
+    def keeps(self, path: Path) -> bool:
+        # Any project may have a prd.json or a logs/ folder: they are Ralph's beside a session.
+        # A log your globs find in no logs/ folder was put there on purpose: it is kept.
+        name = path.name
+        if name == PRD_FILE:
             return (path.parent / ".claude" / "session").is_dir()
-        return name.endswith(".log") and _is_session_log(path)
+        return not name.endswith(".log") or _log_root(path) is None or _is_session_log(path)
 
     def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         name = path.name
@@ -142,9 +155,7 @@ class RalphProfile(Profile):
         return [NAME, *sorted(agent for agent in agents if agent)]
 
     def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
-        if not path.name.endswith(".json"):  # a log (any text file, under --profile ralph)
-            if settings.profile != NAME and not _is_session_log(path):
-                return Loaded((), ())  # an application's logs/ folder: not a Ralph agent's log
+        if not path.name.endswith(".json"):  # a log: kept, claimed or named under --profile ralph
             from pytest_handoff.profiles.ralph.logs import read_log
 
             return read_log(raw, path, display_path)
