@@ -159,6 +159,19 @@ def _explain(error: ValidationError, compile_pattern: Callable[[str], Any]) -> I
     from jsonschema.exceptions import best_match
 
     if error.validator in ("anyOf", "oneOf") and error.context:
+        versions = _versions_tried(error)
+        if versions:
+            # Every branch is a titled version of the shape: the errors of the nearest version
+            # (the fewest) are explained, and the finding names every version tried.
+            by_branch: dict[int, list[ValidationError]] = {}
+            for inner in error.context:
+                by_branch.setdefault(int(inner.relative_schema_path[0]), []).append(inner)
+            nearest = min(by_branch, key=lambda index: (len(by_branch[index]), index))
+            tried = f" (no documented version fits; tried: {'; '.join(versions)}; nearest: {versions[nearest]})"
+            for inner in by_branch[nearest]:
+                for pointer, anchor, message in _explain(inner, compile_pattern):
+                    yield pointer, anchor, message + tried
+            return
         error = best_match(error.context)
     pointer = pointer_of(error.absolute_path)
     keyword = str(error.validator)
@@ -178,6 +191,13 @@ def _explain(error: ValidationError, compile_pattern: Callable[[str], Any]) -> I
             yield token, "key", f"unexpected property {name!r} (allowed here: {known})"
         return
     yield pointer, "value", _message(keyword, expected, instance, error.message)
+
+
+def _versions_tried(error: ValidationError) -> list[str]:
+    """The titles of an ``anyOf``'s branches when every branch has one (versions of a shape)."""
+    branches = error.validator_value if isinstance(error.validator_value, list) else []
+    titles = [branch.get("title") for branch in branches if isinstance(branch, dict)]
+    return [str(t) for t in titles] if titles and all(titles) and len(titles) == len(branches) else []
 
 
 def additional_properties(

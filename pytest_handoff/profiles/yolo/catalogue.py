@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from pytest_handoff.profiles.yolo.fields import LEVELS, PHASE, R, Schema, one_of, record, text, when
+from pytest_handoff.profiles.yolo.messages_earlier import CURRENT_VERSION, EARLIER_FLAT
 from pytest_handoff.profiles.yolo.messages_teams import TEAM_MESSAGES
 from pytest_handoff.profiles.yolo.messages_work import WORK_MESSAGES
 
@@ -38,9 +39,14 @@ ENVELOPE_FIELDS = (
 
 
 def flat_schema(name: str) -> Schema:
-    """The JSON Schema of flat message ``name``."""
+    """The JSON Schema of flat message ``name``: any version of it YOLO documented (``anyOf``,
+    each version titled, so that a message no version fits is told which were tried)."""
     summary, fields = FLAT[name]
-    body = record({"type": ({"description": "The message type.", "const": name}, R), **fields})
+    body = _shape(name, fields)
+    earlier = EARLIER_FLAT.get(name, ())
+    if earlier:
+        versions = [(CURRENT_VERSION, body), *((label, _shape(name, shape)) for label, shape in reversed(earlier))]
+        body = {"anyOf": [{"title": label, **shape} for label, shape in versions]}
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "$id": f"https://pytest-handoff.dev/schemas/yolo/{name}.schema.json",
@@ -48,6 +54,10 @@ def flat_schema(name: str) -> Schema:
         "description": summary,
         **body,
     }
+
+
+def _shape(name: str, fields: dict[str, tuple[Schema, bool]]) -> Schema:
+    return record({"type": ({"description": "The message type.", "const": name}, R), **fields})
 
 
 def envelope_schema() -> Schema:
