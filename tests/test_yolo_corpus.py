@@ -66,10 +66,11 @@ def test_the_broken_fixture_project_has_one_finding_per_planted_defect(tmp_path:
     )
 
 
-def test_yolos_own_phase_folder_reads_and_only_its_summary_breaks_the_documented_format() -> None:
+def test_yolos_own_phase_folder_reads_and_only_its_summary_and_critique_break_the_documented_format() -> None:
     """YOLO's own 05-01.summary.jsonl is written with full-word keys (tasks, commits,
     files_modified, deviations), which its artifact-formats reference abbreviates and its own
-    validate.sh rejects; everything else in the folder is as documented."""
+    validate.sh rejects; its critique.jsonl writes each finding as title/detail, where the Senior
+    reads q (or desc). Everything the next agent reads in the other files is as documented."""
     needs_corpus()
     folder = CORPUS / CORPUS_PHASE
     paths = sorted(PROFILE.members(folder, "", None), key=PROFILE.sort_key)
@@ -81,7 +82,10 @@ def test_yolos_own_phase_folder_reads_and_only_its_summary_breaks_the_documented
         documents += len(loaded.documents)
     assert documents == sum(len(path.read_bytes().splitlines()) for path in paths)
     found = check_folder(CORPUS, CORPUS_PHASE)
-    assert {(f.code, f.path.rsplit("/", 1)[-1]) for f in found} == {("HS001", "05-01.summary.jsonl")}
+    assert {(f.code, f.path.rsplit("/", 1)[-1]) for f in found} == {
+        ("HS001", "05-01.summary.jsonl"),
+        ("HS001", "critique.jsonl"),
+    }
     assert {f.pointer for f in found if f.message.startswith("unexpected property")} == {
         "/tasks", "/commits", "/files_modified", "/deviations"
     }

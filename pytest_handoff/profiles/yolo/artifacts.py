@@ -1,4 +1,5 @@
-"""YOLO's planning artifacts with abbreviated keys: a plan (header + task lines) and its summary.
+"""YOLO's planning artifacts with abbreviated keys: a plan (header + task lines), its summary, and
+the phase's verdicts, critique, test plan and gaps (typed by file name and line).
 
 What each line is, from its file's name and place (no ``type`` key: these are files, not
 messages), and what a summary must agree with in its plan: the task count, its status, the
@@ -24,11 +25,24 @@ if TYPE_CHECKING:
 PLAN_HEADER = "plan_header"
 PLAN_TASK = "plan_task"
 PLAN_SUMMARY = "plan_summary"
-TYPES = (PLAN_HEADER, PLAN_TASK, PLAN_SUMMARY)
+#: A phase folder's other artifacts: file name -> (type of its first line, type of the others).
+#: Where a file has a verdict line, it is the first; the lines after it are its checks or findings.
+LINE_TYPES: dict[str, tuple[str, str]] = {
+    "verification.jsonl": ("verification_summary", "verification_check"),
+    "qa-code.jsonl": ("qa_code_summary", "qa_code_finding"),
+    "code-review.jsonl": ("code_review_verdict", "code_review_comment"),
+    "critique.jsonl": ("critique_finding", "critique_finding"),
+    "test-plan.jsonl": ("test_plan_entry", "test_plan_entry"),
+    "gaps.jsonl": ("gap", "gap"),
+}
+TYPES = (PLAN_HEADER, PLAN_TASK, PLAN_SUMMARY, *sorted({kind for kinds in LINE_TYPES.values() for kind in kinds}))
 
 
 def artifact_type(document: Document) -> str | None:
     """The artifact line ``document`` is (a plan's header or task, a summary), or None."""
+    kinds = LINE_TYPES.get(document.name)
+    if kinds is not None:
+        return kinds[0] if document.origin[0] == _first_line(document.source_text) else kinds[1]
     named = plan_file(document.name)
     if named is None:
         return None

@@ -10,6 +10,7 @@ NAME = "yolo"
 PLANNING = ".yolo-planning"
 SUFFIXES = (".json", ".jsonl")
 EXECUTION_STATE = ".execution-state.json"
+PROJECT_STATE = "state.json"
 ESCALATION_LOG = "escalation.jsonl"
 INTEGRATION_GATE = "integration-gate-result.jsonl"
 # Names are taken apart with string methods rather than regular expressions: compiling these on

@@ -19,12 +19,14 @@ from pytest_handoff.config import NO_SETTINGS, Settings
 from pytest_handoff.model import Finding, Hit, Tally
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import YOLO as SPEC
+from pytest_handoff.profiles.yolo.artifacts import TYPES as ARTIFACT_TYPES
 from pytest_handoff.profiles.yolo.artifacts import artifact_type
 from pytest_handoff.profiles.yolo.layout import (
     ESCALATION_LOG,
     EXECUTION_STATE,
     NAME,
     PLANNING,
+    PROJECT_STATE,
     SUFFIXES,
     is_runtime_file,
     phase_of,
@@ -134,7 +136,7 @@ class YoloProfile(Profile):
         inputs = [found for found in (message_schemas_path(first, settings),) if found is not None]
         planning = planning_root(first)
         if planning is not None:
-            inputs += [planning / EXECUTION_STATE, planning / ESCALATION_LOG]
+            inputs += [planning / EXECUTION_STATE, planning / ESCALATION_LOG, planning / PROJECT_STATE]
         return inputs
 
     def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
@@ -186,7 +188,7 @@ class YoloProfile(Profile):
     def schema_name(self, handoff_type: str) -> str:
         if handoff_type == V2 or handoff_type.startswith(V2_PREFIX):
             return "yolo/v2_envelope"
-        if handoff_type.startswith("plan_"):  # a planning artifact's line, not a message
+        if handoff_type in ARTIFACT_TYPES:  # a planning artifact's line, not a message
             return f"yolo-artifacts/{handoff_type}"
         return f"yolo/{handoff_type}"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.profiles.builtin import YOLO as SPEC
-from pytest_handoff.profiles.yolo.layout import EXECUTION_STATE, planning_root
+from pytest_handoff.profiles.yolo.layout import EXECUTION_STATE, PROJECT_STATE, planning_root
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -201,3 +201,23 @@ def planning_escalations(document_path: Path) -> tuple[Path, set[str] | None] | 
     if not path.is_file():
         return None
     return path, _read_cached(path, parse)
+
+
+def project_state(document_path: Path) -> dict[str, Any] | None:
+    """The planning folder's ``state.json`` of a document (``ph``: the current phase, ``st``: its
+    status), None when there is none or it is not a JSON object."""
+    planning = planning_root(document_path)
+    if planning is None:
+        return None
+
+    def parse(raw: bytes | None, error: str) -> dict[str, Any] | None:
+        if raw is None:
+            return None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    found: dict[str, Any] | None = _read_cached(planning / PROJECT_STATE, parse)
+    return found

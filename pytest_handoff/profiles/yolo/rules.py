@@ -54,4 +54,6 @@ RULES: tuple[Rule, ...] = (
     listed("YL306", "verdict-contradicts-findings", verdicts.check_verdicts, scope="chain", profile=NAME),
     listed("YL307", "critique-left-open", verdicts.check_critique_settled, scope="chain", profile=NAME),
     listed("YL308", "test-not-red-first", verdicts.check_tests_red_first, scope="chain", profile=NAME),
+    listed("YL309", "gap-open-at-completion", verdicts.check_gaps_closed_when_complete, scope="chain", profile=NAME),
+    listed("YL310", "verification-counts", verdicts.check_verification_counts, scope="chain", profile=NAME),
 )  # fmt: skip

@@ -1,9 +1,10 @@
 """What YOLO's reviewing agents hand on in a phase folder: QA's and the Senior's verdicts, the
 critic's findings and the tester's plan, held to what the next agent relies on.
 
-These artifacts have no ``type`` and no schema here yet; the rules read them defensively (a
-line of another shape is skipped, never an error of theirs). Learnt from YOLO's artifact-formats
-and execute-protocol references (2026-02-13 to 2026-02-19).
+Their lines are typed by file and place (see :mod:`artifacts`) and checked against the schemas
+``yolo-artifacts/*``, which require what the next agent reads; these rules still read every line
+defensively (a line of another shape is skipped, never an error of theirs). Learnt from YOLO's
+artifact-formats and execute-protocol references (2026-02-13 to 2026-02-19).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.model import Hit
-from pytest_handoff.profiles.yolo.layout import plan_file
+from pytest_handoff.profiles.yolo.layout import EXECUTION_STATE, phase_of, plan_file
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -162,3 +163,71 @@ def check_tests_red_first(chain: Group, settings: Settings) -> Iterator[Hit]:
 def _is_plan(name: str) -> bool:
     found = plan_file(name)
     return found is not None and found[2] == "plan.jsonl"
+
+
+def check_gaps_closed_when_complete(chain: Group, settings: Settings) -> Iterator[Hit]:
+    """No gap is still open in a phase marked complete.
+
+    **What it does**: reports each line of `gaps.jsonl` with `st: "open"` when the phase is marked
+    complete: its `.execution-state.json` says `status: "complete"`, or the planning folder's
+    `state.json` says `st: "complete"` for this phase (`ph`). The developer turns an open gap into
+    `fixed` (with the commit in `res`); `accepted` is the way to close one without a fix.
+
+    **Why is this bad?** QA wrote the gap for the developer to fix; a phase that completes with it
+    open ships the failure QA found, and the sign-off reads "complete".
+
+    **Example**: `{"id": "gap-001", "sev": "major", "desc": "retry budget untested", "st": "open"}`
+    beside `.execution-state.json` with `"status": "complete"`.
+
+    **Use instead**: fix it (`"st": "fixed", "res": "<commit>"`) or accept it (`"st": "accepted"`).
+    """
+    open_gaps = [doc for doc in _lines(chain, "gaps.jsonl") if doc.data.get("st") == "open"]
+    if not open_gaps:
+        return
+    complete = _marked_complete(chain, open_gaps[0])
+    if complete is None:
+        return
+    for doc in open_gaps:
+        label = doc.data.get("id")
+        name = f"gap {label}" if isinstance(label, str) else "a gap"
+        yield Hit(doc, "/st", f"{name} is still open, but {complete}")
+
+
+def _marked_complete(chain: Group, member: Document) -> str | None:
+    """What marks the phase of ``member`` complete, or None."""
+    from pytest_handoff.profiles.yolo.project import project_state  # reads state.json once per version
+
+    for doc in chain.documents:
+        if doc.name == EXECUTION_STATE and isinstance(doc.data, dict) and doc.data.get("status") == "complete":
+            return f'the phase\'s {EXECUTION_STATE} says "status": "complete"'
+    phase = phase_of(member.path)
+    state = project_state(member.path)
+    if phase is None or state is None or state.get("st") != "complete":
+        return None
+    current = state.get("ph")
+    if _number(current) == int(phase.number) or (isinstance(current, str) and current == phase.number):
+        return f'state.json says phase {phase.number} is "complete"'
+    return None
+
+
+def check_verification_counts(chain: Group, settings: Settings) -> Iterator[Hit]:
+    """A verification's counts add up: passed + failed = total.
+
+    **What it does**: reports the first line of `verification.jsonl` when its `ps` (checks passed)
+    and `fl` (checks failed) do not add up to `tt` (checks total).
+
+    **Why is this bad?** The sign-off and the user read the counts; counts that do not add up hide
+    checks that were neither passed nor failed (skipped, never run) or were counted twice.
+
+    **Example**: `{"tier": "standard", "r": "PARTIAL", "ps": 28, "fl": 2, "tt": 32, ...}`.
+
+    **Use instead**: `"ps": 30, "fl": 2, "tt": 32`, or say what the other checks were in `notes`.
+    """
+    lines = _lines(chain, "verification.jsonl")
+    if not lines:
+        return
+    head = lines[0].data
+    passed, failed, total = (_number(head.get(key)) for key in ("ps", "fl", "tt"))
+    if passed is None or failed is None or total is None or passed + failed == total:
+        return
+    yield Hit(lines[0], "/tt", f"checks passed ({passed}) + failed ({failed}) = {passed + failed}, not the total {total} (tt)")
