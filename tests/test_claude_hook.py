@@ -291,7 +291,8 @@ def test_a_write_without_content_or_with_a_malformed_edit_is_let_through(project
 
 
 @pytest.mark.parametrize(
-    ("event", "tool"), [("PreToolUse", "Bash"), ("PreToolUse", "Read"), ("Stop", "Write")]
+    ("event", "tool"),
+    [("PreToolUse", "Bash"), ("PreToolUse", "Read"), ("PostToolUse", "Read"), ("UserPromptSubmit", "Write")],
 )
 def test_other_tools_and_events_are_let_through(project: Project, event: str, tool: str) -> None:
     sent = payload(project, event, tool, {"file_path": str(project.path(DEV)), "content": "{}"})
