@@ -4,7 +4,8 @@ Claude Code runs the hook with one JSON payload on stdin and reads its answer on
 command serves every event it is registered for, chosen by ``hook_event_name``:
 
 - ``PreToolUse``/``PostToolUse`` on ``Write``, ``Edit`` and ``MultiEdit`` (here);
-- ``PostToolUse``/``PostToolUseFailure`` on ``Bash`` (:mod:`pytest_handoff.bash_writes`).
+- ``PostToolUse``/``PostToolUseFailure`` on ``Bash`` (:mod:`pytest_handoff.bash_writes`);
+- ``Stop``/``SubagentStop`` (:mod:`pytest_handoff.agent_stop`).
 
 For the file tools, the fields read are ``tool_name``, ``cwd`` (the project folder unless
 ``$CLAUDE_PROJECT_DIR`` names it: settings and display paths are relative to it) and
@@ -58,6 +59,7 @@ TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 #: The shell tool's events: PostToolUse fires only when the command exits 0, PostToolUseFailure otherwise.
 SHELL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
+STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
 
 
 def main(
@@ -108,6 +110,10 @@ def respond(
     if not isinstance(payload, dict):
         return None
     event, tool = payload.get("hook_event_name"), payload.get("tool_name")
+    if event in STOP_EVENTS:
+        from pytest_handoff.agent_stop import respond_to_stop
+
+        return respond_to_stop(payload, warn or (lambda _: None))
     if event in SHELL_EVENTS and tool == "Bash":
         from pytest_handoff.bash_writes import respond_to_bash
 

@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("output", ("reporters", "views")),
     ("entry points", (
         "cli", "plugin", "plugin_items", "plugin_ci", "api", "claude_hook", "hook_support", "bash_writes",
-        "mcp_server", "hookspecs",
+        "agent_stop", "mcp_server", "hookspecs",
         "staged", "__init__", "__main__",
     )),
 )  # fmt: skip
