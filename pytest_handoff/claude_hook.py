@@ -26,7 +26,8 @@ nothing is ever written.
 
 The hook fails open, as Claude Code treats any exit code but 0 and 2: a configuration error
 exits 1 (its one line is shown to the user) and so does an internal error, never with a
-traceback.
+traceback. With ``--fail-closed`` an internal error exits 2 instead, with one short line that
+Claude Code hands to the agent, which refuses the tool call or keeps the agent working.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 #: The shell tool's events: PostToolUse fires only when the command exits 0, PostToolUseFailure otherwise.
 SHELL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
 STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
+FAIL_CLOSED = "--fail-closed"
 
 
 def main(
@@ -68,16 +70,17 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run the hook on one payload: 0, or 1 (shown to the user, not the agent) when the configuration
-    is broken or the hook fails."""
+    """Run the hook on one payload: 0; 1 (shown to the user, not the agent) when the configuration
+    is broken or the hook fails; 2 (refusing, shown to the agent) when it fails under ``--fail-closed``."""
     started = time.time()
     stdin = sys.stdin.buffer if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
-    if argv:
-        print(f"handoff-lint claude-hook: takes no arguments (got {' '.join(argv)}); "
+    if list(argv) not in ([], [FAIL_CLOSED]):
+        print(f"handoff-lint claude-hook: takes only {FAIL_CLOSED} (got {' '.join(argv)}); "
               "it reads a Claude Code hook payload on stdin", file=stderr)  # fmt: skip
         return 1
+    fail_closed = FAIL_CLOSED in argv
     try:
         payload = json.loads(stdin.read())
     except (ValueError, RecursionError, OSError):
@@ -86,10 +89,16 @@ def main(
     try:
         answer = respond(payload, started=started, warn=warnings.append)
     except ConfigProblem as problem:
-        # Exit 1 shows the user (not the agent) the message and lets the tool call go on.
+        # Exit 1 shows the user (not the agent) the message and lets the tool call go on. Even
+        # under --fail-closed: a refusal of every write would keep the agent from mending it.
         print(f"handoff-lint claude-hook: {problem}", file=stderr)
         return 1
     except Exception as error:  # never a traceback, never a refusal the agent cannot act on
+        if fail_closed and not _continuing_after_a_stop_hook(payload):
+            # Only the error's type: its message may quote a handoff, and this goes to the agent.
+            print(f"handoff-lint claude-hook failed ({type(error).__name__}) and runs with {FAIL_CLOSED}, "
+                  "so it refuses: tell the user the hook needs a look.", file=stderr)  # fmt: skip
+            return 2
         print(f"handoff-lint claude-hook: internal error: {type(error).__name__}: {error}", file=stderr)
         return 1
     for warning in warnings:
@@ -97,6 +106,12 @@ def main(
     if answer is not None:
         stdout.write(json.dumps(answer) + "\n")
     return 0
+
+
+def _continuing_after_a_stop_hook(payload: object) -> bool:
+    """True for a Stop payload whose agent already goes on because a Stop hook blocked: failing
+    closed again could keep it from ever stopping."""
+    return isinstance(payload, dict) and payload.get("stop_hook_active") is True
 
 
 def respond(
