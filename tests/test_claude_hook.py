@@ -494,3 +494,28 @@ def test_a_broken_file_can_be_repaired_one_edit_at_a_time(project: Project) -> N
     assert code == 0
     assert json.loads(out)["decision"] == "block"  # what is still broken is reported once written
     assert "/timestamp" in json.loads(out)["reason"]
+
+
+def test_the_readmes_settings_register_the_hook_for_every_event_it_serves() -> None:
+    from tests.conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Claude Code hook") : readme.index("#### Write, Edit and MultiEdit")]
+    block = section[section.index("```json\n") + 8 : section.index("\n```", section.index("```json\n"))]
+    hooks = json.loads(block)["hooks"]
+    matchers = {event: [entry.get("matcher") for entry in entries] for event, entries in hooks.items()}
+    assert matchers == {
+        "PreToolUse": ["Write|Edit|MultiEdit"],
+        "PostToolUse": ["Write|Edit|MultiEdit|Bash"],
+        "PostToolUseFailure": ["Bash"],
+        "Stop": [None],
+        "SubagentStop": [None],
+    }
+    commands = {h["command"] for entries in hooks.values() for entry in entries for h in entry["hooks"]}
+    assert commands == {"handoff-lint claude-hook"}
+    for event, names in matchers.items():  # every event the hook answers, and only those
+        if event in claude_hook.STOP_EVENTS:
+            continue
+        tools = set(names[0].split("|"))
+        assert tools <= claude_hook.TOOLS | {"Bash"}
+        assert ("Bash" in tools) is (event in claude_hook.SHELL_EVENTS)
