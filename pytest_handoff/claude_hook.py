@@ -1,8 +1,13 @@
-"""``handoff-lint claude-hook``: a Claude Code hook that refuses a broken handoff before it lands.
+"""``handoff-lint claude-hook``: a Claude Code hook that keeps broken handoffs from landing unseen.
 
-Claude Code runs the hook with one JSON payload on stdin. The fields read here are the ones
-every tool event carries: ``hook_event_name`` (``PreToolUse`` or ``PostToolUse``),
-``tool_name`` (``Write``, ``Edit`` or ``MultiEdit``), ``cwd`` (the project folder unless
+Claude Code runs the hook with one JSON payload on stdin and reads its answer on stdout. One
+command serves every event it is registered for, chosen by ``hook_event_name``:
+
+- ``PreToolUse``/``PostToolUse`` on ``Write``, ``Edit`` and ``MultiEdit`` (here);
+- ``PostToolUse``/``PostToolUseFailure`` on ``Bash`` (:mod:`pytest_handoff.bash_writes`);
+- ``Stop``/``SubagentStop`` (:mod:`pytest_handoff.agent_stop`).
+
+For the file tools, the fields read are ``tool_name``, ``cwd`` (the project folder unless
 ``$CLAUDE_PROJECT_DIR`` names it: settings and display paths are relative to it) and
 ``tool_input``, whose fields depend on the tool:
 
@@ -18,6 +23,11 @@ answers ``decision: "block"`` with the same reason, so the agent is told to fix 
 refuse nothing. Anything the hook cannot act on (another tool or event, a file no glob claims,
 a payload that is not JSON, an edit the tool itself will reject) ends silently with exit 0;
 nothing is ever written.
+
+The hook fails open, as Claude Code treats any exit code but 0 and 2: a configuration error
+exits 1 (its one line is shown to the user) and so does an internal error, never with a
+traceback. With ``--fail-closed`` an internal error exits 2 instead, with one short line that
+Claude Code hands to the agent, which refuses the tool call or keeps the agent working.
 """
 
 from __future__ import annotations
@@ -25,22 +35,33 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
+
+from pytest_handoff.hook_support import (
+    MAX_FINDINGS,
+    MAX_HINT,
+    MAX_REASON,
+    ConfigProblem,
+    contracts,
+    hook_root,
+    hook_settings,
+)
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.model import Finding
 
+__all__ = ["MAX_FINDINGS", "MAX_HINT", "MAX_REASON", "agent_reason", "hook_root", "main", "new_content", "respond"]
+
 TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 EVENTS = frozenset({"PreToolUse", "PostToolUse"})
-#: At most this many findings are spelt out in a reason; the rest are counted.
-MAX_FINDINGS = 8
-#: A reason never grows past this many characters (the agent reads all of it every time).
-MAX_REASON = 4000
-#: A fix hint from the rule's docs is cut to this many characters.
-MAX_HINT = 300
+#: The shell tool's events: PostToolUse fires only when the command exits 0, PostToolUseFailure otherwise.
+SHELL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
+STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
+FAIL_CLOSED = "--fail-closed"
 
 
 def main(
@@ -49,42 +70,77 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run the hook on one payload: 0, or 1 (shown to the user, not the agent) when the configuration is broken."""
+    """Run the hook on one payload: 0; 1 (shown to the user, not the agent) when the configuration
+    is broken or the hook fails; 2 (refusing, shown to the agent) when it fails under ``--fail-closed``."""
+    started = time.time()
     stdin = sys.stdin.buffer if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
-    if argv:
-        print(f"handoff-lint claude-hook: takes no arguments (got {' '.join(argv)}); "
+    if list(argv) not in ([], [FAIL_CLOSED]):
+        print(f"handoff-lint claude-hook: takes only {FAIL_CLOSED} (got {' '.join(argv)}); "
               "it reads a Claude Code hook payload on stdin", file=stderr)  # fmt: skip
         return 1
+    fail_closed = FAIL_CLOSED in argv
     try:
         payload = json.loads(stdin.read())
     except (ValueError, RecursionError, OSError):
         return 0  # not a payload we can read: nothing the agent could act on
+    warnings: list[str] = []
     try:
-        answer = respond(payload)
-    except _ConfigProblem as problem:
-        # Exit 1 shows the user (not the agent) the message and lets the tool call go on.
+        answer = respond(payload, started=started, warn=warnings.append)
+    except ConfigProblem as problem:
+        # Exit 1 shows the user (not the agent) the message and lets the tool call go on. Even
+        # under --fail-closed: a refusal of every write would keep the agent from mending it.
         print(f"handoff-lint claude-hook: {problem}", file=stderr)
         return 1
     except Exception as error:  # never a traceback, never a refusal the agent cannot act on
+        if fail_closed and not _continuing_after_a_stop_hook(payload):
+            # Only the error's type: its message may quote a handoff, and this goes to the agent.
+            print(f"handoff-lint claude-hook failed ({type(error).__name__}) and runs with {FAIL_CLOSED}, "
+                  "so it refuses: tell the user the hook needs a look.", file=stderr)  # fmt: skip
+            return 2
         print(f"handoff-lint claude-hook: internal error: {type(error).__name__}: {error}", file=stderr)
         return 1
+    for warning in warnings:
+        print(f"handoff-lint claude-hook: {warning}", file=stderr)
     if answer is not None:
         stdout.write(json.dumps(answer) + "\n")
     return 0
 
 
-class _ConfigProblem(Exception):
-    """The project's configuration cannot be used."""
+def _continuing_after_a_stop_hook(payload: object) -> bool:
+    """True for a Stop payload whose agent already goes on because a Stop hook blocked: failing
+    closed again could keep it from ever stopping."""
+    return isinstance(payload, dict) and payload.get("stop_hook_active") is True
 
 
-def respond(payload: object) -> dict[str, Any] | None:
-    """The hook's JSON answer to ``payload``, or None to let the tool call go on silently."""
+def respond(
+    payload: object, *, started: float | None = None, warn: Callable[[str], None] | None = None
+) -> dict[str, Any] | None:
+    """The hook's JSON answer to ``payload``, or None to let the agent go on silently.
+
+    ``started``: when the hook started (seconds since the epoch; default now), which dates the
+    files a shell command wrote. ``warn`` receives what the hook could not check and why.
+    """
     if not isinstance(payload, dict):
         return None
+    event, tool = payload.get("hook_event_name"), payload.get("tool_name")
+    if event in STOP_EVENTS:
+        from pytest_handoff.agent_stop import respond_to_stop
+
+        return respond_to_stop(payload, warn or (lambda _: None))
+    if event in SHELL_EVENTS and tool == "Bash":
+        from pytest_handoff.bash_writes import respond_to_bash
+
+        return respond_to_bash(payload, time.time() if started is None else started)
+    if event in EVENTS and tool in TOOLS:
+        return _respond_to_file_tool(payload)
+    return None
+
+
+def _respond_to_file_tool(payload: Mapping[str, Any]) -> dict[str, Any] | None:
     event, tool, tool_input = (payload.get(key) for key in ("hook_event_name", "tool_name", "tool_input"))
-    if event not in EVENTS or tool not in TOOLS or not isinstance(tool_input, dict):
+    if not isinstance(tool_input, dict) or not isinstance(tool, str):
         return None
     file_path, cwd = tool_input.get("file_path"), payload.get("cwd")
     from pytest_handoff.read.files import nameable
@@ -98,8 +154,10 @@ def respond(payload: object) -> dict[str, Any] | None:
     path = Path(
         os.path.normpath(Path(cwd if isinstance(cwd, str) and os.path.isabs(cwd) else root) / file_path)
     )
-    settings = _settings(root)
-    if not _claimed(path, root, settings):
+    settings = hook_settings(root)
+    from pytest_handoff.hook_support import Handoffs
+
+    if not Handoffs(root, settings).claims(path):
         return None
     if event == "PreToolUse":
         content = new_content(tool, tool_input, path)
@@ -117,22 +175,6 @@ def respond(payload: object) -> dict[str, Any] | None:
         }
     reason = _reason(path, root, settings, None, tool, before=False)
     return None if reason is None else {"decision": "block", "reason": reason}
-
-
-def hook_root(cwd: object) -> Path:
-    """The project folder: ``$CLAUDE_PROJECT_DIR`` (which Claude Code sets for its hooks), else
-    the project the payload's ``cwd`` is in, found as the CLI finds it.
-
-    The session's ``cwd`` follows the agent's ``cd``; the project's settings stay at its root.
-    """
-    from pytest_handoff.config import project_root
-    from pytest_handoff.registry import default_registry
-
-    project = os.environ.get("CLAUDE_PROJECT_DIR")
-    if project and os.path.isabs(project):
-        return Path(project)
-    start = Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else Path.cwd()
-    return project_root(start, default_registry().project_markers())
 
 
 def new_content(tool: str, tool_input: Mapping[str, Any], path: Path) -> str | None:
@@ -171,41 +213,14 @@ def new_content(tool: str, tool_input: Mapping[str, Any], path: Path) -> str | N
     return text
 
 
-def _settings(root: Path) -> Settings:
-    from pytest_handoff.config import load_settings
-    from pytest_handoff.errors import ConfigError
-    from pytest_handoff.registry import default_registry
-
-    try:
-        return load_settings(root, tables=default_registry())
-    except ConfigError as error:
-        raise _ConfigProblem(str(error)) from None
-
-
-def _claimed(path: Path, root: Path, settings: Settings) -> bool:
-    """True when ``path`` is a handoff by some profile's globs (relative to ``root``).
-
-    A name that the last part of no glob matches is turned away before the engine is imported:
-    that keeps the hook as cheap as possible on the writes that are not handoffs.
-    """
-    if not path.is_relative_to(root):
-        return False  # another project's file: its own settings and chain are not known here
-    from pytest_handoff.pipeline.matcher import Matcher
-    from pytest_handoff.registry import default_registry
-
-    matcher = Matcher(settings, default_registry(), plugins=False)
-    return matcher.may_match(path.name) and matcher.first_owner(path.relative_to(root).as_posix()) is not None
-
-
 def _reason(
     path: Path, root: Path, settings: Settings, content: str | None, tool: str, *, before: bool
 ) -> str | None:
     """The text that tells the agent what to fix, or None when nothing is of error severity."""
     from pytest_handoff.api import check_file
-    from pytest_handoff.model import Severity
+    from pytest_handoff.hook_support import errors_of
 
-    findings = check_file(path, content, root=root, settings=settings).findings
-    errors = [f for f in findings if f.severity >= Severity.ERROR]
+    errors = errors_of(check_file(path, content, root=root, settings=settings).findings)
     if errors and before:
         # Refuse only what the write brings about: an agent repairing a broken file one edit at
         # a time, or writing next to a broken sibling, must be let through (the rest is for
@@ -220,37 +235,13 @@ def _reason(
 
 def agent_reason(errors: Sequence[Finding], path: Path, root: Path, tool: str, *, before: bool) -> str:
     """Findings as the agent reads them: place, pointer, message and fix, most important first."""
-    from pytest_handoff.api import use_instead
-    from pytest_handoff.boundary import inert
-    from pytest_handoff.pipeline.masking import shown_path
-    from pytest_handoff.read.files import display_path_for
+    from pytest_handoff.hook_support import findings_reason, masked_display, shown
 
-    shown = shown_path(display_path_for(path, root))
-    # Most important first: the file's own errors before those it causes elsewhere, then by place.
-    ordered = sorted(errors, key=lambda f: (f.path != shown, -f.severity, f))
-    count = len(ordered)
-    broken = f"{count} handoff contract{'s' * (count != 1)}"
-    lines = [
-        f"handoff-lint refused this {tool}: {inert(shown)} would break {broken}, so it was not written. "
+    name, broken = shown(path, root), contracts(len(errors))
+    first = (
+        f"handoff-lint refused this {tool}: {name} would break {broken}, so it was not written. "
         f"Fix each one below in what you write, then try again:"
         if before
-        else f"handoff-lint: after this {tool}, {inert(shown)} breaks {broken}. Fix each one below in the file:",
-    ]
-    size = len(lines[0])
-    listed = 0
-    for number, finding in enumerate(ordered[:MAX_FINDINGS], start=1):
-        place = inert(finding.location + (f" {finding.pointer}" if finding.pointer else ""))
-        entry = f"\n{number}. {place} [{finding.code} {inert(finding.rule)}] {inert(finding.message)}"
-        hint = use_instead(finding.code)
-        if hint:
-            cut = hint if len(hint) <= MAX_HINT else hint[: MAX_HINT - 3].rstrip() + "..."
-            entry += f"\n   Use instead: {cut}"
-        if listed and size + len(entry) > MAX_REASON - 200:
-            break
-        lines.append(entry)
-        size += len(entry)
-        listed += 1
-    if listed < count:
-        lines.append(f"\n... and {count - listed} more: fix these, and the rest are listed on the next try.")
-    lines.append("\n`handoff-lint explain CODE` prints a rule's documentation.")
-    return "".join(lines)
+        else f"handoff-lint: after this {tool}, {name} breaks {broken}. Fix each one below in the file:"
+    )
+    return findings_reason(errors, first, [masked_display(path, root)])

@@ -4,6 +4,11 @@ Built on the official ``mcp`` SDK (``pip install 'pytest-handoff[mcp]'``). Tools
 ``check_handoff`` (a file, or content as if it stood at that path), ``check_chain`` (a chain
 folder or chain id), ``explain_rule`` and ``list_rules``. Findings are the engine's, as JSON.
 Nothing is written, and paths outside the server's working directory are refused.
+
+Every tool is declared read-only, idempotent and closed-world (:func:`read_only`) and returns
+structured content whose output schema the SDK derives from its ``TypedDict`` return type. A
+new tool that returns findings annotates ``-> Report`` and returns :func:`report` of them; one
+that adds fields returns a ``TypedDict`` that extends ``Report``.
 """
 
 from __future__ import annotations
@@ -12,10 +17,19 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+if sys.version_info >= (3, 12) or TYPE_CHECKING:
+    from typing import TypedDict
+else:
+    try:  # below 3.12 pydantic reads a TypedDict nested in another only from typing_extensions
+        from typing_extensions import TypedDict
+    except ImportError:  # no pydantic, so no SDK: the server does not start anyway
+        from typing import TypedDict
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
 
     from pytest_handoff.model import Finding, Rule
 
@@ -27,6 +41,70 @@ INSTRUCTIONS = (
     "content you are about to write before writing a handoff, and fix every finding of severity "
     "error; each finding has its place (line, column, JSON pointer) and a fix hint."
 )
+
+
+# The tools' results. Module-level and fully typed: the SDK turns each into the tool's output schema.
+
+SeverityName = Literal["error", "warning", "info"]
+
+
+class RelatedPlace(TypedDict):
+    """Another place a finding points at (the first of two duplicate keys, a classification)."""
+
+    path: str
+    line: int
+    column: int
+    label: str
+
+
+class FindingData(TypedDict):
+    """One finding: where it is, which rule it breaks, what is wrong and how to fix it."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    rule: str
+    severity: SeverityName
+    message: str
+    pointer: str
+    chain: str
+    related: list[RelatedPlace]
+    logical: str
+    location: str
+    fix: str
+
+
+class Report(TypedDict):
+    """Findings with their counts: what every tool that checks returns."""
+
+    errors: int
+    warnings: int
+    findings: list[FindingData]
+
+
+class RuleData(TypedDict):
+    """A rule: its code, name, default severity, profile (None: every profile's) and summary."""
+
+    code: str
+    name: str
+    severity: SeverityName
+    profile: str | None
+    summary: str
+
+
+class RuleDoc(RuleData):
+    """A rule with its documentation: what it does, why, an example and what to write instead."""
+
+    doc: str
+
+
+class RuleList(TypedDict):
+    """Rules, by code."""
+
+    rules: list[RuleData]
 
 
 def main(argv: Sequence[str] = ()) -> int:
@@ -55,13 +133,13 @@ def build_server(root: Path) -> MCPServer[Any]:
         "handoff-lint", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
 
-    @server.tool()
+    @server.tool(title="Check a handoff", annotations=read_only("Check a handoff"))
     def check_handoff(
         path: str,
         # Typed plain `str` (default None): the SDK would parse a `str | None` argument that holds
         # JSON text into an object, and handoffs are JSON text.
         content: str = Field(default=None, description="the content to check instead of the file on disk"),  # type: ignore[assignment]
-    ) -> dict[str, Any]:
+    ) -> Report:
         """Check one handoff file in its chain, as it is on disk or, with `content`, as if `content` stood at `path` (nothing is written).
 
         Returns the findings (code, rule, severity, message, path, pointer, line, column, fix hint);
@@ -71,8 +149,8 @@ def build_server(root: Path) -> MCPServer[Any]:
 
         return report(check(inside(root, path, ToolError), content, root=root))
 
-    @server.tool()
-    def check_chain(chain: str) -> dict[str, Any]:
+    @server.tool(title="Check a handoff chain", annotations=read_only("Check a handoff chain"))
+    def check_chain(chain: str) -> Report:
         """Check a whole handoff chain: its folder (relative to the working directory) or its chain id."""
         from pytest_handoff.api import check_folder
 
@@ -84,8 +162,8 @@ def build_server(root: Path) -> MCPServer[Any]:
         except LookupError as error:
             raise ToolError(str(error)) from None
 
-    @server.tool()
-    def explain_rule(code: str) -> dict[str, Any]:
+    @server.tool(title="Explain a rule", annotations=read_only("Explain a rule"))
+    def explain_rule(code: str) -> RuleDoc:
         """The documentation of a rule: what it does, why it matters, an example and what to write instead."""
         from pytest_handoff.api import explain
 
@@ -95,8 +173,8 @@ def build_server(root: Path) -> MCPServer[Any]:
             raise ToolError(f"unknown rule {code!r}; list_rules lists them") from None
         return {**rule_data(rule), "doc": rule.doc}
 
-    @server.tool()
-    def list_rules(profile: str | None = None) -> dict[str, Any]:
+    @server.tool(title="List the rules", annotations=read_only("List the rules"))
+    def list_rules(profile: str | None = None) -> RuleList:
         """Every rule code with its name, default severity and summary (of one profile, when given)."""
         from pytest_handoff.api import rules
         from pytest_handoff.registry import default_registry
@@ -123,22 +201,34 @@ def inside(root: Path, path: str, refusal: type[Exception] = ValueError) -> Path
     return Path(os.path.normpath(target))
 
 
-def report(findings: Sequence[Finding]) -> dict[str, Any]:
+def read_only(title: str) -> ToolAnnotations:
+    """What every tool here is: it reads and writes nothing outside the project, changes nothing,
+    and gives the same answer for the same files."""
+    from mcp.types import ToolAnnotations
+
+    return ToolAnnotations(
+        title=title, read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+    )
+
+
+def report(findings: Sequence[Finding]) -> Report:
+    """Findings as a tool returns them: counted by severity, each as :class:`FindingData`."""
     from pytest_handoff.api import finding_data
     from pytest_handoff.model import Severity
 
     return {
         "errors": sum(f.severity >= Severity.ERROR for f in findings),
         "warnings": sum(f.severity == Severity.WARNING for f in findings),
-        "findings": [finding_data(f) for f in findings],
+        # finding_data() holds the JSON report's fields; the SDK checks each result against the schema.
+        "findings": [cast("FindingData", finding_data(f)) for f in findings],
     }
 
 
-def rule_data(rule: Rule) -> dict[str, Any]:
+def rule_data(rule: Rule) -> RuleData:
     return {
         "code": rule.code,
         "name": rule.name,
-        "severity": rule.severity.label,
+        "severity": cast("SeverityName", rule.severity.label),
         "profile": rule.profile,
         "summary": rule.summary,
     }

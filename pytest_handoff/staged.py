@@ -26,13 +26,13 @@ def deleted_files() -> list[Path]:
     ranges = [[f"{start}...{end}"], [f"{start}..{end}"]] if start and end else [["--cached"]]
     command = ["git", "diff", "--name-only", "--no-ext-diff", "--no-renames", "--diff-filter=D", "-z"]
     for compared in ranges:
-        code, out = _run_git([*command, *compared, "--relative", "--", "*.json"])
+        code, out = run_git([*command, *compared, "--relative", "--", "*.json"])
         if code == 0:
             return [Path(os.fsdecode(name)) for name in out.split(b"\0") if name]
     raise GitError(f"git diff failed: {_git_error([*command, *ranges[-1]])}")
 
 
-def _run_git(argv: list[str]) -> tuple[int, bytes]:
+def run_git(argv: list[str]) -> tuple[int, bytes]:
     """git's exit code and output. Spawned without subprocess where the OS allows: importing it
     costs the hook, which runs on every commit, milliseconds each time."""
     if not hasattr(os, "posix_spawnp"):

@@ -2,13 +2,16 @@
 
 Those entry points (the Python API, ``--stdin-filename``, the Claude Code hook, the MCP server)
 check content that is not on disk yet against a chain that is: :class:`Project` builds the chain
-and tells whether anything on disk changed.
+and tells whether anything on disk changed. The Claude Code hook's payloads and transcripts are
+built here in the shapes of Claude Code's hooks reference (``/tmp/hooks-research/SPEC.md``, A1-A3).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,6 +53,10 @@ class Project:
         self.path(name).write_text(text, encoding="utf-8")
         self._before = self.snapshot()
 
+    def settle(self) -> None:
+        """Take what is on disk now as the starting point (after a test's setup)."""
+        self._before = self.snapshot()
+
     def remove(self, name: str) -> None:
         self.path(name).unlink()
         self._before = self.snapshot()
@@ -64,3 +71,114 @@ class Project:
     def unchanged(self) -> bool:
         """True when no file below the project was added, removed or changed since it was set up."""
         return self.snapshot() == self._before
+
+
+def git(root: Path, *args: str) -> str:
+    """``git ARGS`` in ``root``, with no user or system configuration and a fixed identity."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
+    identity = ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"]
+    done = subprocess.run(
+        ["git", "-C", str(root), *identity, *args], capture_output=True, text=True, check=True, env=env
+    )
+    return done.stdout
+
+
+def in_git(project: Project) -> Project:
+    """``project`` made a git repository with everything in it committed."""
+    git(project.root, "init", "-q")
+    git(project.root, "add", "-A")
+    git(project.root, "commit", "-q", "-m", "the clean chain")
+    project.settle()
+    return project
+
+
+SESSION = "abc123"
+
+
+def bash_payload(project: Project, command: str, *, failed: bool = False, duration_ms: int = 412) -> dict[str, Any]:
+    """Claude Code's payload after a Bash call: PostToolUse, or PostToolUseFailure when it exited non-zero."""
+    sent: dict[str, Any] = {
+        "session_id": SESSION,
+        "transcript_path": str(project.root.parent / f"{SESSION}.jsonl"),
+        "cwd": str(project.root),
+        "permission_mode": "default",
+        "hook_event_name": "PostToolUseFailure" if failed else "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "Write the handoff", "timeout": 120000,
+                       "run_in_background": False},
+        "tool_use_id": "toolu_01ABC",
+        "duration_ms": duration_ms,
+    }  # fmt: skip
+    if failed:
+        sent.update(error="Exit code 1\nmake: *** [handoff] Error 1", is_interrupt=False)
+    else:
+        sent["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}
+    return sent
+
+
+def stop_payload(project: Project, transcript: Path, *, active: bool = False) -> dict[str, Any]:
+    """Claude Code's Stop payload."""
+    return {
+        "session_id": SESSION,
+        "transcript_path": str(transcript),
+        "cwd": str(project.root),
+        "permission_mode": "default",
+        "hook_event_name": "Stop",
+        "stop_hook_active": active,
+        "last_assistant_message": "I've written the handoff.",
+        "background_tasks": [],
+        "session_crons": [],
+    }
+
+
+def subagent_stop_payload(project: Project, transcript: Path, own: Path, *, active: bool = False) -> dict[str, Any]:
+    """Claude Code's SubagentStop payload: ``own`` is the subagent's transcript."""
+    return {
+        **stop_payload(project, transcript, active=active),
+        "hook_event_name": "SubagentStop",
+        "agent_id": "def456",
+        "agent_type": "general-purpose",
+        "agent_transcript_path": str(own),
+        "last_assistant_message": "Handoff written.",
+    }
+
+
+class Transcript:
+    """A transcript in Claude Code's JSONL shape: one entry a line (its format is not a contract)."""
+
+    def __init__(self, path: Path, cwd: Path, timestamp: str = "2026-11-03T09:15:00.000Z") -> None:
+        self.path, self.cwd, self.timestamp = path, cwd, timestamp
+        self.lines: list[str] = []
+        self.calls = 0
+
+    def _add(self, entry: dict[str, Any]) -> Transcript:
+        entry = {"uuid": f"u{len(self.lines)}", "sessionId": SESSION, "timestamp": self.timestamp,
+                 "cwd": str(self.cwd), "isSidechain": False, **entry}  # fmt: skip
+        self.lines.append(json.dumps(entry))
+        self.path.write_text("\n".join(self.lines) + "\n", encoding="utf-8")
+        return self
+
+    def prompt(self, text: str) -> Transcript:
+        return self._add({"type": "user", "message": {"role": "user", "content": text}})
+
+    def tool(self, name: str, **tool_input: Any) -> Transcript:
+        """An assistant's tool call and its successful result."""
+        self.calls += 1
+        use = f"toolu_{self.calls:02d}"
+        self._add({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": "Writing it now."},
+            {"type": "tool_use", "id": use, "name": name, "input": tool_input},
+        ]}})  # fmt: skip
+        return self._add({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": use, "content": "Done", "is_error": False},
+        ]}, "toolUseResult": {}})  # fmt: skip
+
+    def feedback(self, reason: str) -> Transcript:
+        """A Stop hook's reason, as Claude Code hands it to the agent."""
+        return self._add({"type": "user", "isMeta": True, "message": {
+            "role": "user", "content": f"Stop hook feedback:\n[handoff-lint claude-hook]: {reason}"}})  # fmt: skip
+
+    def reply(self, text: str) -> Transcript:
+        return self._add({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": text}]}})  # fmt: skip

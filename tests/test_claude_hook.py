@@ -291,7 +291,8 @@ def test_a_write_without_content_or_with_a_malformed_edit_is_let_through(project
 
 
 @pytest.mark.parametrize(
-    ("event", "tool"), [("PreToolUse", "Bash"), ("PreToolUse", "Read"), ("Stop", "Write")]
+    ("event", "tool"),
+    [("PreToolUse", "Bash"), ("PreToolUse", "Read"), ("PostToolUse", "Read"), ("UserPromptSubmit", "Write")],
 )
 def test_other_tools_and_events_are_let_through(project: Project, event: str, tool: str) -> None:
     sent = payload(project, event, tool, {"file_path": str(project.path(DEV)), "content": "{}"})
@@ -314,9 +315,65 @@ def test_configured_globs_decide_what_the_hook_checks(project: Project) -> None:
     assert run_hook(write(project, DEV, "{}")) == (0, "", "")  # not a handoff under these globs
 
 
-def test_the_hook_takes_no_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_hook_takes_only_fail_closed(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["claude-hook", "--strict"]) == 1
-    assert "reads a Claude Code hook payload on stdin" in capsys.readouterr().err
+    assert "takes only --fail-closed (got --strict); it reads a Claude Code hook payload on stdin" in (
+        capsys.readouterr().err
+    )
+    assert cli_main(["claude-hook", "--fail-closed", "--fail-closed"]) == 1
+
+
+# --- when the hook itself fails -----------------------------------------------------------
+
+
+@pytest.fixture
+def crashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hook's checks fail with an error whose message quotes a handoff."""
+
+    def crash(*_: object, **__: object) -> None:
+        raise KeyError("ghp_A1b2C3d4E5f6G7h8I9j0 from the handoff")
+
+    monkeypatch.setattr(claude_hook, "respond", crash)
+
+
+@pytest.mark.usefixtures("crashing")
+def test_a_failing_hook_fails_open_by_default_with_one_line_and_no_traceback(project: Project) -> None:
+    code, out, err = run_hook(write(project, DEV, "{}"))
+    assert (code, out) == (1, "")  # Claude Code lets the call go on and shows the user the line
+    assert err.startswith("handoff-lint claude-hook: internal error: KeyError: ")
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+@pytest.mark.usefixtures("crashing")
+def test_with_fail_closed_a_failing_hook_refuses_with_a_short_line_that_quotes_nothing(project: Project) -> None:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    raw = io.BytesIO(json.dumps(write(project, DEV, "{}")).encode("utf-8"))
+    assert claude_hook.main(["--fail-closed"], raw, stdout, stderr) == 2  # Claude Code refuses the call
+    assert stdout.getvalue() == ""
+    assert stderr.getvalue() == (
+        "handoff-lint claude-hook failed (KeyError) and runs with --fail-closed, so it refuses: "
+        "tell the user the hook needs a look.\n"
+    )
+
+
+@pytest.mark.usefixtures("crashing")
+def test_with_fail_closed_an_agent_already_kept_from_stopping_is_let_stop(project: Project) -> None:
+    sent = {"hook_event_name": "Stop", "cwd": str(project.root), "stop_hook_active": True}
+    stdout, stderr = io.StringIO(), io.StringIO()
+    raw = io.BytesIO(json.dumps(sent).encode("utf-8"))
+    assert claude_hook.main(["--fail-closed"], raw, stdout, stderr) == 1  # never a loop of refusals
+    sent["stop_hook_active"] = False
+    assert claude_hook.main(["--fail-closed"], io.BytesIO(json.dumps(sent).encode("utf-8")), stdout, stderr) == 2
+
+
+def test_with_fail_closed_a_configuration_error_still_only_tells_the_user(project: Project) -> None:
+    (project.root / "pyproject.toml").write_text("[tool.handoff]\nnot_a_setting = 1\n", encoding="utf-8")
+    stdout, stderr = io.StringIO(), io.StringIO()
+    raw = io.BytesIO(json.dumps(write(project, DEV, "{}")).encode("utf-8"))
+    # A refusal of every write would keep the agent from mending pyproject.toml.
+    assert claude_hook.main(["--fail-closed"], raw, stdout, stderr) == 1
+    assert "not_a_setting" in stderr.getvalue()
 
 
 # --- end to end, as Claude Code runs it -------------------------------------------------
@@ -437,3 +494,28 @@ def test_a_broken_file_can_be_repaired_one_edit_at_a_time(project: Project) -> N
     assert code == 0
     assert json.loads(out)["decision"] == "block"  # what is still broken is reported once written
     assert "/timestamp" in json.loads(out)["reason"]
+
+
+def test_the_readmes_settings_register_the_hook_for_every_event_it_serves() -> None:
+    from tests.conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Claude Code hook") : readme.index("#### Write, Edit and MultiEdit")]
+    block = section[section.index("```json\n") + 8 : section.index("\n```", section.index("```json\n"))]
+    hooks = json.loads(block)["hooks"]
+    matchers = {event: [entry.get("matcher") for entry in entries] for event, entries in hooks.items()}
+    assert matchers == {
+        "PreToolUse": ["Write|Edit|MultiEdit"],
+        "PostToolUse": ["Write|Edit|MultiEdit|Bash"],
+        "PostToolUseFailure": ["Bash"],
+        "Stop": [None],
+        "SubagentStop": [None],
+    }
+    commands = {h["command"] for entries in hooks.values() for entry in entries for h in entry["hooks"]}
+    assert commands == {"handoff-lint claude-hook"}
+    for event, names in matchers.items():  # every event the hook answers, and only those
+        if event in claude_hook.STOP_EVENTS:
+            continue
+        tools = set(names[0].split("|"))
+        assert tools <= claude_hook.TOOLS | {"Bash"}
+        assert ("Bash" in tools) is (event in claude_hook.SHELL_EVENTS)

@@ -13,6 +13,7 @@ import pytest
 from pytest_handoff import mcp_server
 from pytest_handoff.cli import main
 from tests.agent_loop import CHAIN_ID, DEV, TEST, Project
+from tests.conftest import REPO
 
 pytestmark = pytest.mark.slow  # end to end: whole pytest sessions, pre-commit or a server process
 
@@ -58,8 +59,12 @@ def serve(project: Project, body: Callable[[Session], Awaitable[None]]) -> None:
     import anyio
 
     async def run() -> None:
+        # The SDK passes the server only a few variables (HOME, PATH...): name the code under test.
         params = mcp.StdioServerParameters(
-            command=sys.executable, args=["-m", "pytest_handoff.cli", "mcp"], cwd=str(project.root)
+            command=sys.executable,
+            args=["-m", "pytest_handoff.cli", "mcp"],
+            cwd=str(project.root),
+            env={"PYTHONPATH": str(REPO)},
         )
         async with mcp.stdio_client(params) as (read, write), mcp.ClientSession(read, write) as session:
             await session.initialize()
@@ -70,10 +75,15 @@ def serve(project: Project, body: Callable[[Session], Awaitable[None]]) -> None:
 
 
 async def call(session: Session, tool: str, **arguments: Any) -> dict[str, Any]:
-    """A tool's structured result (fails the test when the call is an error)."""
+    """A tool's structured result, checked against the tool's output schema (fails the test when
+    the call is an error or the result does not fit)."""
+    import jsonschema
+
     result = await session.call_tool(tool, arguments)
     assert not result.is_error, result.content
     assert json.loads(result.content[0].text) == result.structured_content
+    listed = {t.name: t for t in (await session.list_tools()).tools}
+    jsonschema.validate(result.structured_content, listed[tool].output_schema)
     data: dict[str, Any] = result.structured_content
     return data
 
@@ -109,6 +119,43 @@ def test_the_server_lists_its_four_tools(project: Project) -> None:
 
     serve(project, body)
     assert project.unchanged()
+
+
+def test_every_tool_is_declared_read_only_idempotent_and_closed_world(project: Project) -> None:
+    async def body(session: Session) -> None:
+        for tool in (await session.list_tools()).tools:
+            assert tool.title
+            assert tool.annotations.model_dump(by_alias=True, exclude_none=True) == {
+                "title": tool.title,
+                "readOnlyHint": True,
+                "destructiveHint": False,
+                "idempotentHint": True,
+                "openWorldHint": False,
+            }, tool.name
+
+    serve(project, body)
+
+
+def test_every_tool_declares_the_fields_of_its_result(project: Project) -> None:
+    async def body(session: Session) -> None:
+        schemas = {tool.name: tool.output_schema for tool in (await session.list_tools()).tools}
+        for name in ("check_handoff", "check_chain"):
+            assert schemas[name]["title"] == "Report"
+            assert schemas[name]["required"] == ["errors", "warnings", "findings"]
+            finding = schemas[name]["$defs"]["FindingData"]
+            assert {"code", "severity", "pointer", "line", "column", "fix"} <= set(finding["required"])
+            assert finding["properties"]["severity"]["enum"] == ["error", "warning", "info"]
+        assert schemas["explain_rule"]["title"] == "RuleDoc"
+        assert "doc" in schemas["explain_rule"]["required"]
+        assert schemas["list_rules"]["$defs"]["RuleData"]["required"] == [
+            "code", "name", "severity", "profile", "summary",
+        ]  # fmt: skip
+        for name, schema in schemas.items():  # no open object anywhere: every object lists its fields
+            for part in (schema, *schema.get("$defs", {}).values()):
+                assert part["properties"], name
+                assert part.get("additionalProperties") is not True, name
+
+    serve(project, body)
 
 
 def test_hs001_check_handoff_gives_structured_findings_for_content_and_for_the_file(project: Project) -> None:
