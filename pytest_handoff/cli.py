@@ -86,6 +86,16 @@ def build_parser() -> argparse.ArgumentParser:
         "Craik's store)",
     )
     parser.add_argument(
+        "--evidence",
+        action="store_true",
+        help="check handoffs' claims against the repository: files, commits, locations, tests (EV rules)",
+    )
+    parser.add_argument(
+        "--evidence-junit",
+        metavar="PATH",
+        help="a JUnit XML report (pytest --junitxml) to reconcile the handoffs' test claims with; implies --evidence",
+    )
+    parser.add_argument(
         "--whole-chain",
         action="store_true",
         help="report every finding of a named file's chain, not only the named file's",
@@ -232,6 +242,10 @@ def lint(argv: list[str]) -> int:
         overrides["threshold"] = options.severity
     if options.profile:
         overrides["profile"] = options.profile
+    if options.evidence:
+        overrides["evidence"] = True
+    if options.evidence_junit:
+        overrides["evidence_junit"] = os.path.abspath(options.evidence_junit)
     try:
         settings = load_settings(root, options.config, tables=registry)
         from_command_line = Settings().merged(overrides, "command line", registry)

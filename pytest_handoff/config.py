@@ -51,6 +51,10 @@ class Settings(NamedTuple):
     options: Mapping[str, Mapping[str, Any]] = _EMPTY
     # A profile forced on named files (``--profile``); empty: each file's own.
     profile: str = ""
+    # Check handoffs' claims against the repository (EV rules; ``evidence = true``, ``--evidence``).
+    evidence: bool = False
+    # A JUnit XML report the handoffs' test claims are reconciled with (implies ``evidence``).
+    evidence_junit: str = ""
 
     def options_of(self, profile: str) -> Mapping[str, Any]:
         """The options of ``profile`` (``[tool.handoff.<profile>]``; empty when not configured)."""
@@ -60,7 +64,7 @@ class Settings(NamedTuple):
         """Everything in the settings that can change a result, as stable text (for the cache)."""
         return repr(
             (self.select, self.ignore, sorted(self.severities.items()), self.threshold,
-             self.max_file_size, _stable(self.options), self.profile)
+             self.max_file_size, _stable(self.options), self.profile, self.evidence, self.evidence_junit)
         )  # fmt: skip
 
     def check_codes(self, known: Iterable[str], source: str | Path = "") -> None:
@@ -138,6 +142,15 @@ def _parse(
             parsed["max_file_size"] = whole_number(value, f"{source}: '{key}'")
         elif name == "profile":
             parsed["profile"] = _profile_name(str(value), source, tables)
+        elif name == "evidence":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{source}: 'evidence' must be true or false, not {value!r}")
+            parsed["evidence"] = value
+        elif name == "evidence-junit":
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{source}: 'evidence-junit' must be the path of a JUnit XML report")
+            parsed["evidence_junit"] = _relative_to_source(value.strip(), source)
+            parsed["evidence"] = True
         elif name in legacy:  # deprecated: a profile's option under its old top-level name
             spec, option_key = legacy[name]
             (option,) = [o for o in spec.declared or () if o.key == option_key]
@@ -267,3 +280,10 @@ def project_root(start: Path, markers: Iterable[str]) -> Path:
 
 #: Settings with nothing configured (the default of profile methods asked without settings).
 NO_SETTINGS = Settings()
+
+
+def _relative_to_source(path: str, source: str) -> str:
+    """A path from a configuration file, relative to that file's folder (as given on the command line)."""
+    if source.endswith(".toml") and not Path(path).is_absolute():
+        return str(Path(source).parent / path)
+    return path

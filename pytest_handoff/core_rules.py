@@ -6,6 +6,7 @@ here so that they can be selected, explained and listed like any other. HX001's 
 :data:`CORE_RULES` once, when it is imported.
 """
 
+from pytest_handoff.evidence.table import EVIDENCE_RULES
 from pytest_handoff.model import Rule, Severity
 from pytest_handoff.rules import listed, reported
 from pytest_handoff.secrets import check_no_secrets
@@ -151,6 +152,7 @@ CORE_RULES: tuple[Rule, ...] = (
         """,
     ),
     listed("HX001", "unredacted-secret", check_no_secrets, scope="chain"),
+    *EVIDENCE_RULES,
 )
 
 #: The code of whatever a project's own ``pytest_handoff_check_chain`` hook reports.

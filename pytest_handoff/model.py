@@ -7,7 +7,7 @@ reference *names* its profile (``"craik"``); the registry turns the name into th
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -258,9 +258,23 @@ class Group:
     what several rules of one group compute once.
     """
 
-    def __init__(self, ref: GroupRef, documents: list[Document]) -> None:
+    def __init__(
+        self,
+        ref: GroupRef,
+        documents: list[Document],
+        *,
+        root: Path | None = None,
+        claim_fields: Sequence[Any] = (),
+        claim_time: str = "",
+    ) -> None:
         self.ref = ref
         self.documents = documents
+        #: The project root (claimed paths are relative to it); None when not known.
+        self.root = root
+        #: Where the profile's documents make claims about the repository (evidence ClaimFields),
+        #: and the pointer of a document's own time.
+        self.claim_fields = claim_fields
+        self.claim_time = claim_time
         self.notes: list[str] = []
         self.memo: dict[str, Any] = {}
         # valid() by handoff type; a group is made once its documents are classified and validated.

@@ -58,6 +58,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="CODES",
         help="skip these rule codes or prefixes, comma-separated.",
     )
+    group.addoption(
+        "--handoff-evidence",
+        action="store_true",
+        dest="handoff_evidence",
+        default=False,
+        help="check handoffs' claims against the repository (EV rules), as handoff-lint --evidence.",
+    )
+    group.addoption(
+        "--handoff-evidence-junit",
+        dest="handoff_evidence_junit",
+        default=None,
+        metavar="PATH",
+        help="a JUnit XML report to reconcile the handoffs' test claims with (implies --handoff-evidence).",
+    )
     parser.addini(
         "handoff_globs",
         "deprecated: [tool.handoff.neuralrelay] globs (where NeuralRelay handoffs live, one per line).",
@@ -117,6 +131,11 @@ def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
         value = config.getoption(f"handoff_{key}")
         if value:
             overrides[key] = value
+    if config.getoption("handoff_evidence"):
+        overrides["evidence"] = True
+    junit = config.getoption("handoff_evidence_junit")
+    if junit:
+        overrides["evidence_junit"] = os.path.abspath(junit)
     return overrides
 
 

@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("read", ("read",)),
     ("validation", ("validation",)),
     ("config", ("config", "globs")),
-    ("formats", ("profiles", "core_rules", "secrets")),
+    ("formats", ("profiles", "core_rules", "secrets", "evidence")),
     ("pipeline", ("registry", "pipeline")),
     ("output", ("reporters", "views")),
     ("entry points", (

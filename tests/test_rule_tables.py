@@ -58,7 +58,7 @@ def test_the_neuralrelay_package_imports_none_of_its_modules() -> None:
 
 @pytest.mark.parametrize(
     ("table", "prefixes", "profile"),
-    [(CORE_RULES, ("HF", "HS", "HX"), None), (NEURALRELAY_RULES, ("NR",), "neuralrelay")],
+    [(CORE_RULES, ("HF", "HS", "HX", "EV"), None), (NEURALRELAY_RULES, ("NR",), "neuralrelay")],
     ids=["core", "neuralrelay"],
 )
 def test_a_rule_table_has_unique_codes_of_its_prefixes_and_four_part_docs(

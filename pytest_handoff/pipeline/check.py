@@ -66,12 +66,13 @@ def check_group(
     members, contents = _read_group(
         ref, profile, settings, root, overrides, cached=cache is not None and not extra_checks, links=links
     )
-    key = _cache_key(contents, cache, extra_checks)
+    # Evidence depends on git and the working tree, which no cache key holds: never cached.
+    key = None if settings.evidence else _cache_key(contents, cache, extra_checks)
     if key is not None and cache is not None:
         cached = cache.get(key)
         if cached is not None:
             return result_of(ref, profile, root, *cached, cache_key=key, from_cache=True)
-    result = _check_contents(ref, profile, registry, settings, members, contents, extra_checks, overrides)
+    result = _check_contents(ref, profile, registry, settings, root, members, contents, extra_checks, overrides)
     if key is not None and cache is not None:
         result = result._replace(cache_key=key)
         cache.put(key, result.findings, result.notes, result.sources)
@@ -90,7 +91,7 @@ def cached_result(
     """The group's result if the cache has it (reads the files to hash them, checks nothing)."""
     profile = (registry or default_registry()).profile(ref.profile)
     _, contents = _read_group(ref, profile, settings, root, cached=True, links=links)
-    key = _cache_key(contents, cache, ())
+    key = None if settings.evidence else _cache_key(contents, cache, ())
     cached = cache.get(key) if key is not None else None
     if cached is None:
         return None
@@ -187,6 +188,7 @@ def _check_contents(
     profile: Profile,
     registry: Registry,
     settings: Settings,
+    root: Path,
     members: list[tuple[Path, str, bool]],
     contents: Contents,
     extra_checks: Sequence[ExtraCheck],
@@ -230,7 +232,7 @@ def _check_contents(
         # Content rules trust the schema: only schema-valid documents feed them.
         document.schema_valid = not schema_findings
 
-    group = Group(ref, documents)
+    group = Group(ref, documents, root=root, claim_fields=profile.claim_fields, claim_time=profile.claim_time)
     valid = group.valid()
     document_rules, group_rules = registry.enabled_rules(profile.name, settings)
     for rule in document_rules:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.evidence.claims import ClaimField
 from pytest_handoff.read.document import Document, Loaded, LoadResult
 from pytest_handoff.read.strict_json import parse_json_bytes
 
@@ -41,6 +42,10 @@ class Profile(ABC):
     #: numbering), not about the file they are placed in: when files of a chain are named,
     #: every one of them owns these findings.
     group_wide_codes: frozenset[str] = frozenset()
+    #: Where this format's documents make claims about the repository (files, commits,
+    #: locations, tests), checked by the evidence rules (EV); and the key of a document's time.
+    claim_fields: tuple[ClaimField, ...] = ()
+    claim_time: str = ""
 
     @abstractmethod
     def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:

@@ -8,7 +8,7 @@ on the check, and a rule is switched off by taking it out of its contract.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.model import Hit
@@ -23,6 +23,7 @@ from pytest_handoff.profiles.contracts.fields import (
     uses_of,
 )
 from pytest_handoff.profiles.contracts.patterns import Finder, placeholder_finder
+from pytest_handoff.read.times import parse_timestamp
 from pytest_handoff.text import quote
 
 if TYPE_CHECKING:
@@ -226,20 +227,6 @@ def check_count_equals_sum(document: Document, settings: Settings) -> Iterator[H
             if total != count:
                 shown = int(total) if float(total).is_integer() else total
                 yield _hit(document, pointer, use, f"{pointer} is {count}, but {' + '.join(terms)} = {shown}")
-
-
-def parse_timestamp(value: Any) -> datetime | None:
-    """An RFC 3339 / ISO 8601 date or date-time as an aware datetime (naive ones taken as UTC)."""
-    if not isinstance(value, str):
-        return None
-    text = value.strip()
-    if text[-1:] in ("Z", "z"):
-        text = text[:-1] + "+00:00"
-    try:
-        moment = datetime.fromisoformat(text.replace(" ", "T", 1) if len(text) > 10 else text)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
 
 
 def check_timestamps_forward(chain: Group, settings: Settings) -> Iterator[Hit]:

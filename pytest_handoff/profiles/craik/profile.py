@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.evidence.claims import ClaimField
 from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import CRAIK as SPEC
@@ -108,6 +109,8 @@ class CraikProfile(Profile):
     spec = SPEC
     # A score's handoff is looked up in the whole group.
     group_wide_codes = frozenset()
+    claim_fields = (ClaimField("/files_changed/*", "path", handoff_types=(HANDOFF,)),)
+    claim_time = "/created_at"
 
     def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         if is_store_name(path) or path.name.endswith(NAMED_SUFFIX):

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.evidence.claims import ClaimField
 from pytest_handoff.model import Finding, Hit, Severity
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.profiles.builtin import NEURALRELAY as SPEC
@@ -74,6 +75,19 @@ class NeuralRelayProfile(Profile):
     spec = SPEC
     # Numbering (gaps, duplicates), missing stages, the folder's name.
     group_wide_codes = frozenset({"NR103", "NR106", "NR107"})
+    claim_fields = (
+        ClaimField("/affected_modules/*", "path", handoff_types=("requirements",)),
+        ClaimField("/files_changed/*/path", "path", change="change_type", handoff_types=("dev_to_test",)),
+        ClaimField("/functions_added/*/file", "path", handoff_types=("dev_to_test",)),
+        ClaimField(
+            "/unit_tests_written/files/*", "test_file", count_at="/unit_tests_written/count", handoff_types=("dev_to_test",)
+        ),
+        ClaimField("/test_files_created/*", "test_file", handoff_types=("test_to_review",)),
+        ClaimField("/bugs_found/*/location", "location", handoff_types=("test_to_review",)),
+        ClaimField("/recommended_focus_for_reviewer", "location", handoff_types=("test_to_review",)),
+        ClaimField("/issues/*/location", "location", handoff_types=("review_final",)),
+    )
+    claim_time = "/timestamp"
 
     def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         if path.suffix != ".json":

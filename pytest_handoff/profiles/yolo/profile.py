@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.evidence.claims import ClaimField
 from pytest_handoff.model import Finding, Hit, Tally
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import YOLO as SPEC
@@ -94,6 +95,13 @@ class YoloProfile(Profile):
     name = NAME
     default_globs = SPEC.default_globs
     spec = SPEC
+    claim_fields = (
+        ClaimField("/fm/*", "path", changed="modified", handoff_types=("plan_summary",)),
+        ClaimField("/ch/*", "commit", handoff_types=("plan_summary",)),
+        ClaimField("/f", "location", line="ln", handoff_types=("qa_code_finding", "code_review_comment")),
+        ClaimField("/tf/*", "test_file", count_at="/tc", handoff_types=("test_plan_entry",)),
+    )
+    claim_time = "/dt"
 
     def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         if path.suffix not in SUFFIXES:

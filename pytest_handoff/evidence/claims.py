@@ -1,0 +1,171 @@
+"""What a handoff claims about the repository it describes, found where its format says claims are.
+
+A profile declares its claims as :class:`ClaimField` values: a pointer pattern (``*`` stands for
+any key or index) and a kind. :func:`claims_of` finds them in a document; the evidence rules
+(:mod:`pytest_handoff.evidence.rules`) check them against git and the working tree.
+
+Kinds:
+
+- ``path``: a file of the repository. ``change`` names a sibling key holding how it changed
+  (``created``, ``modified``, ``deleted`` and their synonyms), when the format records that.
+- ``commit``: a commit hash (7 to 40 hexadecimal characters).
+- ``location``: ``path:line``, ``path:12-30``, ``path#L12``, ``path (lines 31-44)``; or a path whose
+  line number sits in the sibling key ``line`` (YOLO's ``f`` + ``ln``).
+- ``test_file``: a test file the handoff says it wrote; ``count_at`` names a key of the document
+  with how many test cases the files of this field hold together.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+from pytest_handoff.read.pointers import pointer_join
+
+if TYPE_CHECKING:
+    from pytest_handoff.read.document import Document
+
+ClaimKind = Literal["path", "commit", "location", "test_file"]
+Change = Literal["added", "modified", "deleted"]
+
+#: How formats spell a change, as the three the rules know.
+CHANGES: dict[str, Change] = {
+    "added": "added",
+    "add": "added",
+    "created": "added",
+    "create": "added",
+    "new": "added",
+    "modified": "modified",
+    "modify": "modified",
+    "changed": "modified",
+    "updated": "modified",
+    "edited": "modified",
+    "deleted": "deleted",
+    "delete": "deleted",
+    "removed": "deleted",
+}
+
+
+class ClaimField(NamedTuple):
+    """Where a format's documents make a claim of one kind (see the module's docs)."""
+
+    pointer: str  # "/files_changed/*/path": "*" matches any key or index
+    kind: ClaimKind
+    change: str = ""  # sibling key of the claimed value holding its change type
+    changed: Change | None = None  # the change every value of the field claims (a summary's files)
+    line: str = ""  # sibling key holding a location's line number
+    count_at: str = ""  # pointer of the document's count of test cases in these files
+    handoff_types: tuple[str, ...] = ()  # only documents of these types (all when empty)
+
+
+class Claim(NamedTuple):
+    """One claim of one document, where it sits, and what it says."""
+
+    document: Document
+    pointer: str
+    kind: ClaimKind
+    value: str  # the path or the commit hash as written
+    change: Change | None = None
+    line: int | None = None  # a location's (first) line
+    claimed_count: int | None = None  # test cases claimed for the files of this field, together
+
+
+def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Claim]:
+    """Every claim ``document`` makes at the places ``fields`` declare, in field order."""
+    for field in fields:
+        if field.handoff_types and document.handoff_type not in field.handoff_types:
+            continue
+        count = _count(document.data, field.count_at) if field.count_at else None
+        for pointer, value, parent in _matches(document.data, field.pointer):
+            yield from _claims_at(document, field, pointer, value, parent, count)
+
+
+def _claims_at(
+    document: Document, field: ClaimField, pointer: str, value: Any, parent: Any, count: int | None
+) -> Iterator[Claim]:
+    if not isinstance(value, str) or not value.strip():
+        return
+    text = value.strip()
+    if field.kind == "commit":
+        if COMMIT.fullmatch(text):
+            yield Claim(document, pointer, "commit", text)
+        return
+    if field.kind == "location":
+        line = _number(parent.get(field.line)) if field.line and isinstance(parent, dict) else None
+        if line is not None:
+            yield Claim(document, pointer, "location", text, line=line)
+        else:
+            yield from (Claim(document, pointer, "location", path, line=at) for path, at in locations_in(text))
+        return
+    change = field.changed
+    if field.change and isinstance(parent, dict):
+        spelt = parent.get(field.change)
+        change = CHANGES.get(spelt.strip().lower()) if isinstance(spelt, str) else None
+    if looks_like_path(text):
+        yield Claim(document, pointer, field.kind, text, change=change, claimed_count=count)
+
+
+#: A commit hash as handoffs write them: 7 to 40 hexadecimal characters, not all digits.
+COMMIT = re.compile(r"(?=[0-9]*[a-fA-F])[0-9a-fA-F]{7,40}")
+# path:12, path:12-30, path#L12, path:Symbol (lines 31-44), path (line 12), path, line 12. A path
+# ends in a file name with an extension of letters and digits (``ExportQuery.check_range`` is none).
+_LOCATION = re.compile(
+    r"(?<![\w./-])(?P<path>(?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,5})(?![\w/])"
+    r"(?::(?P<colon>\d+)|#L(?P<anchor>\d+)|(?::[A-Za-z_][\w.]*)?,?[ \t]*\(?[ \t]*lines?[ \t]+(?P<words>\d+))"
+)
+
+
+def locations_in(text: str) -> Iterator[tuple[str, int]]:
+    """The (path, first line) pairs a text cites (``billing/api.py:31``, ``api.py#L12``)."""
+    for match in _LOCATION.finditer(text):
+        path = match.group("path")
+        line = match.group("colon") or match.group("anchor") or match.group("words")
+        if looks_like_path(path):
+            yield path, int(line)
+
+
+def looks_like_path(text: str) -> bool:
+    """True for a relative file path as handoffs write one (no spaces, no URL, no glob)."""
+    return (
+        0 < len(text) <= 400
+        and not any(ch.isspace() for ch in text)
+        and "://" not in text
+        and not any(ch in text for ch in "*?[]{}<>|\"'`")
+        and any(ch.isalnum() for ch in text)
+    )
+
+
+def _number(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
+
+
+def _count(data: Any, pointer: str) -> int | None:
+    node = data
+    for part in pointer.strip("/").split("/"):
+        node = node.get(part) if isinstance(node, dict) else None
+    return _number(node)
+
+
+def _matches(data: Any, pattern: str) -> Iterator[tuple[str, Any, Any]]:
+    """(pointer, value, parent container) of every value the pointer pattern matches."""
+    parts = pattern.split("/")[1:]
+    stack: list[tuple[Any, int, str, Any]] = [(data, 0, "", None)]
+    while stack:
+        node, depth, pointer, parent = stack.pop()
+        if depth == len(parts):
+            yield pointer, node, parent
+            continue
+        part = parts[depth]
+        if isinstance(node, dict):
+            keys = list(node) if part == "*" else [part] if part in node else []
+            stack.extend((node[k], depth + 1, pointer_join(pointer, k), node) for k in reversed(keys))
+        elif isinstance(node, list):
+            indexes = range(len(node)) if part == "*" else [int(part)] if part.isdigit() and int(part) < len(node) else []
+            stack.extend((node[i], depth + 1, pointer_join(pointer, i), node) for i in reversed(indexes))

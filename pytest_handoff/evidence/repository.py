@@ -1,0 +1,183 @@
+"""What git knows of the project a handoff describes, asked in a few batched commands.
+
+One :class:`Repository` per project root and state of git (HEAD, the index) is kept for the
+life of the process, and each question is asked at most once: the index (``git ls-files``,
+which holds staged files, so that in a commit hook the index counts as the tree), uncommitted
+changes (``git status``), and the history (one ``git log --all`` with each commit's hash, author
+time and the paths it touched). Nothing is ever written: git runs with ``--no-optional-locks``.
+
+Outside a git repository, without git, or in a shallow clone, :attr:`Repository.problem` or
+:attr:`Repository.shallow` say what cannot be known; the rules then say so, never guess.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import subprocess
+from functools import cached_property
+from pathlib import Path
+from typing import NamedTuple
+
+#: A command's output past this many bytes is not read (a history too large to hold).
+MAX_OUTPUT = 256 * 1024 * 1024
+#: Seconds a git command may take.
+TIMEOUT = 60
+
+
+class Commit(NamedTuple):
+    sha: str
+    time: int  # author time, seconds since the epoch
+    paths: tuple[str, ...]
+
+
+class GitError(Exception):
+    """A git command failed; the message says which and why, in one line."""
+
+
+def _git(top: Path, *args: str, stdin: str | None = None) -> str:
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    try:
+        done = subprocess.run(
+            ["git", "--no-optional-locks", "-c", "core.fsmonitor=false", "-C", str(top), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="surrogateescape",
+            timeout=TIMEOUT,
+            env=env,
+            check=False,
+        )
+    except FileNotFoundError as error:
+        raise GitError("git is not installed") from error
+    except subprocess.TimeoutExpired as error:
+        raise GitError(f"git {args[0]} took more than {TIMEOUT} s") from error
+    if done.returncode != 0:
+        first = (done.stderr.strip().splitlines() or ["failed"])[0]
+        raise GitError(f"git {args[0]}: {first[:200]}")
+    if len(done.stdout) > MAX_OUTPUT:
+        raise GitError(f"git {args[0]}: more output than {MAX_OUTPUT // (1024 * 1024)} MB")
+    return done.stdout
+
+
+class Repository:
+    """The git repository holding a project root (or the lack of one), asked lazily."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.top: Path | None = None
+        self.problem = ""  # why git cannot be asked (empty when it can)
+        self.shallow = False
+        try:
+            lines = _git(root, "rev-parse", "--show-toplevel", "--is-shallow-repository").splitlines()
+        except GitError as error:
+            self.problem = "not a git repository" if "not a git repository" in str(error) else str(error)
+            return
+        if len(lines) < 2:
+            self.problem = "git rev-parse gave no top-level folder"
+            return
+        self.top = Path(lines[0])
+        self.shallow = lines[1].strip() == "true"
+
+    def relative(self, path: str) -> str | None:
+        """``path`` (relative to the project root) as git names it, None when outside the repository."""
+        if self.top is None:
+            return None
+        try:
+            return (self.root / path).resolve().relative_to(self.top.resolve()).as_posix()
+        except (ValueError, OSError):
+            return None
+
+    @cached_property
+    def indexed(self) -> frozenset[str]:
+        """Every path of the index (the last commit's files and staged ones)."""
+        return frozenset(filter(None, self._ask("ls-files", "-z").split("\0")))
+
+    @cached_property
+    def uncommitted(self) -> frozenset[str]:
+        """Paths with changes not committed: staged, unstaged or untracked (both sides of a rename)."""
+        found: set[str] = set()
+        entries = iter(self._ask("status", "--porcelain=v1", "-z", "--untracked-files=all").split("\0"))
+        for entry in entries:
+            if len(entry) < 4:
+                continue
+            found.add(entry[3:])
+            if entry[0] in "RC":
+                found.add(next(entries, ""))  # the source of a rename or copy follows
+        found.discard("")
+        return frozenset(found)
+
+    @cached_property
+    def history(self) -> tuple[Commit, ...]:
+        """Every commit reachable from any ref, newest first, with the paths it touched."""
+        text = self._ask("log", "--all", "--no-renames", "--format=%x01%H %at", "--name-only", "-z")
+        commits: list[Commit] = []
+        for block in text.split("\x01")[1:]:
+            head, _, rest = block.partition("\0")  # with -z, the format line ends in NUL
+            sha, _, when = head.partition(" ")
+            paths = tuple(p.strip("\n") for p in rest.split("\0") if p.strip("\n"))
+            if sha and when.isdigit():
+                commits.append(Commit(sha, int(when), paths))
+        return tuple(commits)
+
+    @cached_property
+    def ever(self) -> frozenset[str]:
+        """Every path any reachable commit touched."""
+        return frozenset(path for commit in self.history for path in commit.paths)
+
+    @cached_property
+    def _shas(self) -> tuple[list[str], dict[str, Commit]]:
+        by_sha = {commit.sha: commit for commit in self.history}
+        return sorted(by_sha), by_sha
+
+    def commit(self, prefix: str) -> Commit | None:
+        """The reachable commit whose hash starts with ``prefix`` (None when none or ambiguous)."""
+        ordered, by_sha = self._shas
+        prefix = prefix.lower()
+        at = bisect.bisect_left(ordered, prefix)
+        found = [sha for sha in ordered[at : at + 2] if sha.startswith(prefix)]
+        return by_sha[found[0]] if len(found) == 1 else None
+
+    @cached_property
+    def oldest(self) -> int | None:
+        """The author time of the oldest reachable commit (where a shallow history starts)."""
+        return min((commit.time for commit in self.history), default=None)
+
+    def touched(self, path: str, since: int | None, until: int | None) -> bool:
+        """True when a commit dated within [since, until] (open ends) touched ``path``."""
+        return any(
+            path in commit.paths
+            and (since is None or commit.time >= since)
+            and (until is None or commit.time <= until)
+            for commit in self.history
+        )
+
+    def _ask(self, *args: str) -> str:
+        if self.top is None:
+            raise GitError(self.problem or "not a git repository")
+        return _git(self.top, *args)
+
+
+_OPEN: dict[tuple[str, tuple[int, int], tuple[int, int], tuple[int, int]], Repository] = {}
+
+
+def repository_for(root: Path) -> Repository:
+    """The repository of ``root``, made once per state of its git folder (HEAD, the index, the
+    reflog: a commit changes it)."""
+    git = root / ".git"
+    key = (str(root), _stamp(git / "HEAD"), _stamp(git / "index"), _stamp(git / "logs" / "HEAD"))
+    found = _OPEN.get(key)
+    if found is None:
+        if len(_OPEN) > 64:  # a long-lived process (MCP) checks many states of few projects
+            _OPEN.clear()
+        found = _OPEN[key] = Repository(root)
+    return found
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return (0, 0)
+    return (info.st_mtime_ns, info.st_size)

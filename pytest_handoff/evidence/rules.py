@@ -1,0 +1,266 @@
+"""Evidence rules (EV): a handoff's claims checked against the repository it describes.
+
+Each profile declares where its handoffs make claims (:attr:`Profile.claim_fields`); the engine
+hands them to the group (:attr:`Group.claim_fields`). All verdicts of a group are made in one
+pass (:func:`verdicts`), each rule reports its own. Git is asked only when a claim needs it, in
+a few batched commands (:mod:`pytest_handoff.evidence.repository`); offline, with no model.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from pytest_handoff.evidence.claims import Claim, ClaimField, claims_of
+from pytest_handoff.evidence.repository import GitError, Repository, repository_for
+from pytest_handoff.model import Hit
+from pytest_handoff.read.files import read_file_bytes
+from pytest_handoff.read.times import parse_timestamp
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.model import Group
+    from pytest_handoff.read.document import Document
+
+#: Minutes a commit may be dated after its handoff (clocks of two machines, a commit made while
+#: the handoff was written) before EV202 calls it later than the handoff.
+CLOCK_SLACK = timedelta(minutes=10)
+#: Test files larger than this are not read to count their tests.
+MAX_TEST_FILE = 2 * 1024 * 1024
+
+# Test cases by language, counted as a documented heuristic (EV402).
+_TEST_CASES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    ((".py",), re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+test\w*[ \t]*\(", re.MULTILINE)),
+    (
+        (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"),
+        re.compile(r"(?<![\w.])(?:it|test)(?:\.(?:only|skip|each\([^)]*\)))?[ \t]*\(", re.MULTILINE),
+    ),
+    ((".go",), re.compile(r"^func[ \t]+Test\w*[ \t]*\(", re.MULTILINE)),
+    ((".rs",), re.compile(r"#\[(?:\w+::)?test\]")),
+    ((".java", ".kt"), re.compile(r"@Test\b")),
+    ((".rb",), re.compile(r"^[ \t]*(?:it[ \t]+['\"]|def[ \t]+test_)", re.MULTILINE)),
+)
+
+
+class Verdicts(NamedTuple):
+    """What the evidence rules found in one group, by code."""
+
+    hits: dict[str, list[Hit]]
+    unavailable: list[Hit]  # EV001: what git could not tell, once per group
+
+
+def verdicts(group: Group) -> Verdicts:
+    """Every evidence verdict of ``group`` (made once, kept in its memo)."""
+    found: Verdicts | None = group.memo.get("evidence")
+    if found is None:
+        found = group.memo["evidence"] = _judge(group)
+    return found
+
+
+def _judge(group: Group) -> Verdicts:
+    result = Verdicts({}, [])
+    fields: Sequence[ClaimField] = group.claim_fields
+    root = group.root
+    if not fields or root is None:
+        return result
+    judge = _Judge(group, root, result)
+    previous: datetime | None = None
+    for document in group.valid():
+        moment = _time_of(document, group.claim_time)
+        for claim in claims_of(document, fields):
+            judge.claim(claim, previous, moment)
+        previous = moment or previous
+    return result
+
+
+class _Judge:
+    def __init__(self, group: Group, root: Path, result: Verdicts) -> None:
+        self.group = group
+        self.root = root
+        self.result = result
+        self._repository: Repository | None = None
+        self._said = False
+
+    @property
+    def repository(self) -> Repository:
+        if self._repository is None:
+            self._repository = repository_for(self.root)
+        return self._repository
+
+    def report(self, code: str, claim: Claim, message: str) -> None:
+        self.result.hits.setdefault(code, []).append(Hit(claim.document, claim.pointer, message))
+
+    def cannot(self, claim: Claim, why: str) -> None:
+        """Say once per group what git cannot tell (a note, never a failure)."""
+        if not self._said:
+            self._said = True
+            self.result.unavailable.append(
+                Hit(claim.document, claim.pointer, f"claims not checked against git: {why}")
+            )
+
+    def claim(self, claim: Claim, since: datetime | None, until: datetime | None) -> None:
+        path = claim.value if claim.kind != "commit" else ""
+        if path and not self._inside(path):
+            return  # outside the project: never followed, never judged
+        try:
+            if claim.kind == "commit":
+                self._commit(claim, until)
+            elif claim.kind == "location":
+                self._location(claim)
+            elif claim.kind == "test_file":
+                self._test_file(claim)
+            else:
+                self._path(claim, since, until)
+        except GitError as error:
+            self.cannot(claim, str(error))
+
+    def _inside(self, path: str) -> bool:
+        if os.path.isabs(path) or path.startswith("~"):
+            return False
+        root = os.path.realpath(self.root)
+        target = os.path.realpath(os.path.join(root, path))
+        return target == root or target.startswith(root + os.sep)
+
+    def _on_disk(self, path: str) -> bool:
+        return os.path.lexists(os.path.join(self.root, path))
+
+    def _path(self, claim: Claim, since: datetime | None, until: datetime | None) -> None:
+        repo = self.repository
+        if repo.problem:
+            self.cannot(claim, repo.problem)
+            return
+        name = repo.relative(claim.value)
+        if name is None:
+            return
+        present = self._on_disk(claim.value) or name in repo.indexed
+        if claim.change == "deleted":
+            if present:
+                self.report("EV103", claim, f"{claim.value} is claimed deleted, but it is still there")
+            return
+        if not present and name not in repo.ever and name not in repo.uncommitted:
+            if repo.shallow:
+                self.cannot(claim, "a shallow clone: history before its first commit is not here")
+                return
+            self.report("EV101", claim, f"{claim.value} exists nowhere: not in the tree, the index or any commit")
+            return
+        if claim.change in ("added", "modified") and name not in repo.uncommitted:
+            low = _seconds(since)
+            if repo.shallow and repo.oldest is not None and (low is None or low < repo.oldest):
+                self.cannot(claim, "a shallow clone: the handoff's time window is not reachable")
+                return
+            if not repo.touched(name, low, _seconds(until, slack=True)):
+                window = _window(since, until)
+                self.report(
+                    "EV102",
+                    claim,
+                    f"{claim.value} is claimed {claim.change}, but no commit {window}and no uncommitted change touched it",
+                )
+
+    def _commit(self, claim: Claim, until: datetime | None) -> None:
+        repo = self.repository
+        if repo.problem:
+            self.cannot(claim, repo.problem)
+            return
+        commit = repo.commit(claim.value)
+        if commit is None:
+            if repo.shallow:
+                self.cannot(claim, "a shallow clone: older commits are not here")
+                return
+            self.report("EV201", claim, f"commit {claim.value} does not exist in this repository")
+            return
+        latest = _seconds(until, slack=True)
+        if latest is not None and commit.time > latest:
+            dated = datetime.fromtimestamp(commit.time, until.tzinfo if until else None).isoformat()
+            self.report("EV202", claim, f"commit {claim.value} is dated {dated}, after the handoff that claims it")
+
+    def _location(self, claim: Claim) -> None:
+        raw = self._read(claim.value)
+        if raw is None:
+            self.report("EV301", claim, f"{claim.value}:{claim.line} cites a file that does not exist")
+            return
+        lines = raw.count(b"\n") + (0 if raw.endswith(b"\n") or not raw else 1)
+        if claim.line is not None and claim.line > lines:
+            self.report("EV301", claim, f"{claim.value}:{claim.line} is past the end of the file ({lines} lines)")
+
+    def _test_file(self, claim: Claim) -> None:
+        exists = self._on_disk(claim.value)
+        if not exists:
+            self.report("EV401", claim, f"test file {claim.value} is claimed written, but it does not exist")
+        if claim.claimed_count is None:
+            return
+        counted = self.group.memo.setdefault("evidence_test_counts", {})
+        key = (id(claim.document), claim.pointer.rsplit("/", 1)[0])
+        tally = counted.setdefault(key, [0, 0, claim])  # test cases found, files not counted, first claim
+        cases = self._test_cases(claim.value) if exists else None
+        if cases is None:
+            tally[1] += 1
+        else:
+            tally[0] += cases
+
+    def _test_cases(self, path: str) -> int | None:
+        pattern = next((p for suffixes, p in _TEST_CASES if path.endswith(suffixes)), None)
+        raw = self._read(path) if pattern is not None else None
+        if raw is None or pattern is None:
+            return None
+        return len(pattern.findall(raw.decode("utf-8", errors="replace")))
+
+    def _read(self, path: str) -> bytes | None:
+        raw = read_file_bytes(Path(self.root, path), path, MAX_TEST_FILE)
+        return raw if isinstance(raw, bytes) else None
+
+
+def _seconds(moment: datetime | None, *, slack: bool = False) -> int | None:
+    if moment is None:
+        return None
+    return int((moment + (CLOCK_SLACK if slack else timedelta())).timestamp())
+
+
+def _window(since: datetime | None, until: datetime | None) -> str:
+    if since and until:
+        return f"between {since.isoformat()} and {until.isoformat()} "
+    if until:
+        return f"up to {until.isoformat()} "
+    return ""
+
+
+def _time_of(document: Document, pointer: str) -> datetime | None:
+    """The document's time at ``pointer``; a date alone counts as the end of its day."""
+    if not pointer or not isinstance(document.data, dict):
+        return None
+    value = document.data.get(pointer.strip("/"))
+    moment = parse_timestamp(value)
+    if moment is not None and isinstance(value, str) and len(value.strip()) == 10:
+        moment += timedelta(days=1, seconds=-1)
+    return moment
+
+
+def _finish_test_counts(group: Group) -> list[Hit]:
+    found: list[Hit] = []
+    for cases, unreadable, claim in group.memo.get("evidence_test_counts", {}).values():
+        if not unreadable and claim.claimed_count is not None and cases < claim.claimed_count:
+            found.append(
+                Hit(
+                    claim.document,
+                    claim.pointer,
+                    f"{claim.claimed_count} test case(s) claimed, but the test files hold {cases} (counting test "
+                    "functions: a heuristic)",
+                )
+            )
+    return found
+
+
+def hits(group: Group, settings: Settings, code: str) -> Iterator[Hit]:
+    """The hits of evidence rule ``code`` in ``group`` (none unless ``settings`` ask for evidence)."""
+    if not settings.evidence:
+        return
+    found = verdicts(group)
+    if code == "EV001":
+        yield from found.unavailable
+    elif code == "EV402":
+        yield from _finish_test_counts(group)
+    else:
+        yield from found.hits.get(code, ())

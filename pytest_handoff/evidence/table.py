@@ -1,0 +1,181 @@
+"""The evidence rules' table: what each checks of a handoff's claims, and why (see :mod:`rules`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from pytest_handoff.evidence.rules import hits
+from pytest_handoff.model import Rule, Severity
+from pytest_handoff.rules import listed
+
+if TYPE_CHECKING:
+    from pytest_handoff.config import Settings
+    from pytest_handoff.model import Group, Hit
+
+
+def check_evidence_available(group: Group, settings: Settings) -> Iterator[Hit]:
+    """Says, once per group, when git cannot tell whether the handoff's claims hold.
+
+    **What it does**: outside a git repository, without git, or in a shallow clone whose history
+    does not reach the handoff's time, reports one note (severity info) at the first claim it could
+    not check, saying why. The claims that need no git (files on disk, lines of a file) are still
+    checked.
+
+    **Why is this bad?** It is not: it says what was not verified, so that a pass is not read as
+    proof. Fetch the history (`git fetch --unshallow`) to have the claims checked.
+
+    **Example**: a CI job with `fetch-depth: 1` checking a chain written a week ago.
+
+    **Use instead**: a full clone (`actions/checkout` with `fetch-depth: 0`).
+    """
+    return hits(group, settings, "EV001")
+
+
+def check_claimed_paths_exist(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A file the handoff names exists somewhere: in the tree, the index or a commit.
+
+    **What it does**: for each path a handoff claims (NeuralRelay `affected_modules`,
+    `files_changed[].path`; Craik `files_changed`, `artifacts`; YOLO plan and summary `fm`, task
+    `f`; the paths a contract declares), reports one that is not in the working tree, not staged,
+    and never touched by any commit of the repository.
+
+    **Why is this bad?** The next agent goes looking for work that was never done: a file an agent
+    says it changed, and that never existed, is a hallucinated claim.
+
+    **Example**: `"files_changed": [{"path": "billing/export/csv_writer.py", "change_type": "created"}]`
+    in a repository that never had that file.
+
+    **Use instead**: name the files the work really touched (`git status`, `git show --stat`).
+    """
+    return hits(group, settings, "EV101")
+
+
+def check_claimed_changes_happened(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A file claimed added or modified was touched while the handoff's work was done.
+
+    **What it does**: for a path claimed created or modified, reports it when no commit dated
+    between the previous handoff of the group and this one (ten minutes of slack for clocks), and
+    no uncommitted change, touched it. Without times, any commit counts.
+
+    **Why is this bad?** The file exists, but nothing shows the claimed change: the work may have
+    been planned, not done, or done to another file.
+
+    **Example**: `{"path": "billing/api/routes/invoices.py", "change_type": "modified"}` with no
+    commit touching it since the requirements handoff.
+
+    **Use instead**: commit the change before handing off, or name the file that changed.
+    """
+    return hits(group, settings, "EV102")
+
+
+def check_claimed_deletions_happened(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A file claimed deleted is gone.
+
+    **What it does**: reports a path claimed deleted that is still in the working tree or the index.
+
+    **Why is this bad?** The next agent relies on the file being gone (a removed endpoint, a dropped
+    migration); it is still there and still runs.
+
+    **Example**: `{"path": "billing/legacy_export.py", "change_type": "deleted"}` with the file present.
+
+    **Use instead**: `git rm` the file, or do not claim its deletion.
+    """
+    return hits(group, settings, "EV103")
+
+
+def check_claimed_commits_exist(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A commit the handoff names exists in the repository.
+
+    **What it does**: reports a commit hash (YOLO summary `ch`, a contract's commit fields) that no
+    branch or tag of the repository reaches; in a shallow clone, says it cannot tell (EV001).
+
+    **Why is this bad?** A made-up hash is the plainest sign of work claimed and not done; the
+    reviewer cannot look at it.
+
+    **Example**: `"ch": ["9f3c2ab"]` where no commit starts with `9f3c2ab`.
+
+    **Use instead**: the hash `git rev-parse --short HEAD` printed after the commit.
+    """
+    return hits(group, settings, "EV201")
+
+
+def check_claimed_commits_precede_the_handoff(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A commit the handoff names was made before the handoff was written.
+
+    **What it does**: reports a named commit whose author date is more than ten minutes after
+    the handoff's own time (NeuralRelay `timestamp`, YOLO summary `dt` as the end of that day).
+
+    **Why is this bad?** The handoff could not have known the commit: it was written before the
+    work it claims, and its claims were guesses.
+
+    **Example**: a summary dated 2026-02-18 naming a commit made on 2026-02-20.
+
+    **Use instead**: write the handoff after the commit, with its real time.
+    """
+    return hits(group, settings, "EV202")
+
+
+def check_cited_locations_exist(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A cited location (`path:line`) is in a file that exists, within its lines.
+
+    **What it does**: reads locations in bug reports, review issues, reviewer focus and QA or
+    review findings (`billing/api.py:31`, `api.py#L12`, `api.py (lines 31-44)`, YOLO's `f` + `ln`)
+    and reports one whose file does not exist in the working tree or whose line is past its end.
+
+    **Why is this bad?** A reviewer sent to a line that does not exist cannot verify the finding;
+    citations of non-existent code are a known failure of agent reports.
+
+    **Example**: `"location": "billing/api/schemas/export.py:231"` in a 60-line file.
+
+    **Use instead**: cite the line as it is now in the file.
+    """
+    return hits(group, settings, "EV301")
+
+
+def check_claimed_test_files_exist(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A test file the handoff says it wrote exists.
+
+    **What it does**: reports a test file claimed written (NeuralRelay `unit_tests_written.files`,
+    `test_files_created`; YOLO test-plan `tf`) that is not in the working tree.
+
+    **Why is this bad?** "Tests written" with no test file means no test ran; the next agent trusts
+    a verification that never happened.
+
+    **Example**: `"test_files_created": ["tests/export/test_pagination.py"]` and no such file.
+
+    **Use instead**: name the test files that exist, or write them.
+    """
+    return hits(group, settings, "EV401")
+
+
+def check_claimed_test_counts(group: Group, settings: Settings) -> Iterator[Hit]:
+    """The test files hold at least as many test cases as the handoff claims.
+
+    **What it does**: counts test cases in the claimed test files by a documented heuristic per
+    language (Python `def test_`, JavaScript/TypeScript `it(`/`test(`, Go `func Test`, Rust
+    `#[test]`, Java/Kotlin `@Test`, Ruby `it "`/`def test_`) and reports a claimed count above it
+    (NeuralRelay `unit_tests_written.count`, YOLO test-plan `tc`). Files in other languages, or
+    unreadable, are not counted, and then no finding is made.
+
+    **Why is this bad?** An inflated count overstates how well the work is tested.
+
+    **Example**: `"unit_tests_written": {"count": 26, "files": ["tests/test_csv.py"]}` where the file
+    defines 9 tests.
+
+    **Use instead**: the count the test run reports.
+    """
+    return hits(group, settings, "EV402")
+
+
+EVIDENCE_RULES: tuple[Rule, ...] = (
+    listed("EV001", "evidence-unavailable", check_evidence_available, scope="chain", severity=Severity.INFO),
+    listed("EV101", "claimed-path-missing", check_claimed_paths_exist, scope="chain"),
+    listed("EV102", "claimed-change-not-found", check_claimed_changes_happened, scope="chain", severity=Severity.WARNING),
+    listed("EV103", "claimed-deletion-not-done", check_claimed_deletions_happened, scope="chain"),
+    listed("EV201", "unknown-commit", check_claimed_commits_exist, scope="chain"),
+    listed("EV202", "commit-after-handoff", check_claimed_commits_precede_the_handoff, scope="chain"),
+    listed("EV301", "location-not-found", check_cited_locations_exist, scope="chain"),
+    listed("EV401", "claimed-test-file-missing", check_claimed_test_files_exist, scope="chain"),
+    listed("EV402", "fewer-tests-than-claimed", check_claimed_test_counts, scope="chain", severity=Severity.WARNING),
+)

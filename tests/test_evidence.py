@@ -1,0 +1,278 @@
+"""EV rules: a NeuralRelay chain's claims (files, commits, locations, tests) checked against git.
+
+Each test builds a real git repository holding the example chain and every file it claims,
+committed at times inside the chain's windows, then breaks one claim.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_handoff.cli import main
+from tests.conftest import EXAMPLES
+
+pytestmark = pytest.mark.slow  # real git repositories
+
+CHAIN = ".neuralrelay/handoffs/20261103-091500"
+DEV = f"{CHAIN}/02-dev-agent.json"
+TEST = f"{CHAIN}/03-test-agent.json"
+REVIEW = f"{CHAIN}/04-review-agent.json"
+#: Between the requirements (09:15) and the dev handoff (09:52).
+DEV_WORK = "2026-11-03T09:40:00Z"
+
+
+def git(root: Path, *args: str, when: str = DEV_WORK) -> str:
+    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t")
+    env.update(GIT_COMMITTER_EMAIL="t@example.com", GIT_CONFIG_GLOBAL=os.devnull)
+    done = subprocess.run(["git", "-C", str(root), *args], env=env, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def edit(root: Path, relative: str, change: Any) -> None:
+    path = root / relative
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def claimed_files(root: Path) -> dict[str, str]:
+    """Every file the example chain names, with contents that hold what it claims of them."""
+    files: dict[str, str] = {}
+    chain = root / CHAIN
+    requirements = json.loads((chain / "01-ba-agent.json").read_text())
+    dev = json.loads((chain / "02-dev-agent.json").read_text())
+    test = json.loads((chain / "03-test-agent.json").read_text())
+    lines = "".join(f"# line {n}\n" for n in range(1, 200))
+    for path in [*requirements["affected_modules"], *(f["path"] for f in dev["files_changed"])]:
+        files[path] = lines
+    tests = "".join(f"def test_case_{n}():\n    pass\n" for n in range(10))
+    for path in [*dev["unit_tests_written"]["files"], *test["test_files_created"]]:
+        files[path] = tests
+    return files
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(EXAMPLES / "clean" / ".neuralrelay", tmp_path / ".neuralrelay")
+    git(tmp_path, "init", "-q")
+    for relative, text in sorted(claimed_files(tmp_path).items(), key=lambda item: "." in item[0]):
+        if "." not in Path(relative).name:  # a module named as its folder
+            (tmp_path / relative).mkdir(parents=True, exist_ok=True)
+            continue
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "the work of the chain")
+    monkeypatch.chdir(tmp_path)
+    for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
+        monkeypatch.delenv(variable, raising=False)
+    return tmp_path
+
+
+def evidence(capsys: pytest.CaptureFixture[str], *args: str) -> list[tuple[str, str, str]]:
+    main(["--format", "json", "--evidence", *args])
+    found = json.loads(capsys.readouterr().out)["findings"]
+    return sorted((f["code"], f["path"].rsplit("/", 1)[-1], f["pointer"]) for f in found if f["code"].startswith("EV"))
+
+
+def test_a_chain_whose_claims_all_hold_has_no_evidence_finding(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert evidence(capsys) == []
+
+
+def test_without_evidence_no_claim_is_checked(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "billing" / "api" / "errors.py").unlink()
+    git(repo, "rm", "-q", "--cached", "billing/api/errors.py")
+    main(["--format", "json"])
+    assert not [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"].startswith("EV")]
+
+
+def test_ev101_a_changed_file_that_exists_nowhere(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(repo, DEV, lambda d: d["files_changed"][1].update(path="billing/api/schemas/made_up.py"))
+    assert evidence(capsys) == [("EV101", "02-dev-agent.json", "/files_changed/1/path")]
+
+
+def test_ev101_a_file_deleted_since_but_once_committed_is_no_finding(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    git(repo, "rm", "-q", "billing/api/errors.py")
+    git(repo, "commit", "-qm", "drop errors", when="2026-11-04T10:00:00Z")
+    assert "EV101" not in {code for code, _, _ in evidence(capsys)}
+
+
+def test_ev101_a_staged_file_counts_as_there(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(repo, DEV, lambda d: d["files_changed"][1].update(path="billing/api/schemas/staged.py"))
+    (repo / "billing" / "api" / "schemas" / "staged.py").write_text("x = 1\n")
+    git(repo, "add", "billing/api/schemas/staged.py")
+    (repo / "billing" / "api" / "schemas" / "staged.py").unlink()  # only the index has it now
+    assert evidence(capsys) == []
+
+
+def test_ev102_a_file_claimed_modified_that_no_commit_in_the_window_touched(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Rewrite history: the work's commit is dated a day before the requirements handoff.
+    git(repo, "commit", "-q", "--amend", "--no-edit", "--date", "2026-11-02T09:00:00Z", when="2026-11-02T09:00:00Z")
+    found = evidence(capsys)
+    assert ("EV102", "02-dev-agent.json", "/files_changed/0/path") in found
+    assert {code for code, _, _ in found} == {"EV102"}
+
+
+def test_ev102_an_uncommitted_change_counts_as_the_claimed_change(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    git(repo, "commit", "-q", "--amend", "--no-edit", "--date", "2026-11-02T09:00:00Z", when="2026-11-02T09:00:00Z")
+    for change in json.loads((repo / DEV).read_text())["files_changed"]:
+        with open(repo / change["path"], "a", encoding="utf-8") as handle:
+            handle.write("# changed\n")
+    assert evidence(capsys) == []
+
+
+def test_ev103_a_file_claimed_deleted_still_there(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(repo, DEV, lambda d: d["files_changed"][5].update(change_type="deleted"))
+    assert evidence(capsys) == [("EV103", "02-dev-agent.json", "/files_changed/5/path")]
+
+
+def test_ev301_a_location_past_the_end_of_its_file(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(repo, REVIEW, lambda d: d["issues"][0].update(location="billing/api/schemas/export.py:431"))
+    assert evidence(capsys) == [("EV301", "04-review-agent.json", "/issues/0/location")]
+
+
+def test_ev301_a_location_in_a_file_that_does_not_exist(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(repo, REVIEW, lambda d: d["issues"][0].update(location="billing/api/nowhere.py (lines 3-9)"))
+    assert evidence(capsys) == [("EV301", "04-review-agent.json", "/issues/0/location")]
+
+
+def test_ev401_a_test_file_claimed_created_that_does_not_exist(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(repo, TEST, lambda d: d["test_files_created"].append("tests/export/test_never_written.py"))
+    assert evidence(capsys) == [("EV401", "03-test-agent.json", "/test_files_created/5")]
+
+
+def test_ev402_more_tests_claimed_than_the_files_define(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(repo, DEV, lambda d: d["unit_tests_written"].update(count=31, passing=31))  # the files hold 30
+    assert evidence(capsys) == [("EV402", "02-dev-agent.json", "/unit_tests_written/files/0")]
+
+
+def test_outside_a_git_repository_one_note_says_why_and_nothing_is_guessed(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.rmtree(repo / ".git")
+    edit(repo, DEV, lambda d: d["files_changed"][1].update(path="billing/api/schemas/made_up.py"))
+    found = evidence(capsys)
+    assert [code for code, _, _ in found] == ["EV001"]  # info: the verdict stays a pass
+    assert main(["--evidence"]) == 0
+
+
+def test_in_a_shallow_clone_a_commit_before_its_history_is_not_called_missing(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git(repo, "commit", "-q", "--allow-empty", "-m", "later", when="2026-11-05T09:00:00Z")
+    clone = tmp_path_factory.mktemp("shallow") / "clone"
+    git(repo, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    monkeypatch.chdir(clone)
+    found = evidence(capsys)
+    assert "EV102" not in {code for code, _, _ in found}
+    assert ("EV001", "02-dev-agent.json") in {(code, name) for code, name, _ in found}
+
+
+def test_a_claimed_path_leading_out_of_the_project_is_never_followed(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit(repo, DEV, lambda d: d["files_changed"][1].update(path="../../../etc/passwd"))
+    edit(repo, REVIEW, lambda d: d["issues"][0].update(location="/etc/passwd:1"))
+    assert evidence(capsys) == []
+
+
+def test_the_api_gives_the_evidence_findings_handoff_lint_gives(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_handoff import api
+    from pytest_handoff.config import load_settings
+    from pytest_handoff.registry import default_registry
+
+    edit(repo, DEV, lambda d: d["files_changed"][1].update(path="billing/api/schemas/made_up.py"))
+    from_cli = evidence(capsys, DEV)
+    settings = load_settings(repo, tables=default_registry())._replace(evidence=True)
+    checked = api.check(DEV, root=repo, settings=settings)
+    from_api = sorted((f.code, f.path.rsplit("/", 1)[-1], f.pointer) for f in checked if f.code.startswith("EV"))
+    assert from_api == from_cli == [("EV101", "02-dev-agent.json", "/files_changed/1/path")]
+
+
+PHASE = ".yolo-planning/phases/05-escalation"
+PLAN = [
+    {"p": "05", "n": "01", "t": "Escalation", "w": 1, "d": [], "obj": "Route escalations"},
+    {"id": "T1", "tp": "auto", "a": "Router", "f": ["src/router.py"], "v": "pytest", "done": "routes"},
+]
+
+
+def summary(commit: str, day: str = "2026-02-18") -> dict[str, Any]:
+    return {"p": "05", "n": "01", "t": "Escalation", "s": "complete", "dt": day, "tc": 1, "tt": 1,
+            "ch": [commit], "fm": ["src/router.py"], "dv": [], "built": ["router"]}  # fmt: skip
+
+
+@pytest.fixture
+def yolo_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    git(tmp_path, "init", "-q")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "router.py").write_text("".join(f"line_{n} = {n}\n" for n in range(20)))
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_router.py").write_text("def test_up():\n    pass\ndef test_down():\n    pass\n")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "router", when="2026-02-18T10:00:00Z")
+    monkeypatch.chdir(tmp_path)
+    for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
+        monkeypatch.delenv(variable, raising=False)
+    return tmp_path
+
+
+def write_phase(root: Path, name: str, lines: list[dict[str, Any]]) -> None:
+    (root / PHASE).mkdir(parents=True, exist_ok=True)
+    (root / PHASE / name).write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+def head(root: Path) -> str:
+    return git(root, "rev-parse", "--short", "HEAD").strip()
+
+
+def test_a_yolo_summary_naming_its_real_commit_and_files_has_no_evidence_finding(
+    yolo_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_phase(yolo_repo, "05-01.plan.jsonl", PLAN)
+    write_phase(yolo_repo, "05-01.summary.jsonl", [summary(head(yolo_repo))])
+    assert evidence(capsys) == []
+
+
+def test_ev201_a_yolo_summary_naming_a_commit_that_does_not_exist(
+    yolo_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_phase(yolo_repo, "05-01.plan.jsonl", PLAN)
+    write_phase(yolo_repo, "05-01.summary.jsonl", [summary("9f3c2ab")])
+    assert evidence(capsys) == [("EV201", "05-01.summary.jsonl", "/ch/0")]
+
+
+def test_ev202_a_yolo_summary_naming_a_commit_made_after_it(yolo_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_phase(yolo_repo, "05-01.plan.jsonl", PLAN)
+    write_phase(yolo_repo, "05-01.summary.jsonl", [summary(head(yolo_repo), day="2026-02-17")])
+    found = evidence(capsys)
+    assert ("EV202", "05-01.summary.jsonl", "/ch/0") in found
+
+
+def test_ev301_a_qa_finding_whose_line_is_past_the_end_of_its_file(
+    yolo_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head_line = {"r": "PARTIAL", "tests": {"ps": 2, "fl": 0}, "lint": {"err": 0, "warn": 0}, "dt": "2026-02-18"}
+    finding = {"f": "src/router.py", "ln": 120, "sev": "minor", "issue": "long", "sug": "split"}
+    write_phase(yolo_repo, "qa-code.jsonl", [head_line, finding, {**finding, "ln": 12}])
+    assert evidence(capsys) == [("EV301", "qa-code.jsonl", "/f")]
+
+
+def test_ev401_and_ev402_a_test_plan_naming_a_missing_file_and_more_cases_than_written(
+    yolo_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entries = [
+        {"id": "T1", "tf": ["tests/test_router.py"], "tc": 3, "red": True, "desc": "routing"},
+        {"id": "T2", "tf": ["tests/test_gone.py"], "tc": 1, "red": True, "desc": "gone"},
+    ]
+    write_phase(yolo_repo, "test-plan.jsonl", entries)
+    assert evidence(capsys) == [("EV401", "test-plan.jsonl", "/tf/0"), ("EV402", "test-plan.jsonl", "/tf/0")]
