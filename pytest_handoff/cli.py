@@ -245,6 +245,8 @@ def lint(argv: list[str]) -> int:
     if options.evidence:
         overrides["evidence"] = True
     if options.evidence_junit:
+        if not os.path.isfile(options.evidence_junit):
+            raise UsageError(f"--evidence-junit: no such file: {options.evidence_junit}")
         overrides["evidence_junit"] = os.path.abspath(options.evidence_junit)
     try:
         settings = load_settings(root, options.config, tables=registry)

@@ -135,6 +135,8 @@ def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
         overrides["evidence"] = True
     junit = config.getoption("handoff_evidence_junit")
     if junit:
+        if not os.path.isfile(junit):
+            raise pytest.UsageError(f"--handoff-evidence-junit: no such file: {junit}")
         overrides["evidence_junit"] = os.path.abspath(junit)
     return overrides
 

@@ -276,3 +276,61 @@ def test_ev401_and_ev402_a_test_plan_naming_a_missing_file_and_more_cases_than_w
     ]
     write_phase(yolo_repo, "test-plan.jsonl", entries)
     assert evidence(capsys) == [("EV401", "test-plan.jsonl", "/tf/0"), ("EV402", "test-plan.jsonl", "/tf/0")]
+
+
+def junit_report(root: Path, failing: tuple[str, ...] = (), passing: int = 40, skipped: int = 1) -> Path:
+    cases = [f'<testcase classname="tests.test_export" name="test_{n}"/>' for n in range(passing)]
+    cases += [f'<testcase classname="tests.test_export" name="{name}"><failure message="x"/></testcase>' for name in failing]
+    cases += ['<testcase classname="tests.test_export" name="test_skip"><skipped/></testcase>'] * skipped
+    path = root / "junit.xml"
+    path.write_text(f'<?xml version="1.0"?><testsuites><testsuite name="pytest">{"".join(cases)}</testsuite></testsuites>')
+    return path
+
+
+def test_ev501_a_test_handoff_saying_nothing_fails_while_the_junit_report_has_failures(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit(repo, TEST, lambda d: d["test_summary"].update(total=41, passing=40, failing=0, skipped=1))
+    report = junit_report(repo, failing=("test_filename",), passing=39)
+    main(["--format", "json", "--evidence-junit", str(report)])
+    found = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "EV501"]
+    # The test agent reports the whole run; the dev's count is of the tests it wrote, not a run.
+    assert [(f["path"].rsplit("/", 1)[-1], f["pointer"]) for f in found] == [("03-test-agent.json", "/test_summary")]
+    assert "tests.test_export::test_filename" in found[0]["message"]
+
+
+def test_ev502_test_counts_that_differ_from_the_junit_report(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = junit_report(repo, failing=("test_filename",), passing=36)  # the handoff says 39 passing
+    main(["--format", "json", "--evidence-junit", str(report)])
+    found = [(f["code"], f["pointer"]) for f in json.loads(capsys.readouterr().out)["findings"] if f["code"].startswith("EV5")]
+    assert found == [("EV502", "/test_summary")]
+
+
+def test_a_test_handoff_that_agrees_with_the_junit_report_has_no_finding(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = junit_report(repo, failing=("test_filename",), passing=39)
+    assert evidence(capsys, "--evidence-junit", str(report)) == []
+
+
+def test_a_junit_report_with_a_document_type_is_refused_once_as_a_note(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = repo / "junit.xml"
+    report.write_text('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><testsuites/>')
+    assert [code for code, _, _ in evidence(capsys, "--evidence-junit", str(report))] == ["EV001"]
+
+
+def test_a_missing_junit_report_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--evidence-junit", "nowhere.xml"]) == 2
+    assert "nowhere.xml" in capsys.readouterr().err
+
+
+def test_ev501_a_yolo_qa_pass_with_no_failed_test_while_the_junit_report_has_failures(
+    yolo_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head_line = {"r": "PASS", "tests": {"ps": 2, "fl": 0, "sk": 0}, "lint": {"err": 0, "warn": 0}, "dt": "2026-02-18"}
+    write_phase(yolo_repo, "qa-code.jsonl", [head_line])
+    report = junit_report(yolo_repo, failing=("test_down",), passing=1, skipped=0)
+    found = evidence(capsys, "--evidence-junit", str(report))
+    assert found == [("EV501", "qa-code.jsonl", "/r"), ("EV501", "qa-code.jsonl", "/tests")]

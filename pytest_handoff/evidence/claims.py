@@ -13,6 +13,9 @@ Kinds:
   line number sits in the sibling key ``line`` (YOLO's ``f`` + ``ln``).
 - ``test_file``: a test file the handoff says it wrote; ``count_at`` names a key of the document
   with how many test cases the files of this field hold together.
+- ``test_totals``: an object of test counts, its keys named by ``totals`` (total, passed, failed;
+  an empty name for one the format does not record), reconciled with a JUnit report.
+- ``test_verdict``: a verdict that all tests pass (``PASS``), reconciled with a JUnit report.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pytest_handoff.read.pointers import pointer_join
 if TYPE_CHECKING:
     from pytest_handoff.read.document import Document
 
-ClaimKind = Literal["path", "commit", "location", "test_file"]
+ClaimKind = Literal["path", "commit", "location", "test_file", "test_totals", "test_verdict"]
 Change = Literal["added", "modified", "deleted"]
 
 #: How formats spell a change, as the three the rules know.
@@ -57,6 +60,7 @@ class ClaimField(NamedTuple):
     line: str = ""  # sibling key holding a location's line number
     count_at: str = ""  # pointer of the document's count of test cases in these files
     handoff_types: tuple[str, ...] = ()  # only documents of these types (all when empty)
+    totals: tuple[str, str, str] = ("", "", "")  # keys of total, passed and failed tests
 
 
 class Claim(NamedTuple):
@@ -69,6 +73,7 @@ class Claim(NamedTuple):
     change: Change | None = None
     line: int | None = None  # a location's (first) line
     claimed_count: int | None = None  # test cases claimed for the files of this field, together
+    totals: tuple[int | None, int | None, int | None] = (None, None, None)  # total, passed, failed
 
 
 def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Claim]:
@@ -84,9 +89,17 @@ def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Clai
 def _claims_at(
     document: Document, field: ClaimField, pointer: str, value: Any, parent: Any, count: int | None
 ) -> Iterator[Claim]:
+    if field.kind == "test_totals":
+        if isinstance(value, dict):
+            counts = tuple(_number(value.get(key)) if key else None for key in field.totals)
+            yield Claim(document, pointer, "test_totals", "", totals=(counts[0], counts[1], counts[2]))
+        return
     if not isinstance(value, str) or not value.strip():
         return
     text = value.strip()
+    if field.kind == "test_verdict":
+        yield Claim(document, pointer, "test_verdict", text)
+        return
     if field.kind == "commit":
         if COMMIT.fullmatch(text):
             yield Claim(document, pointer, "commit", text)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_handoff.evidence.claims import Claim, ClaimField, claims_of
+from pytest_handoff.evidence.junit import JUnitError, JUnitReport, read_junit
 from pytest_handoff.evidence.repository import GitError, Repository, repository_for
 from pytest_handoff.model import Hit
 from pytest_handoff.read.files import read_file_bytes
@@ -53,21 +54,21 @@ class Verdicts(NamedTuple):
     unavailable: list[Hit]  # EV001: what git could not tell, once per group
 
 
-def verdicts(group: Group) -> Verdicts:
+def verdicts(group: Group, settings: Settings) -> Verdicts:
     """Every evidence verdict of ``group`` (made once, kept in its memo)."""
     found: Verdicts | None = group.memo.get("evidence")
     if found is None:
-        found = group.memo["evidence"] = _judge(group)
+        found = group.memo["evidence"] = _judge(group, settings)
     return found
 
 
-def _judge(group: Group) -> Verdicts:
+def _judge(group: Group, settings: Settings) -> Verdicts:
     result = Verdicts({}, [])
     fields: Sequence[ClaimField] = group.claim_fields
     root = group.root
     if not fields or root is None:
         return result
-    judge = _Judge(group, root, result)
+    judge = _Judge(group, root, result, settings.evidence_junit)
     previous: datetime | None = None
     for document in group.valid():
         moment = _time_of(document, group.claim_time)
@@ -78,10 +79,11 @@ def _judge(group: Group) -> Verdicts:
 
 
 class _Judge:
-    def __init__(self, group: Group, root: Path, result: Verdicts) -> None:
+    def __init__(self, group: Group, root: Path, result: Verdicts, junit: str) -> None:
         self.group = group
         self.root = root
         self.result = result
+        self.junit = junit
         self._repository: Repository | None = None
         self._said = False
 
@@ -103,6 +105,9 @@ class _Judge:
             )
 
     def claim(self, claim: Claim, since: datetime | None, until: datetime | None) -> None:
+        if claim.kind in ("test_totals", "test_verdict"):
+            self._test_run(claim)
+            return
         path = claim.value if claim.kind != "commit" else ""
         if path and not self._inside(path):
             return  # outside the project: never followed, never judged
@@ -201,6 +206,36 @@ class _Judge:
         else:
             tally[0] += cases
 
+    def _test_run(self, claim: Claim) -> None:
+        if not self.junit:
+            return
+        try:
+            report = read_junit(self.junit)
+        except JUnitError as error:
+            self.cannot(claim, str(error))
+            return
+        failing = _failing(report)
+        if claim.kind == "test_verdict":
+            if claim.value.upper() == "PASS" and report.failures:
+                self.report("EV501", claim, f"says {claim.value}, but {report.path} has {failing}")
+            return
+        total, passed, failed = claim.totals
+        if report.failures and (failed == 0 or (failed is None and passed is not None and passed == total)):
+            said = "failing: 0" if failed == 0 else f"all {passed} passing"
+            self.report("EV501", claim, f"says {said}, but {report.path} has {failing}")
+            return
+        differences = [
+            f"{name} {claimed} (report: {actual})"
+            for name, claimed, actual in (
+                ("total", total, report.tests),
+                ("passed", passed, report.passed),
+                ("failed", failed, report.failures),
+            )
+            if claimed is not None and claimed != actual
+        ]
+        if differences:
+            self.report("EV502", claim, f"test counts differ from {report.path}: {', '.join(differences)}")
+
     def _test_cases(self, path: str) -> int | None:
         pattern = next((p for suffixes, p in _TEST_CASES if path.endswith(suffixes)), None)
         raw = self._read(path) if pattern is not None else None
@@ -211,6 +246,11 @@ class _Judge:
     def _read(self, path: str) -> bytes | None:
         raw = read_file_bytes(Path(self.root, path), path, MAX_TEST_FILE)
         return raw if isinstance(raw, bytes) else None
+
+
+def _failing(report: JUnitReport) -> str:
+    shown = ", ".join(report.failing[:5]) + (f" and {len(report.failing) - 5} more" if len(report.failing) > 5 else "")
+    return f"{report.failures} failing test(s): {shown}"
 
 
 def _seconds(moment: datetime | None, *, slack: bool = False) -> int | None:
@@ -257,7 +297,7 @@ def hits(group: Group, settings: Settings, code: str) -> Iterator[Hit]:
     """The hits of evidence rule ``code`` in ``group`` (none unless ``settings`` ask for evidence)."""
     if not settings.evidence:
         return
-    found = verdicts(group)
+    found = verdicts(group, settings)
     if code == "EV001":
         yield from found.unavailable
     elif code == "EV402":

@@ -168,6 +168,42 @@ def check_claimed_test_counts(group: Group, settings: Settings) -> Iterator[Hit]
     return hits(group, settings, "EV402")
 
 
+def check_test_claims_agree_with_the_run(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A handoff that says its tests pass agrees with the JUnit report of the run.
+
+    **What it does**: with a JUnit XML report (`--evidence-junit PATH`, `evidence-junit` in the
+    configuration; `pytest --junitxml` writes one), reports a handoff that says its tests pass
+    (NeuralRelay `test_summary.failing: 0` or every test passing, YOLO
+    `qa-code` `tests.fl: 0`, a verification or QA `r: "PASS"`) while the report has failed or
+    erroring tests, and names them.
+
+    **Why is this bad?** "All tests pass" without a passing run is the commonest unverified claim
+    of agent handoffs; the next agent builds on code that fails.
+
+    **Example**: `"test_summary": {"total": 41, "passing": 41, "failing": 0}` and a report with
+    `tests/test_export.py::test_filename` failing.
+
+    **Use instead**: the counts of the run the report records, and the failures in the handoff.
+    """
+    return hits(group, settings, "EV501")
+
+
+def check_test_counts_agree_with_the_run(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A handoff's test counts are those of the JUnit report.
+
+    **What it does**: with a JUnit report, reports a handoff whose total, passed or failed counts
+    differ from the report's (failures and errors count as failed, skipped tests as neither).
+
+    **Why is this bad?** Counts that match no run were not read from one: the handoff reports a run
+    nobody made, or another run than the one checked.
+
+    **Example**: `"test_summary": {"total": 41, ...}` and a report of 38 tests.
+
+    **Use instead**: the counts of the report, or name the run the handoff reports.
+    """
+    return hits(group, settings, "EV502")
+
+
 EVIDENCE_RULES: tuple[Rule, ...] = (
     listed("EV001", "evidence-unavailable", check_evidence_available, scope="chain", severity=Severity.INFO),
     listed("EV101", "claimed-path-missing", check_claimed_paths_exist, scope="chain"),
@@ -178,4 +214,6 @@ EVIDENCE_RULES: tuple[Rule, ...] = (
     listed("EV301", "location-not-found", check_cited_locations_exist, scope="chain"),
     listed("EV401", "claimed-test-file-missing", check_claimed_test_files_exist, scope="chain"),
     listed("EV402", "fewer-tests-than-claimed", check_claimed_test_counts, scope="chain", severity=Severity.WARNING),
+    listed("EV501", "test-claim-contradicts-run", check_test_claims_agree_with_the_run, scope="chain"),
+    listed("EV502", "test-counts-differ-from-run", check_test_counts_agree_with_the_run, scope="chain", severity=Severity.WARNING),
 )

@@ -86,6 +86,9 @@ class NeuralRelayProfile(Profile):
         ClaimField("/bugs_found/*/location", "location", handoff_types=("test_to_review",)),
         ClaimField("/recommended_focus_for_reviewer", "location", handoff_types=("test_to_review",)),
         ClaimField("/issues/*/location", "location", handoff_types=("review_final",)),
+        ClaimField(
+            "/test_summary", "test_totals", totals=("total", "passing", "failing"), handoff_types=("test_to_review",)
+        ),
     )
     claim_time = "/timestamp"
 

@@ -100,6 +100,8 @@ class YoloProfile(Profile):
         ClaimField("/ch/*", "commit", handoff_types=("plan_summary",)),
         ClaimField("/f", "location", line="ln", handoff_types=("qa_code_finding", "code_review_comment")),
         ClaimField("/tf/*", "test_file", count_at="/tc", handoff_types=("test_plan_entry",)),
+        ClaimField("/tests", "test_totals", totals=("", "ps", "fl"), handoff_types=("qa_code_summary",)),
+        ClaimField("/r", "test_verdict", handoff_types=("qa_code_summary",)),
     )
     claim_time = "/dt"
 
