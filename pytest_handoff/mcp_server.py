@@ -162,6 +162,28 @@ def build_server(root: Path) -> MCPServer[Any]:
         except LookupError as error:
             raise ToolError(str(error)) from None
 
+    @server.tool(title="Check a handoff's claims", annotations=read_only("Check a handoff's claims"))
+    def evidence(
+        path: str,
+        junit: str = Field(default=None, description="a JUnit XML report (below the working directory) to reconcile test claims with"),  # type: ignore[assignment]
+    ) -> Report:
+        """Check one handoff's claims against the repository: the files it names exist and changed when it says,
+        its commits exist and precede it, its cited lines exist, its test files and counts hold (with `junit`,
+        its test results agree with the run). Returns only the evidence findings (codes EV...).
+        """
+        from pytest_handoff.api import check
+        from pytest_handoff.config import load_settings
+        from pytest_handoff.registry import default_registry
+
+        target = inside(root, path, ToolError)
+        settings = load_settings(root, tables=default_registry())._replace(evidence=True)
+        if junit is not None:
+            report_path = inside(root, junit, ToolError)
+            if not report_path.is_file():
+                raise ToolError(f"{junit}: no such JUnit report")
+            settings = settings._replace(evidence_junit=str(report_path))
+        return report([f for f in check(target, root=root, settings=settings) if f.code.startswith("EV")])
+
     @server.tool(title="Explain a rule", annotations=read_only("Explain a rule"))
     def explain_rule(code: str) -> RuleDoc:
         """The documentation of a rule: what it does, why it matters, an example and what to write instead."""

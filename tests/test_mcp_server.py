@@ -104,12 +104,13 @@ def bad_tokens(data: Any) -> None:
     data["tokens_used"] = "lots"
 
 
-def test_the_server_lists_its_four_tools(project: Project) -> None:
+def test_the_server_lists_its_five_tools(project: Project) -> None:
     async def body(session: Session) -> None:
         listed = (await session.list_tools()).tools
         assert sorted(tool.name for tool in listed) == [
             "check_chain",
             "check_handoff",
+            "evidence",
             "explain_rule",
             "list_rules",
         ]
@@ -248,5 +249,25 @@ def test_explain_rule_and_list_rules(project: Project) -> None:
         assert "unknown profile 'other'; known: neuralrelay" in await refusal(
             session, "list_rules", profile="other"
         )
+
+    serve(project, body)
+
+
+def test_the_evidence_tool_reports_a_claimed_file_that_exists_nowhere(project: Project) -> None:
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(project.root)], check=True)
+    dev = project.root / ".neuralrelay" / "handoffs" / "20261103-091500" / "02-dev-agent.json"
+    data = json.loads(dev.read_text(encoding="utf-8"))
+    data["files_changed"] = data["files_changed"][:1]
+    dev.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    claimed = data["files_changed"][0]["path"]
+
+    async def body(session: Session) -> None:
+        result = await call(session, "evidence", path=str(dev.relative_to(project.root)))
+        assert {(f["code"], f["pointer"]) for f in result["findings"]} >= {("EV101", "/files_changed/0/path")}
+        assert all(f["code"].startswith("EV") for f in result["findings"])
+        assert claimed in next(f["message"] for f in result["findings"] if f["pointer"] == "/files_changed/0/path")
+        assert "outside the working directory" in await refusal(session, "evidence", path=str(dev), junit="../x.xml")
 
     serve(project, body)

@@ -215,14 +215,15 @@ class _Judge:
             self.cannot(claim, str(error))
             return
         failing = _failing(report)
+        shown = self._shown(report.path)
         if claim.kind == "test_verdict":
             if claim.value.upper() == "PASS" and report.failures:
-                self.report("EV501", claim, f"says {claim.value}, but {report.path} has {failing}")
+                self.report("EV501", claim, f"says {claim.value}, but {shown} has {failing}")
             return
         total, passed, failed = claim.totals
         if report.failures and (failed == 0 or (failed is None and passed is not None and passed == total)):
             said = "failing: 0" if failed == 0 else f"all {passed} passing"
-            self.report("EV501", claim, f"says {said}, but {report.path} has {failing}")
+            self.report("EV501", claim, f"says {said}, but {shown} has {failing}")
             return
         differences = [
             f"{name} {claimed} (report: {actual})"
@@ -234,7 +235,12 @@ class _Judge:
             if claimed is not None and claimed != actual
         ]
         if differences:
-            self.report("EV502", claim, f"test counts differ from {report.path}: {', '.join(differences)}")
+            self.report("EV502", claim, f"test counts differ from {shown}: {', '.join(differences)}")
+
+    def _shown(self, path: str) -> str:
+        """A report's path as the project shows it (relative to the root when inside it)."""
+        relative = os.path.relpath(path, self.root)
+        return path if relative.startswith("..") else Path(relative).as_posix()
 
     def _test_cases(self, path: str) -> int | None:
         pattern = next((p for suffixes, p in _TEST_CASES if path.endswith(suffixes)), None)
