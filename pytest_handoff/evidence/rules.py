@@ -152,18 +152,19 @@ class _Judge:
                 return
             self.report("EV101", claim, f"{claim.value} exists nowhere: not in the tree, the index or any commit")
             return
-        if claim.change in ("added", "modified") and name not in repo.uncommitted:
+        if claim.change in ("added", "modified"):
             low = _seconds(since)
+            if repo.touched(name, low, _seconds(until, slack=True)) or name in repo.uncommitted:
+                return  # the history first: git status is asked only when no commit shows the change
             if repo.shallow and repo.oldest is not None and (low is None or low < repo.oldest):
                 self.cannot(claim, "a shallow clone: the handoff's time window is not reachable")
                 return
-            if not repo.touched(name, low, _seconds(until, slack=True)):
-                window = _window(since, until)
-                self.report(
-                    "EV102",
-                    claim,
-                    f"{claim.value} is claimed {claim.change}, but no commit {window}and no uncommitted change touched it",
-                )
+            window = _window(since, until)
+            self.report(
+                "EV102",
+                claim,
+                f"{claim.value} is claimed {claim.change}, but no commit {window}and no uncommitted change touched it",
+            )
 
     def _commit(self, claim: Claim, until: datetime | None) -> None:
         repo = self.repository
