@@ -107,7 +107,9 @@ def test_the_project_root_is_the_folder_holding_neuralrelay_else_the_git_root(tm
 
 
 @pytest.mark.parametrize(
-    "args", [["rules"], ["explain", "NR301"], ["--format", "github"], []], ids=["rules", "explain", "github", "text"]
+    "args",
+    [["rules"], ["explain", "NR301"], ["--format", "github"], [], ["chain"], ["report"]],
+    ids=["rules", "explain", "github", "text", "chain view", "report view"],
 )
 def test_a_closed_pipe_ends_the_run_quietly(project: Path, args: list[str]) -> None:
     reading, writing = os.pipe()

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
-def _closed_pipe() -> None:
+def closed_pipe() -> None:
+    """For rich's ``Console.on_broken_pipe``: raise, so that the CLI exits quietly as a closed pipe wants."""
     raise BrokenPipeError(32, "the reader of the output went away")
 
 
@@ -47,7 +48,7 @@ class TextReporter(Reporter):
                 soft_wrap=True,
             )
             # Rich exits with status 1 on a closed pipe; the CLI's own handling decides instead.
-            self._console.on_broken_pipe = _closed_pipe  # type: ignore[method-assign]
+            self._console.on_broken_pipe = closed_pipe  # type: ignore[method-assign]
         return self._console
 
     def handle(self, result: GroupResult) -> None:

@@ -80,7 +80,12 @@ def console_for(stream: TextIO, width: int | None = None) -> Console:
     """A rich console on ``stream``: colour on a terminal only, no markup or emoji codes in output."""
     from rich.console import Console
 
-    return Console(file=stream, width=width, highlight=False, emoji=False, soft_wrap=False)
+    from pytest_handoff.reporters.text import closed_pipe
+
+    console = Console(file=stream, width=width, highlight=False, emoji=False, soft_wrap=False)
+    # Rich exits with status 1 on a closed pipe; the CLI's own handling makes it quiet, status 141.
+    console.on_broken_pipe = closed_pipe  # type: ignore[method-assign]
+    return console
 
 
 def rich_sections(console: Console, title: str, sections: Sequence[Section], max_chars: int | None) -> None:
