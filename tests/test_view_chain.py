@@ -272,3 +272,14 @@ def test_every_view_exits_as_the_linter_does_on_help_and_bad_arguments(
     code, _, err = run(capsys, command, "--no-such-option")
     assert code == 2
     assert f"handoff-lint {command}: error:" in err
+
+
+@pytest.mark.usefixtures("in_examples")
+def test_off_a_terminal_the_chain_table_is_as_wide_as_its_content(capsys: pytest.CaptureFixture[str]) -> None:
+    # capsys is no terminal: no column is dropped and no line cut at 80 characters.
+    _, out, _ = run(capsys, "chain")
+    lines = out.splitlines()
+    property_rows = [line for line in lines if line.startswith("P1 ")]
+    assert property_rows
+    assert max(len(line) for line in lines) > 80
+    assert property_rows[0].count("│") >= 4  # every column of the properties table is there

@@ -93,6 +93,8 @@ def rich_sections(console: Console, title: str, sections: Sequence[Section], max
     from rich.table import Table
     from rich.text import Text
 
+    if not console.is_terminal:  # a file or a pipe: as wide as the content, nothing cut
+        console.width = max(80, *(_natural_width(section, max_chars) for section in sections))
     console.rule(Text(inert(title), style="bold"))
     for section in sections:
         if section.title:
@@ -129,6 +131,16 @@ def rich_sections(console: Console, title: str, sections: Sequence[Section], max
         elif section.headers and section.empty:
             console.print(Text(inert(section.empty), style="dim"))
         console.print()
+
+
+def _natural_width(section: Section, max_chars: int | None) -> int:
+    """The width a section's lines and table take without cutting anything."""
+    widest = max((len(label) + 2 + len(text) for label, text in section.lines), default=0)
+    if section.headers and section.rows:
+        headers, rows = section.columns()
+        widths = [max(len(h), *(len(shorten(row[i], max_chars)) for row in rows)) for i, h in enumerate(headers)]
+        widest = max(widest, sum(widths) + 3 * len(widths))
+    return widest
 
 
 _STYLES = {
