@@ -38,9 +38,10 @@ CORE_RULES: tuple[Rule, ...] = (
 
         **Why is this bad?** No downstream agent can read the handoff.
 
-        **Example**: `{"handoff_type": "dev_to_test",}` (trailing comma).
+        **Example**: `{"status": "done",}` (a trailing comma), `{status: "done"}` (a key not quoted).
 
-        **Use instead**: `{"handoff_type": "dev_to_test"}`.
+        **Use instead**: JSON as the message places it: `{"status": "done"}`; quote keys and strings
+        with double quotes, no comma after the last item, no comments.
         """,
     ),
     reported(

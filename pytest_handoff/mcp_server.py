@@ -74,6 +74,7 @@ class FindingData(TypedDict):
     related: list[RelatedPlace]
     logical: str
     location: str
+    modes: list[str]
     fix: str
 
 

@@ -222,6 +222,8 @@ class Rule(NamedTuple):
     handoff_types: tuple[str, ...]
     check: Callable[[Any, Settings], Iterable[Hit]] | None
     doc: str
+    #: The MAST failure modes its findings are evidence of (``FM-3.2``; see ``failure_modes``).
+    modes: tuple[str, ...] = ()
 
     @property
     def summary(self) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from pytest_handoff.failure_modes import mode_label, modes_of
 from pytest_handoff.model import Hit, Rule, Scope, Severity
 
 if TYPE_CHECKING:
@@ -53,7 +54,8 @@ def listed(
         profile=profile,
         handoff_types=handoff_types,
         check=check,
-        doc=cleandoc(check.__doc__ or name),
+        doc=with_modes(cleandoc(check.__doc__ or name), code),
+        modes=modes_of(code),
     )
 
 
@@ -69,5 +71,14 @@ def reported(
         profile=profile,
         handoff_types=(),
         check=None,
-        doc=cleandoc(doc),
+        doc=with_modes(cleandoc(doc), code),
+        modes=modes_of(code),
     )
+
+
+def with_modes(doc: str, code: str) -> str:
+    """A rule's docs with the failure modes its findings are evidence of, as a last paragraph."""
+    modes = modes_of(code)
+    if not modes:
+        return doc
+    return f"{doc}\n\n**Failure modes** (MAST): {'; '.join(mode_label(mode) for mode in modes)}."

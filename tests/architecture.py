@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pytest_handoff"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("values", (
         "version", "errors", "model", "boundary", "text", "options", "specs", "rules", "selection",
-        "view_model", "findings",
+        "view_model", "findings", "failure_modes",
     )),
     ("read", ("read",)),
     ("validation", ("validation",)),

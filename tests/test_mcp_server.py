@@ -182,6 +182,7 @@ def test_hs001_check_handoff_gives_structured_findings_for_content_and_for_the_f
             "related": [],
             "logical": "",
             "location": f"{project.relative(DEV)}:{line}:18",
+            "modes": ["FM-1.1"],
             "fix": "add the missing fields, fix types and values as the message says.",
         }
         on_disk = await call(session, "check_handoff", path=str(project.path(DEV)))

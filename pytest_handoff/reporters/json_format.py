@@ -11,6 +11,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from pytest_handoff.failure_modes import mode_counts, modes_of
 from pytest_handoff.reporters import Reporter, Summary
 
 if TYPE_CHECKING:
@@ -55,6 +56,8 @@ def finding_as_dict(finding: Finding) -> dict[str, Any]:
         # A record with no text of its own (a store's row): ``handoffs/ID``, and the whole place.
         "logical": finding.logical,
         "location": finding.location,
+        # The MAST failure modes the rule's findings are evidence of.
+        "modes": list(modes_of(finding.code)),
     }
 
 
@@ -71,5 +74,7 @@ class JsonReporter(Reporter):
                 "errors": summary.errors,
                 "warnings": summary.warnings,
             },
+            # Findings and chains per MAST failure mode, most chains first.
+            "modes": mode_counts(summary.findings),
         }
         self.stream.write(dumps_safe(document) + "\n")

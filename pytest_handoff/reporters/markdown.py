@@ -11,12 +11,14 @@ HTML and Markdown syntax into literal characters. GitHub refuses a step summary 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote
 
 from pytest_handoff.boundary import inert
-from pytest_handoff.model import Severity
+from pytest_handoff.failure_modes import counted_modes, mode_label
+from pytest_handoff.model import Finding, Severity
 from pytest_handoff.reporters import ReportContext, Reporter, Summary, workspace_path
 
 if TYPE_CHECKING:
@@ -61,6 +63,19 @@ def _size_name(limit: int) -> str:
     return f"{limit:,} bytes"
 
 
+def _modes_list(findings: Sequence[Finding]) -> str:
+    """The failure modes (MAST) the findings are evidence of, with counts across chains."""
+    counted = counted_modes(findings)
+    if not counted:
+        return ""
+    items = "".join(
+        f"- {markdown_text(mode_label(count.mode))}: {_plural(count.findings, 'finding')} in "
+        f"{_plural(count.groups, 'chain')}\n"
+        for count in counted
+    )
+    return f"Failure modes (MAST):\n\n{items}\n"
+
+
 def _severity_label(severity: Severity) -> str:
     if severity >= Severity.ERROR:
         return _SEVERITY_LABELS[Severity.ERROR]
@@ -101,7 +116,7 @@ class MarkdownReporter(Reporter):
         clean = [r for r in self._results if not r.findings]
         total_findings = sum(len(r.findings) for r in with_findings)
 
-        parts: list[str] = [self._head(summary)]
+        parts: list[str] = [self._head(summary) + _modes_list(summary.findings)]
         size = len(parts[0].encode("utf-8"))
         # Room kept for the closing blank line of a table and the worst-case last line.
         worst_footer = self._footer(max(total_findings, 10), max(len(clean), 10))

@@ -108,6 +108,8 @@ def rule_descriptor(code: str, example: Finding, rule: Rule | None) -> dict[str,
         "fullDescription": {"text": full_description(rule.doc) or rule.name},
         "help": {"text": _plain(rule.doc) or rule.name, "markdown": rule.doc or rule.name},
         "defaultConfiguration": {"level": sarif_level(rule.severity)},
+        # The format the rule belongs to (every format's for a core rule) and its failure modes.
+        "properties": {"tags": [rule.profile or "all-formats", *rule.modes]},
     }
 
 

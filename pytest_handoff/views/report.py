@@ -15,6 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from pytest_handoff.failure_modes import FAILURE_MODES, ModeCount, counted_modes, mode_label
 from pytest_handoff.view_model import ChainView
 from pytest_handoff.views.render import Section
 
@@ -109,6 +110,10 @@ class Report(NamedTuple):
             chains.update({finding.code for finding in view.findings})
         ranked = sorted(findings, key=lambda code: (-chains[code], -findings[code], code))
         return [(code, names[code], findings[code], chains[code]) for code in ranked]
+
+    def modes(self) -> list[ModeCount]:
+        """The failure modes (MAST) the chains' findings are evidence of, most chains first."""
+        return counted_modes(finding for view in self.chains for finding in view.findings)
 
     def worst(self) -> list[ChainView]:
         """Chains with the most errors first, then the lowest quality score (no review counts as lowest)."""
@@ -222,6 +227,12 @@ def sections(report: Report, sparklines: bool = True) -> list[Section]:
             empty="no rule broken",
         ),
         Section(
+            "Failure modes (MAST)",
+            headers=("Mode", "Chains", "Findings"),
+            rows=tuple((mode_label(count.mode), str(count.groups), str(count.findings)) for count in report.modes()),
+            empty="no finding is evidence of a failure mode",
+        ),
+        Section(
             "Worst chains",
             headers=("Chain", "Verdict", "Quality", "Errors", "Warnings"),
             rows=tuple(
@@ -261,6 +272,10 @@ def report_data(report: Report) -> dict[str, Any]:
         "rules": [
             {"code": code, "rule": name, "chains": n_chains, "findings": n}
             for code, name, n, n_chains in report.rules()
+        ],
+        "modes": [
+            {"mode": count.mode, "name": FAILURE_MODES[count.mode][0], "chains": count.groups, "findings": count.findings}
+            for count in report.modes()
         ],
         "worst_chains": [
             {
