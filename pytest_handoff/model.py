@@ -327,6 +327,22 @@ _NO_PATHS: Mapping[str, str] = {}
 ExtraCheck = Callable[[Group], Iterable[Hit | Finding]]
 
 
+class Stamp(NamedTuple):
+    """A handoff of a group, as the first broken one is named: its file, where it starts, who
+    wrote it and when (empty when the format does not say)."""
+
+    path: str
+    line: int
+    agent: str
+    time: str
+
+    def label(self) -> str:
+        """``02-dev-agent.json`` (dev-agent, 2026-11-03T09:52:41Z)"""
+        said = ", ".join(part for part in (self.agent, self.time) if part)
+        where = self.path if self.line <= 1 else f"{self.path}:{self.line}"
+        return f"{where} ({said})" if said else where
+
+
 class GroupResult(NamedTuple):
     """Everything one group produced."""
 
@@ -344,6 +360,21 @@ class GroupResult(NamedTuple):
     shown_paths: Mapping[str, str] = _NO_PATHS
     #: The group's id as outputs show it, when it holds a secret (a folder or file name).
     masked_id: str = ""
+    #: Its handoffs in order, each with its writer and time (see :attr:`first_broken`).
+    stamps: tuple[Stamp, ...] = ()
+
+    @property
+    def first_broken(self) -> Stamp | None:
+        """The first handoff, in the group's order, holding an error: where a contract first broke."""
+        errors = [f for f in self.findings if f.severity >= Severity.ERROR]
+        for index, stamp in enumerate(self.stamps):
+            following = next((s.line for s in self.stamps[index + 1 :] if s.path == stamp.path), None)
+            if any(
+                f.path == stamp.path and (f.line == 0 or f.line >= stamp.line) and (following is None or f.line < following)
+                for f in errors
+            ):
+                return stamp
+        return None
 
     @property
     def shown_id(self) -> str:

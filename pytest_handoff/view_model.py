@@ -85,6 +85,14 @@ class ChainView(NamedTuple):
 
         return any(f.severity >= Severity.ERROR for f in self.findings)
 
+    @property
+    def first_broken(self) -> Stage | None:
+        """The first stage, in the order written, holding an error: where a contract first broke."""
+        from pytest_handoff.model import Severity
+
+        broken = {f.path for f in self.findings if f.severity >= Severity.ERROR}
+        return next((stage for stage in self.stages if stage.file in broken), None)
+
     def count(self, severity_name: str) -> int:
         return sum(1 for f in self.findings if f.severity.label == severity_name)
 

@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pytest_handoff.model import Finding
+from pytest_handoff.model import Finding, Stamp
 
 PACK_SUFFIX = ".pack.json"
 Entry = dict[str, Any]
@@ -114,7 +114,9 @@ class ResultCache:
             digest.update(raw)
         return digest.hexdigest()
 
-    def get(self, key: str) -> tuple[tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]]] | None:
+    def get(
+        self, key: str
+    ) -> tuple[tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]], tuple[Stamp, ...]] | None:
         entry = self._kept.get(key) or self._known.get(key)
         if entry is None:
             return None
@@ -122,10 +124,11 @@ class ResultCache:
             findings = tuple(Finding.from_wire(f) for f in entry["findings"])
             sources = {path: tuple(lines) for path, lines in entry["sources"].items()}
             notes = tuple(entry["notes"])
+            stamps = tuple(Stamp(str(p), int(n), str(a), str(t)) for p, n, a, t in entry.get("stamps", ()))
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
         self._kept[key] = entry
-        return findings, notes, sources
+        return findings, notes, sources, stamps
 
     def put(
         self,
@@ -133,11 +136,13 @@ class ResultCache:
         findings: Sequence[Finding],
         notes: Sequence[str],
         sources: Mapping[str, tuple[str, ...]],
+        stamps: Sequence[Stamp] = (),
     ) -> None:
         self._kept[key] = {
             "findings": [f.to_wire() for f in findings],
             "notes": list(notes) if self.keep_notes else [],
             "sources": dict(sources),
+            "stamps": [list(stamp) for stamp in stamps],
         }
         self._added += 1
 

@@ -6,6 +6,7 @@ checks groups through :func:`check_group`; they differ only in how they report t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from pytest_handoff.model import (
     Hit,
     Rule,
     Severity,
+    Stamp,
     Tally,
 )
 from pytest_handoff.pipeline.masking import excerpt_sources, masked, shown_path
@@ -32,6 +34,7 @@ from pytest_handoff.read.files import (
     read_file_bytes,
     read_member,
 )
+from pytest_handoff.read.times import parse_timestamp
 from pytest_handoff.registry import Registry, RuleSet, default_registry
 from pytest_handoff.secrets import may_hold_secrets
 from pytest_handoff.selection import decision_for
@@ -75,7 +78,7 @@ def check_group(
     result = _check_contents(ref, profile, registry, settings, root, members, contents, extra_checks, overrides)
     if key is not None and cache is not None:
         result = result._replace(cache_key=key)
-        cache.put(key, result.findings, result.notes, result.sources)
+        cache.put(key, result.findings, result.notes, result.sources, result.stamps)
     return result
 
 
@@ -105,6 +108,7 @@ def result_of(
     findings: tuple[Finding, ...],
     notes: tuple[str, ...],
     sources: Mapping[str, tuple[str, ...]],
+    stamps: tuple[Stamp, ...] = (),
     *,
     cache_key: str | None = None,
     from_cache: bool = False,
@@ -125,6 +129,7 @@ def result_of(
         group_wide=profile.group_wide_codes,
         shown_paths=shown_paths,
         masked_id=masked_id,
+        stamps=stamps,
     )
 
 
@@ -289,7 +294,24 @@ def _check_contents(
         group_wide=profile.group_wide_codes,
         shown_paths=shown_paths,
         masked_id=masked_id,
+        stamps=tuple(stamp_of(document, profile, shown_paths) for document in documents),
     )
+
+
+_AGENT = re.compile(r"[A-Za-z][\w.-]{0,39}")
+
+
+def stamp_of(document: Document, profile: Profile, shown_paths: Mapping[str, str]) -> Stamp:
+    """A document's :class:`Stamp`: an agent's name and a time only when they read as one (nothing
+    else of a handoff's text is shown, so no secret and no line of its own can get out)."""
+    agent = profile.author_of(document)
+    time = ""
+    if profile.claim_time and isinstance(document.data, dict):
+        value = document.data.get(profile.claim_time.strip("/"))
+        if parse_timestamp(value) is not None and isinstance(value, str):
+            time = value.strip()
+    path = shown_paths.get(document.display_path, document.display_path)
+    return Stamp(path, document.origin[0], agent if _AGENT.fullmatch(agent) else "", time)
 
 
 #: The code of schema findings (the core's rule table).

@@ -56,6 +56,17 @@ class Profile(ABC):
         the name for a name other projects use too (Ralph's ``prd.json`` needs its session beside)."""
         return True
 
+    def author_of(self, document: Document) -> str:
+        """The agent that wrote ``document`` (empty when the format does not say): its ``agent``,
+        ``author_role`` or ``from`` field by default."""
+        data = document.data
+        if isinstance(data, dict):
+            for key in ("agent", "author_role", "from"):
+                value = data.get(key)
+                if isinstance(value, str) and value.strip():
+                    return value.strip()
+        return ""
+
     def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         """The folder and id of the group ``path`` belongs to, or None for a file on its own.
 

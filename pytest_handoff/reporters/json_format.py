@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pytest_handoff.failure_modes import mode_counts, modes_of
-from pytest_handoff.reporters import Reporter, Summary
+from pytest_handoff.reporters import ReportContext, Reporter, Summary
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding
+    from pytest_handoff.model import Finding, GroupResult
 
 #: Version of the JSON layout; raised when a field changes meaning or disappears.
 FORMAT_VERSION = 1
@@ -64,6 +64,15 @@ def finding_as_dict(finding: Finding) -> dict[str, Any]:
 class JsonReporter(Reporter):
     """Writes one JSON document at the end of the run."""
 
+    def __init__(self, stream: TextIO, context: ReportContext) -> None:
+        super().__init__(stream, context)
+        self._broken: dict[str, dict[str, Any]] = {}
+
+    def handle(self, result: GroupResult) -> None:
+        broken = result.first_broken
+        if broken is not None:
+            self._broken[result.shown_id] = broken._asdict()
+
     def finish(self, summary: Summary) -> None:
         document = {
             "version": FORMAT_VERSION,
@@ -76,5 +85,7 @@ class JsonReporter(Reporter):
             },
             # Findings and chains per MAST failure mode, most chains first.
             "modes": mode_counts(summary.findings),
+            # Each failing group's first handoff (in its order) holding an error: path, line, agent, time.
+            "first_broken": self._broken,
         }
         self.stream.write(dumps_safe(document) + "\n")

@@ -136,7 +136,9 @@ class MarkdownReporter(Reporter):
         for result in with_findings:
             ordered = sorted(result.findings, key=lambda f: -f.severity)  # stable: by position within
             rows = [self._row(finding) for finding in ordered]
-            if not add(f"### {markdown_text(result.shown_id)}\n\n{self.TABLE_HEADER}{rows[0]}"):
+            broken = result.first_broken
+            first = f"First broken handoff: {markdown_text(broken.label())}\n\n" if broken else ""
+            if not add(f"### {markdown_text(result.shown_id)}\n\n{first}{self.TABLE_HEADER}{rows[0]}"):
                 full = True
                 break
             shown += 1

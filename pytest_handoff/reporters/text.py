@@ -57,6 +57,9 @@ class TextReporter(Reporter):
         from rich.text import Text
 
         console = self._rich()
+        broken = result.first_broken
+        if broken is not None:
+            console.print(Text(f"{inert(result.shown_id)}: first broken handoff {inert(broken.label())}", style="bold"))
         current = None
         for finding in result.findings:
             if finding.path != current:

@@ -118,6 +118,10 @@ def sections(view: ChainView, compact: bool = False) -> list[Section]:
         head.append(("Folder", view.directory))
     head.append(("Started", view.started or "-"))
     head.append(("Findings", f"{errors} errors, {warnings} warnings"))
+    broken = view.first_broken
+    if broken is not None:
+        said = ", ".join(part for part in (broken.agent, broken.timestamp or "") if part)
+        head.append(("First broken", broken.file.rsplit("/", 1)[-1] + (f" ({said})" if said else "")))
     parts = [Section("", tuple(head))]
     parts.append(
         Section(
@@ -243,5 +247,6 @@ def view_data(view: ChainView) -> dict[str, Any]:
         "rework_cycles": view.rework_cycles,
         "review_summary": view.review_summary,
         "passed": not view.failed,
+        "first_broken": None if view.first_broken is None else view.first_broken._asdict(),
         "findings": [finding_as_dict(finding) for finding in view.findings],
     }

@@ -92,6 +92,10 @@ class NeuralRelayProfile(Profile):
     )
     claim_time = "/timestamp"
 
+    def author_of(self, document: Document) -> str:
+        named = NUMBERED_FILE.fullmatch(document.path.name)  # 02-dev-agent.json: the dev agent's
+        return named.group("agent") if named else ""
+
     def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         if path.suffix != ".json":
             return False
