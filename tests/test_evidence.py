@@ -334,3 +334,37 @@ def test_ev501_a_yolo_qa_pass_with_no_failed_test_while_the_junit_report_has_fai
     report = junit_report(yolo_repo, failing=("test_down",), passing=1, skipped=0)
     found = evidence(capsys, "--evidence-junit", str(report))
     assert found == [("EV501", "qa-code.jsonl", "/r"), ("EV501", "qa-code.jsonl", "/tests")]
+
+
+def contract_project(root: Path, evidence: str) -> None:
+    (root / "schema.json").write_text('{"type": "object"}')
+    (root / "pyproject.toml").write_text(
+        "[tool.handoff.contracts.work]\n"
+        'globs = ["handoffs/*.json"]\n'
+        'schema = "schema.json"\n'
+        f"evidence = {evidence}\n"
+    )
+
+
+def test_a_user_contract_declares_its_claims_and_they_are_checked(
+    yolo_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    contract_project(yolo_repo, '{"/files/*" = "path", "/commit" = "commit", "/where" = "location"}')
+    (yolo_repo / "handoffs").mkdir()
+    handoff = {"files": ["src/router.py", "src/imagined.py"], "commit": "abcdef1", "where": "src/router.py:99"}
+    (yolo_repo / "handoffs" / "h.json").write_text(json.dumps(handoff))
+    assert evidence(capsys) == [
+        ("EV101", "h.json", "/files/1"),
+        ("EV201", "h.json", "/commit"),
+        ("EV301", "h.json", "/where"),
+    ]
+
+
+def test_a_user_contract_naming_an_unknown_kind_of_claim_is_a_configuration_error(
+    yolo_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    contract_project(yolo_repo, '{"/files/*" = "file"}')
+    assert main(["--evidence"]) == 2
+    error = capsys.readouterr().err
+    assert "'evidence'" in error
+    assert "pyproject.toml" in error

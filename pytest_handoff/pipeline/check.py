@@ -237,7 +237,8 @@ def _check_contents(
         # Content rules trust the schema: only schema-valid documents feed them.
         document.schema_valid = not schema_findings
 
-    group = Group(ref, documents, root=root, claim_fields=profile.claim_fields, claim_time=profile.claim_time)
+    claim_fields, claim_time = profile.claims_declared(ref, settings) if settings.evidence else ((), "")
+    group = Group(ref, documents, root=root, claim_fields=claim_fields, claim_time=claim_time)
     valid = group.valid()
     document_rules, group_rules = registry.enabled_rules(profile.name, settings)
     for rule in document_rules:

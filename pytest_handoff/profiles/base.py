@@ -56,6 +56,11 @@ class Profile(ABC):
         the name for a name other projects use too (Ralph's ``prd.json`` needs its session beside)."""
         return True
 
+    def claims_declared(self, ref: GroupRef, settings: Settings) -> tuple[tuple[ClaimField, ...], str]:
+        """Where a group's documents make claims, and the key of a document's time: the profile's
+        own (:attr:`claim_fields`, :attr:`claim_time`) unless its configuration says (contracts)."""
+        return self.claim_fields, self.claim_time
+
     def author_of(self, document: Document) -> str:
         """The agent that wrote ``document`` (empty when the format does not say): its ``agent``,
         ``author_role`` or ``from`` field by default."""

@@ -32,7 +32,11 @@ CONTRACT_KEYS = (
     "source",
     "digest",
     "base",
+    "evidence",
+    "evidence-time",
 )
+#: The kinds of claim a contract's ``evidence`` table may declare (see ``evidence.claims``).
+EVIDENCE_KINDS = ("path", "commit", "location", "test_file")
 
 #: What a rule's ``check`` names, with the keys it takes (required ones first, then optional).
 CHECKS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -72,6 +76,10 @@ class Contract(NamedTuple):
     source: str
     #: The folder its globs are relative to (the declaring file's).
     base: str = ""
+    #: Where its documents make claims about the repository: (pointer pattern, kind).
+    evidence: tuple[tuple[str, str], ...] = ()
+    #: The pointer of a document's own time (the window of its claimed changes).
+    evidence_time: str = ""
 
     def schema_for(self, document_type: str | None) -> str | None:
         """The schema file of a document whose discriminator has ``document_type`` (None: no value)."""
@@ -212,7 +220,26 @@ def _contract(name: str, table: Any, where: str, base: Path, shared_map: Mapping
         **shared_map,
         **(_schema_map(table["schema-map"], where, base) if "schema-map" in table else {}),
     }
-    return Contract(name, globs, schema, discriminator, schemas, group, rules, schema_map, source, str(base))
+    evidence = _evidence(table.get("evidence", {}), where)
+    evidence_time = as_pointer(table["evidence-time"], where, "evidence-time") if "evidence-time" in table else ""
+    return Contract(
+        name, globs, schema, discriminator, schemas, group, rules, schema_map, source, str(base), evidence, evidence_time
+    )
+
+
+def _evidence(table: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """A contract's ``evidence``: pointer pattern (``*`` for any key or index) = kind of claim."""
+    if not isinstance(table, Mapping):
+        raise _fail(where, "'evidence' must be a table of pointer = kind, e.g. {\"/files/*/path\" = \"path\"}")
+    declared = []
+    for pointer, kind in table.items():
+        pointer = str(pointer)
+        if not pointer.startswith("/"):
+            raise _fail(where, f"'evidence': {pointer!r} must be a JSON pointer (starting with '/')")
+        if kind not in EVIDENCE_KINDS:
+            raise _fail(where, f"'evidence': {pointer} = {kind!r} names no kind of claim ({', '.join(EVIDENCE_KINDS)})")
+        declared.append((pointer, str(kind)))
+    return tuple(declared)
 
 
 def parse_table(table: Mapping[str, Any], where: str, base: Path) -> tuple[Contract, ...]:
@@ -273,6 +300,8 @@ def as_table(contracts: tuple[Contract, ...]) -> dict[str, Any]:
             **({"schema-map": dict(contract.schema_map)} if contract.schema_map else {}),
             "source": contract.source,
             "base": contract.base,
+            **({"evidence": dict(contract.evidence)} if contract.evidence else {}),
+            **({"evidence-time": contract.evidence_time} if contract.evidence_time else {}),
         }
         for contract in contracts
     }

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.evidence.claims import ClaimField, ClaimKind
 from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import CONTRACTS as SPEC
@@ -23,7 +24,7 @@ from pytest_handoff.read.strict_json import parse_json_bytes
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.model import Finding, Rule
+    from pytest_handoff.model import Finding, GroupRef, Rule
     from pytest_handoff.profiles.contracts.schemas import UserSchema
 
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -54,6 +55,13 @@ class ContractsProfile(Profile):
     default_globs = SPEC.default_globs
     spec = SPEC
     option_keys: tuple[str, ...] | None = None
+
+    def claims_declared(self, ref: GroupRef, settings: Settings) -> tuple[tuple[ClaimField, ...], str]:
+        contract = _contract_of_path(ref.paths[0], settings) if ref.paths else None
+        if contract is None:
+            return (), ""
+        fields = tuple(ClaimField(pointer, cast("ClaimKind", kind)) for pointer, kind in contract.evidence)
+        return fields, contract.evidence_time
 
     # --- configuration -----------------------------------------------------------------------
 
