@@ -301,7 +301,9 @@ def lint(argv: list[str]) -> int:
                 globs = ", ".join(registry.all_globs(settings))
                 warn(f"no handoff files in {given} (handoff files match {globs} below {root})")
     if cache is not None:
-        cache.flush()
+        problem = cache.flush()
+        if problem:
+            warn(problem)
 
     in_actions = os.environ.get("GITHUB_ACTIONS") == "true" and not options.no_ci_output
     stdout_format = options.format or "text"

@@ -7,6 +7,7 @@ the pipeline's (one discovery over pytest's arguments); the items live in :mod:`
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -315,4 +316,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
     cache = session.config.stash.get(CACHE_KEY, None)
     if cache is not None:
-        cache.flush()
+        problem = cache.flush()
+        if problem:
+            print(f"pytest-handoff: warning: {problem}", file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,17 @@ def test_an_edited_module_of_the_tool_changes_the_code_digest_in_the_cache_salt(
     module.write_text("A = 22\n")
     assert _code_digest.__wrapped__(tmp_path) != before
     assert _code_digest() in ResultCache(tmp_path, "settings").salt.decode()
+
+
+def test_an_unwritable_cache_folder_is_said_once_and_the_run_still_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_handoff.cli import main as lint
+
+    shutil.copytree(Path(__file__).parents[1] / "examples" / "broken", tmp_path / "project")
+    monkeypatch.chdir(tmp_path / "project")
+    (tmp_path / "file").write_text("a file where a folder should be")
+    assert lint(["--cache-dir", str(tmp_path / "file" / "cache"), "."]) == 1
+    err = capsys.readouterr().err
+    assert err.count("cannot write the cache") == 1
+    assert str(tmp_path / "file" / "cache") in err

@@ -146,13 +146,14 @@ class ResultCache:
         }
         self._added += 1
 
-    def flush(self) -> None:
-        """Write this run's entries as one pack and drop the packs read at the start.
+    def flush(self) -> str | None:
+        """Write this run's entries as one pack and drop the packs read at the start; returns why
+        the cache could not be written, if it could not.
 
         A run that added nothing leaves the packs as they are (a warm run writes nothing).
         """
         if not self._added:
-            return
+            return None
         pack = self.directory / f"{os.urandom(16).hex()}{PACK_SUFFIX}"
         temporary = pack.with_name(f".{pack.name}.tmp")
         try:
@@ -165,11 +166,15 @@ class ResultCache:
                     separators=(",", ":"),
                 )
             os.replace(temporary, pack)
-        except OSError:
-            return  # a cache that cannot be written only costs speed
+        except OSError as error:
+            # A cache that cannot be written only costs speed; the caller says so, once.
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            return f"cannot write the cache in {self.directory} ({error.strerror or error}): results are not kept"
         for old in self._read_packs:
             # Another process (an xdist worker) may have removed it already.
             with contextlib.suppress(OSError):
                 old.unlink()
         self._read_packs = []
         self._added = 0
+        return None

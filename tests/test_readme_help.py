@@ -1,0 +1,20 @@
+"""The README's copy of `handoff-lint --help` is what the command prints (80 columns)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.conftest import REPO
+
+
+def test_the_readme_shows_the_help_the_command_prints() -> None:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index("`handoff-lint --help` prints:\n\n```\n") + len("`handoff-lint --help` prints:\n\n```\n")
+    shown = text[start : text.index("\n```", start)]
+    env = {**os.environ, "COLUMNS": "80", "PYTHONPATH": str(REPO)}
+    printed = subprocess.run(
+        [sys.executable, "-m", "pytest_handoff", "--help"], capture_output=True, text=True, env=env, check=True
+    ).stdout.rstrip("\n")
+    assert shown == printed
