@@ -1,0 +1,85 @@
+"""The GitHub Action's step (action/run.sh), run as GitHub runs it: its INPUT_* and GITHUB_* variables."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import EXAMPLES, REPO
+
+pytestmark = pytest.mark.slow  # whole runs of the command
+
+
+def run_action(project: Path, tmp_path: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], Path, Path]:
+    summary, output = tmp_path / "summary.md", tmp_path / "output.txt"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))},
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PYTHONPATH": str(REPO),
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_ACTION_PATH": str(REPO),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "GITHUB_OUTPUT": str(output),
+        "GITHUB_WORKSPACE": str(project),
+        "INPUT_INSTALL": "none",  # the package under test is on PYTHONPATH already
+        **{f"INPUT_{key.upper()}": value for key, value in inputs.items()},
+    }
+    done = subprocess.run(
+        ["bash", str(REPO / "action" / "run.sh")], cwd=project, env=env, capture_output=True, text=True, timeout=120
+    )
+    return done, summary, output
+
+
+@pytest.fixture
+def broken(tmp_path: Path) -> Path:
+    shutil.copytree(EXAMPLES / "broken", tmp_path / "project")
+    (tmp_path / "project" / ".git").mkdir()
+    return tmp_path / "project"
+
+
+def test_a_broken_chain_fails_the_step_with_annotations_a_summary_and_sarif(broken: Path, tmp_path: Path) -> None:
+    done, summary, output = run_action(broken, tmp_path, sarif="out.sarif")
+    assert done.returncode == 1, done.stderr
+    assert "::error file=.neuralrelay/handoffs/20261104-132000/" in done.stdout
+    assert summary.read_text().startswith("## handoff-lint")
+    sarif = json.loads((broken / "out.sarif").read_text())
+    assert sarif["runs"][0]["results"]
+    assert output.read_text() == "sarif=out.sarif\n"
+
+
+def test_a_clean_chain_passes_the_step(tmp_path: Path) -> None:
+    shutil.copytree(EXAMPLES / "clean", tmp_path / "project")
+    (tmp_path / "project" / ".git").mkdir()
+    done, _, _ = run_action(tmp_path / "project", tmp_path, sarif="")
+    assert done.returncode == 0, done.stderr
+
+
+def test_paths_are_split_into_arguments_and_never_run_as_shell(broken: Path, tmp_path: Path) -> None:
+    done, _, _ = run_action(broken, tmp_path, paths="$(touch pwned) `touch pwned2`", sarif="")
+    assert done.returncode == 2  # no such files: a usage error naming them
+    assert "$(touch" in done.stderr
+    assert not (broken / "pwned").exists()
+    assert not (broken / "pwned2").exists()
+
+
+def test_the_action_passes_its_inputs_to_the_script_as_variables_only() -> None:
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    step = action["runs"]["steps"][0]
+    assert "${{" not in step["run"]
+    assert set(step["env"]) == {f"INPUT_{name.upper().replace('-', '_')}" for name in action["inputs"]} - {"INPUT_UPLOAD_SARIF"}
+
+
+def test_the_readme_shows_the_workflow_file_that_uses_the_action() -> None:
+    workflow = (REPO / "hooks" / "github-workflow.yml").read_text()
+    assert f"```yaml\n{workflow}```" in (REPO / "README.md").read_text()
+    steps = yaml.safe_load(workflow)["jobs"]["handoffs"]["steps"]
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    used = next(step for step in steps if "pytest-handoff" in step.get("uses", ""))
+    assert set(used["with"]) <= set(action["inputs"])
