@@ -275,6 +275,7 @@ def test_sarif_log_names_the_tool_its_version_and_the_source_root(
     assert driver["semanticVersion"] == "0.1.0"
     base = log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"]
     assert base == context.root.resolve().as_uri() + "/"
+    assert log["runs"][0]["automationDetails"] == {"id": "handoff-lint/"}
 
 
 def test_sarif_lists_exactly_the_rules_its_results_use_with_their_docs(

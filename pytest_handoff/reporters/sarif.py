@@ -142,6 +142,8 @@ class SarifReporter(Reporter):
             "tool": {"driver": driver},
             "originalUriBaseIds": {SRCROOT: {"uri": _directory_uri(self.context.root)}},
             "columnKind": "unicodeCodePoints",
+            # Code scanning tells runs of one tool apart by this id's category (before the last "/").
+            "automationDetails": {"id": f"{TOOL_NAME}/"},
             "results": [self._result(f, index[f.code]) for f in findings],
         }
         if omitted:
