@@ -119,6 +119,7 @@ RULE_MODES: Final[dict[str, tuple[str, ...]]] = {
     "EV301": ("FM-3.3",),
     "EV401": ("FM-2.6", "FM-3.2"),
     "EV402": ("FM-2.6", "FM-3.2"),
+    "EV403": ("FM-2.6", "FM-3.2"),
     "EV501": ("FM-3.3",),
     "EV502": ("FM-3.3",),
     # Core: file reading, schema, secrets

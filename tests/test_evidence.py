@@ -368,3 +368,45 @@ def test_a_user_contract_naming_an_unknown_kind_of_claim_is_a_configuration_erro
     error = capsys.readouterr().err
     assert "'evidence'" in error
     assert "pyproject.toml" in error
+
+
+CRAIK_RECORD = Path(__file__).parent / "fixtures" / "craik" / "clean" / "handoff_invoice_export.json"
+
+
+@pytest.fixture
+def craik_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    git(tmp_path, "init", "-q")
+    (tmp_path / "ledger").mkdir()
+    (tmp_path / "ledger" / "export.py").write_text("def export():\n    return []\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_export.py").write_text("class TestRows:\n    def test_one_row_per_item(self):\n        pass\n")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "export", when="2026-03-02T10:00:00Z")
+    (tmp_path / ".craik").mkdir()
+    monkeypatch.chdir(tmp_path)
+    for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
+        monkeypatch.delenv(variable, raising=False)
+    return tmp_path
+
+
+def craik_record(root: Path, tests_run: list[str]) -> None:
+    data = json.loads(CRAIK_RECORD.read_text())
+    data["tests_run"] = tests_run
+    (root / ".craik" / "handoff_invoice_export.json").write_text(json.dumps(data, indent=2))
+
+
+def test_ev403_a_craik_record_naming_a_test_its_file_does_not_define(
+    craik_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    craik_record(craik_repo, [
+        "pytest tests/test_export.py::TestRows::test_one_row_per_item[march] passed",
+        "pytest tests/test_export.py::test_totals_match_the_ledger passed",
+        "pytest tests/test_gone.py::test_anything passed",
+    ])  # fmt: skip
+    found = [(code, pointer) for code, _, pointer in evidence(capsys)]
+    assert found == [("EV403", "/tests_run/1"), ("EV403", "/tests_run/2")]
+
+
+def test_ev403_named_tests_that_exist_are_no_finding(craik_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    craik_record(craik_repo, ["pytest tests/test_export.py::TestRows::test_one_row_per_item -q: 1 passed"])
+    assert evidence(capsys) == []

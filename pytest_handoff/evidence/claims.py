@@ -13,6 +13,8 @@ Kinds:
   line number sits in the sibling key ``line`` (YOLO's ``f`` + ``ln``).
 - ``test_file``: a test file the handoff says it wrote; ``count_at`` names a key of the document
   with how many test cases the files of this field hold together.
+- ``test_name``: pytest node ids in a text (``tests/test_x.py::test_y``, ``...::TestX::test_y[case]``),
+  tests the handoff says it wrote or ran.
 - ``test_totals``: an object of test counts, its keys named by ``totals`` (total, passed, failed;
   an empty name for one the format does not record), reconciled with a JUnit report.
 - ``test_verdict``: a verdict that all tests pass (``PASS``), reconciled with a JUnit report.
@@ -29,7 +31,7 @@ from pytest_handoff.read.pointers import pointer_join
 if TYPE_CHECKING:
     from pytest_handoff.read.document import Document
 
-ClaimKind = Literal["path", "commit", "location", "test_file", "test_totals", "test_verdict"]
+ClaimKind = Literal["path", "commit", "location", "test_file", "test_name", "test_totals", "test_verdict"]
 Change = Literal["added", "modified", "deleted"]
 
 #: How formats spell a change, as the three the rules know.
@@ -74,6 +76,7 @@ class Claim(NamedTuple):
     line: int | None = None  # a location's (first) line
     claimed_count: int | None = None  # test cases claimed for the files of this field, together
     totals: tuple[int | None, int | None, int | None] = (None, None, None)  # total, passed, failed
+    test: str = ""  # a test_name claim's function, in the file of ``value``
 
 
 def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Claim]:
@@ -100,6 +103,10 @@ def _claims_at(
     if field.kind == "test_verdict":
         yield Claim(document, pointer, "test_verdict", text)
         return
+    if field.kind == "test_name":
+        for match in NODE_ID.finditer(text):
+            yield Claim(document, pointer, "test_name", match.group("path"), test=match.group("test"))
+        return
     if field.kind == "commit":
         if COMMIT.fullmatch(text):
             yield Claim(document, pointer, "commit", text)
@@ -119,6 +126,8 @@ def _claims_at(
         yield Claim(document, pointer, field.kind, text, change=change, claimed_count=count)
 
 
+#: A pytest node id: a Python file, ``::``, an optional class, the test function (parameters dropped).
+NODE_ID = re.compile(r"(?<![\w./-])(?P<path>[\w./-]*\w\.py)::(?:[A-Za-z_]\w*::)?(?P<test>test\w*)")
 #: A commit hash as handoffs write them: 7 to 40 hexadecimal characters, not all digits.
 COMMIT = re.compile(r"(?=[0-9]*[a-fA-F])[0-9a-fA-F]{7,40}")
 # path:12, path:12-30, path#L12, path:Symbol (lines 31-44), path (line 12), path, line 12. A path

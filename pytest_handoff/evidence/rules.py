@@ -118,6 +118,8 @@ class _Judge:
                 self._location(claim)
             elif claim.kind == "test_file":
                 self._test_file(claim)
+            elif claim.kind == "test_name":
+                self._test_name(claim)
             else:
                 self._path(claim, since, until)
         except GitError as error:
@@ -206,6 +208,15 @@ class _Judge:
             tally[1] += 1
         else:
             tally[0] += cases
+
+    def _test_name(self, claim: Claim) -> None:
+        raw = self._read(claim.value)
+        if raw is None:
+            self.report("EV403", claim, f"{claim.value}::{claim.test} names a test in a file that does not exist")
+            return
+        defined = re.search(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(claim.test)}[ \t]*\(", raw.decode("utf-8", "replace"), re.M)
+        if defined is None:
+            self.report("EV403", claim, f"{claim.value}::{claim.test} names a test that {claim.value} does not define")
 
     def _test_run(self, claim: Claim) -> None:
         if not self.junit:

@@ -168,6 +168,25 @@ def check_claimed_test_counts(group: Group, settings: Settings) -> Iterator[Hit]
     return hits(group, settings, "EV402")
 
 
+def check_named_tests_exist(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A test the handoff names (a pytest node id) is defined where it says.
+
+    **What it does**: reads pytest node ids (`tests/test_export.py::test_filename`, with a class
+    or parameters) in the texts a format declares (Craik `tests_run`, NeuralRelay
+    `unit_tests_written.summary`) and reports one whose file does not exist or does not define a
+    function of that name.
+
+    **Why is this bad?** A test named as written or passing that no file defines never ran; the
+    handoff reports a verification that did not happen.
+
+    **Example**: `"tests_run": ["pytest tests/test_export.py::test_filename_is_inclusive: passed"]`
+    where the file has no `def test_filename_is_inclusive`.
+
+    **Use instead**: the node ids pytest printed for the run (`pytest -v`, `--junitxml`).
+    """
+    return hits(group, settings, "EV403")
+
+
 def check_test_claims_agree_with_the_run(group: Group, settings: Settings) -> Iterator[Hit]:
     """A handoff that says its tests pass agrees with the JUnit report of the run.
 
@@ -214,6 +233,7 @@ EVIDENCE_RULES: tuple[Rule, ...] = (
     listed("EV301", "location-not-found", check_cited_locations_exist, scope="chain"),
     listed("EV401", "claimed-test-file-missing", check_claimed_test_files_exist, scope="chain"),
     listed("EV402", "fewer-tests-than-claimed", check_claimed_test_counts, scope="chain", severity=Severity.WARNING),
+    listed("EV403", "named-test-undefined", check_named_tests_exist, scope="chain", severity=Severity.WARNING),
     listed("EV501", "test-claim-contradicts-run", check_test_claims_agree_with_the_run, scope="chain"),
     listed("EV502", "test-counts-differ-from-run", check_test_counts_agree_with_the_run, scope="chain", severity=Severity.WARNING),
 )

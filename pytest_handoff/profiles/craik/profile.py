@@ -109,7 +109,10 @@ class CraikProfile(Profile):
     spec = SPEC
     # A score's handoff is looked up in the whole group.
     group_wide_codes = frozenset()
-    claim_fields = (ClaimField("/files_changed/*", "path", handoff_types=(HANDOFF,)),)
+    claim_fields = (
+        ClaimField("/files_changed/*", "path", handoff_types=(HANDOFF,)),
+        ClaimField("/tests_run/*", "test_name", handoff_types=(HANDOFF,)),
+    )
     claim_time = "/created_at"
 
     def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:

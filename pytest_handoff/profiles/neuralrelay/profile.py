@@ -83,6 +83,7 @@ class NeuralRelayProfile(Profile):
             "/unit_tests_written/files/*", "test_file", count_at="/unit_tests_written/count", handoff_types=("dev_to_test",)
         ),
         ClaimField("/test_files_created/*", "test_file", handoff_types=("test_to_review",)),
+        ClaimField("/unit_tests_written/summary", "test_name", handoff_types=("dev_to_test",)),
         ClaimField("/bugs_found/*/location", "location", handoff_types=("test_to_review",)),
         ClaimField("/recommended_focus_for_reviewer", "location", handoff_types=("test_to_review",)),
         ClaimField("/issues/*/location", "location", handoff_types=("review_final",)),
