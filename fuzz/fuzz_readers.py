@@ -27,7 +27,7 @@ with atheris.instrument_imports():
     from pytest_handoff.config import Settings
     from pytest_handoff.errors import ConfigError
     from pytest_handoff.model import Finding
-    from pytest_handoff.profiles.contracts.yamldoc import read_yaml
+    from pytest_handoff.read.yamldoc import read_yaml
     from pytest_handoff.profiles.craik.profile import PROFILE as CRAIK
     from pytest_handoff.profiles.craik.store import read_store
     from pytest_handoff.profiles.ralph.logs import read_log

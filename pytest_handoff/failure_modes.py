@@ -218,6 +218,7 @@ RULE_MODES: Final[dict[str, tuple[str, ...]]] = {
     "YL308": ("FM-1.1", "FM-3.2"),
     "YL309": ("FM-2.5", "FM-3.1"),
     "YL310": ("FM-3.3",),
+    "YL311": ("FM-3.1", "FM-3.3"),
 }
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.model import Finding
-from pytest_handoff.profiles.contracts import yamldoc
-from pytest_handoff.profiles.contracts.yamldoc import MAX_ALIAS_NODES, read_yaml, read_yaml_data
+from pytest_handoff.read import yamldoc
 from pytest_handoff.read.document import Loaded
+from pytest_handoff.read.yamldoc import MAX_ALIAS_NODES, read_yaml, read_yaml_data
 
 
 def read(text: str | bytes) -> Loaded:
@@ -222,7 +222,7 @@ def test_a_syntax_error_at_the_end_of_the_text_is_placed_on_its_last_line() -> N
     """The parser marks the end of a text without a final line break a line past it (found by fuzzing)."""
     from pathlib import Path
 
-    from pytest_handoff.profiles.contracts.yamldoc import read_yaml
+    from pytest_handoff.read.yamldoc import read_yaml
 
     raw = b"kind: report\ntotals: {run: 2 , pa"
     (finding,) = read_yaml(raw, Path("a.yaml"), "a.yaml").findings

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from pytest_handoff.model import Finding
-from pytest_handoff.profiles.contracts.yamldoc import read_yaml
 from pytest_handoff.profiles.yolo.profile import read_jsonl
+from pytest_handoff.read.yamldoc import read_yaml
 
 EDITOR_LINES = re.compile(r"\r\n|\r|\n")
 

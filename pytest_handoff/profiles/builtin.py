@@ -83,7 +83,12 @@ RALPH = ProfileSpec(
 
 
 # --- yolo ----------------------------------------------------------------------------
-_YOLO_GLOBS = (".yolo-planning/**/*.jsonl", ".yolo-planning/**/*.json")
+_YOLO_GLOBS = (
+    ".yolo-planning/**/*.jsonl",
+    ".yolo-planning/**/*.json",
+    ".yolo-planning/**/*-PLAN.md",
+    ".yolo-planning/**/*-SUMMARY.md",
+)
 
 YOLO = ProfileSpec(
     name="yolo",

@@ -113,7 +113,7 @@ class ContractsProfile(Profile):
 
     def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
         if path.suffix.lower() in _YAML_SUFFIXES:
-            from pytest_handoff.profiles.contracts.yamldoc import read_yaml
+            from pytest_handoff.read.yamldoc import read_yaml
 
             return read_yaml(raw, path, display_path)
         return Loaded.of(parse_json_bytes(raw, path, display_path))

@@ -52,7 +52,7 @@ def read_data_file(path: Path) -> Any:
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
     if path.suffix.lower() in (".yaml", ".yml"):
-        from pytest_handoff.profiles.contracts.yamldoc import read_yaml_data
+        from pytest_handoff.read.yamldoc import read_yaml_data
 
         data, problem = read_yaml_data(raw)
         if problem:

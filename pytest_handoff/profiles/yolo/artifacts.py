@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from pytest_handoff.model import Hit
 from pytest_handoff.profiles.yolo.layout import plan_file
+from pytest_handoff.profiles.yolo.markdown import TYPES as MARKDOWN_TYPES
+from pytest_handoff.profiles.yolo.markdown import markdown_kind
 from pytest_handoff.read.document import line_index
 
 if TYPE_CHECKING:
@@ -35,11 +37,20 @@ LINE_TYPES: dict[str, tuple[str, str]] = {
     "test-plan.jsonl": ("test_plan_entry", "test_plan_entry"),
     "gaps.jsonl": ("gap", "gap"),
 }
-TYPES = (PLAN_HEADER, PLAN_TASK, PLAN_SUMMARY, *sorted({kind for kinds in LINE_TYPES.values() for kind in kinds}))
+TYPES = (
+    PLAN_HEADER,
+    PLAN_TASK,
+    PLAN_SUMMARY,
+    *sorted({kind for kinds in LINE_TYPES.values() for kind in kinds}),
+    *MARKDOWN_TYPES,
+)
 
 
 def artifact_type(document: Document) -> str | None:
     """The artifact line ``document`` is (a plan's header or task, a summary), or None."""
+    if document.name.endswith(".md"):
+        named_markdown = markdown_kind(document.name)
+        return named_markdown[0] if named_markdown else None
     kinds = LINE_TYPES.get(document.name)
     if kinds is not None:
         return kinds[0] if document.origin[0] == _first_line(document.source_text) else kinds[1]

@@ -84,10 +84,12 @@ def is_runtime_file(path: Path) -> bool:
 
 
 def phase_of(path: Path) -> Phase | None:
-    """The phase folder a file sits directly in (``.../phases/NN-slug/file``), or None."""
+    """The phase folder a file sits directly in (``.../phases/NN-slug/file``, or a milestone's
+    ``milestones/<m>/NN-slug/file``), or None."""
     folder = path.parent
     number, dash, slug = folder.name.partition("-")
-    if not (dash and slug and _number(number)) or folder.parent.name != "phases":
+    in_milestone = folder.parent.parent.name == "milestones"
+    if not (dash and slug and _number(number)) or not (folder.parent.name == "phases" or in_milestone):
         return None
     return Phase(folder, number)
 

@@ -34,6 +34,7 @@ from pytest_handoff.profiles.yolo.layout import (
     plan_file,
     planning_root,
 )
+from pytest_handoff.profiles.yolo.markdown import markdown_kind, read_markdown
 from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.files import file_finding
 from pytest_handoff.read.strict_json import line_failure, parse_json_bytes
@@ -102,10 +103,14 @@ class YoloProfile(Profile):
         ClaimField("/tf/*", "test_file", count_at="/tc", handoff_types=("test_plan_entry",)),
         ClaimField("/tests", "test_totals", totals=("", "ps", "fl"), handoff_types=("qa_code_summary",)),
         ClaimField("/r", "test_verdict", handoff_types=("qa_code_summary",)),
+        ClaimField("/commit_hashes/*", "commit", handoff_types=("summary_front_matter",)),
+        ClaimField("/files_modified/*", "path", changed="modified", handoff_types=("summary_front_matter",)),
     )
     claim_time = "/dt"
 
     def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
+        if path.suffix == ".md":
+            return PLANNING in path.parts[:-1] and markdown_kind(path.name) is not None
         if path.suffix not in SUFFIXES:
             return False
         if PLANNING in path.parts[:-1] or plan_file(path.name) is not None:
@@ -113,7 +118,7 @@ class YoloProfile(Profile):
         return _holds_a_message(path)
 
     def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
-        if path.suffix not in SUFFIXES:
+        if path.suffix not in SUFFIXES and markdown_kind(path.name) is None:
             return None
         phase = phase_of(path)
         if phase is None:
@@ -126,9 +131,11 @@ class YoloProfile(Profile):
         self, directory: Path, group_id: str, listing: list[Path] | None, settings: Settings = NO_SETTINGS
     ) -> list[Path]:
         listing = folder_files(directory, listing)
-        return [path for path in listing if path.suffix in SUFFIXES]
+        return [path for path in listing if path.suffix in SUFFIXES or markdown_kind(path.name) is not None]
 
     def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:
+        if path.suffix == ".md":
+            return read_markdown(raw, path, display_path)
         if path.suffix != ".jsonl":
             return Loaded.of(parse_json_bytes(raw, path, display_path))
         return read_jsonl(raw, path, display_path)

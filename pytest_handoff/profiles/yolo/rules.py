@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_handoff.model import Rule, Severity
-from pytest_handoff.profiles.yolo import artifacts, counts, envelope, places, routing, verdicts
+from pytest_handoff.profiles.yolo import artifacts, counts, envelope, markdown, places, routing, verdicts
 from pytest_handoff.profiles.yolo.layout import NAME
 from pytest_handoff.rules import listed
 
@@ -56,4 +56,7 @@ RULES: tuple[Rule, ...] = (
     listed("YL308", "test-not-red-first", verdicts.check_tests_red_first, scope="chain", profile=NAME),
     listed("YL309", "gap-open-at-completion", verdicts.check_gaps_closed_when_complete, scope="chain", profile=NAME),
     listed("YL310", "verification-counts", verdicts.check_verification_counts, scope="chain", profile=NAME),
+    listed(
+        "YL311", "markdown-summary-counts", markdown.check_markdown_summary_counts, scope="chain", profile=NAME
+    ),
 )  # fmt: skip
