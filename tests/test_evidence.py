@@ -410,3 +410,14 @@ def test_ev403_a_craik_record_naming_a_test_its_file_does_not_define(
 def test_ev403_named_tests_that_exist_are_no_finding(craik_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     craik_record(craik_repo, ["pytest tests/test_export.py::TestRows::test_one_row_per_item -q: 1 passed"])
     assert evidence(capsys) == []
+
+
+def test_ev301_a_trinity_handoff_citing_a_line_past_the_end_of_its_file(yolo_repo: Path) -> None:
+    from pytest_handoff.config import Settings
+    from tests.trinity_helpers import body, check
+
+    name = "developer-workspace/handoff/developer-2026-04-02T10_00_00.000Z.json"
+    context = "export fails: see src/router.py:7 and src/router.py:400"
+    found = check({name: body(context=context)}, Settings(evidence=True), root=yolo_repo)
+    assert [(f.code, f.pointer) for f in found if f.code.startswith("EV")] == [("EV301", "/context")]
+    assert "src/router.py:400" in next(f.message for f in found if f.code == "EV301")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.evidence.claims import ClaimField
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.profiles.builtin import RALPH as SPEC
 from pytest_handoff.profiles.ralph.protocol import (
@@ -90,6 +91,11 @@ class RalphProfile(Profile):
     default_globs = SPEC.default_globs
     spec = SPEC
     groups_by_folder = False  # prd.json, .claude/session/*.json and logs/ are one group
+    # A handoff's context is prose: the lines its reason, task and error cite are its claims.
+    claim_fields = tuple(
+        ClaimField(f"/{key}", "location", handoff_types=(PHRASE_TYPE,)) for key in ("reason", "task", "error")
+    )
+    claim_time = "/timestamp"
 
     def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         name = path.name

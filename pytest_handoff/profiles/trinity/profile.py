@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import NO_SETTINGS, Settings
+from pytest_handoff.evidence.claims import ClaimField
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.profiles.builtin import TRINITY as SPEC
 from pytest_handoff.profiles.trinity.names import looks_like_handoff, parse_file_name
@@ -68,6 +69,9 @@ class TrinityProfile(Profile):
     name = NAME
     default_globs = SPEC.default_globs
     spec = SPEC
+    # The context is prose: the lines it cites (`src/api.py:42`) are its claims.
+    claim_fields = (ClaimField("/context", "location", handoff_types=(HANDOFF_TYPE,)),)
+    claim_time = "/timestamp"
 
     def claims(self, path: Path, settings: Settings = NO_SETTINGS) -> bool:
         # Named like a handoff ({agent}-{ISO time}.json): another project's handoff/ folder
