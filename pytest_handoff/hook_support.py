@@ -86,7 +86,14 @@ class Handoffs:
             return False  # another project's file: its own settings and chain are not known here
         if not self.matcher.may_match(path.name):
             return False
-        return self.matcher.first_owner(path.relative_to(self.root).as_posix()) is not None
+        owner = self.matcher.first_owner(path.relative_to(self.root).as_posix())
+        if owner is None:
+            return False
+        from pytest_handoff.registry import default_registry
+
+        # As discovery decides: a glob's match the format does not keep (an app's logs/x.log, a
+        # prd.json with no Ralph session beside it) is no handoff.
+        return default_registry().profile(owner).keeps(path)
 
     def on_disk(self, path: Path) -> bool:
         """True when ``path`` is a regular file whose real place is inside the project too."""

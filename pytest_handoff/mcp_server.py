@@ -174,8 +174,10 @@ def build_server(root: Path) -> MCPServer[Any]:
         """
         from pytest_handoff.api import check
         from pytest_handoff.config import load_settings
+        from pytest_handoff.evidence.repository import forget_repositories
         from pytest_handoff.registry import default_registry
 
+        forget_repositories()  # the working tree may have changed since the last call
         target = inside(root, path, ToolError)
         settings = load_settings(root, tables=default_registry())._replace(evidence=True)
         if junit is not None:

@@ -287,3 +287,11 @@ def test_the_readme_shows_the_reason_the_bash_hook_really_gives(project: Project
     put(project, REVIEW, project.text(REVIEW).replace('"total_tokens": 75200', '"total_tokens": 10'))
     reason = blocked(run_hook(bash_payload(project, f"jq . draft.json > {project.relative(REVIEW)}"))[1])
     assert f"```\n{reason}\n```\n" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", ["mkdir -p logs && ./server > logs/app.log", "echo '{}' > prd.json"])
+def test_an_applications_log_or_prd_json_without_a_ralph_session_is_no_handoff(project: Project, command: str) -> None:
+    (project.root / "logs").mkdir(exist_ok=True)
+    (project.root / "logs" / "app.log").write_text("INFO handoff: pm: nightly rotation\n")
+    (project.root / "prd.json").write_text("{}")
+    assert run_hook(bash_payload(project, command)) == (0, "", "")

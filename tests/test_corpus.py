@@ -49,7 +49,7 @@ def test_real_chains_fail_only_on_what_neuralrelay_itself_documents(
     real_chain: Path, request: pytest.FixtureRequest
 ) -> None:
     _, (result,) = check_paths([], real_chain, Settings())
-    assert {f.code for f in result.findings} <= {"NR211", "NR212", "NR306"}
+    assert {f.code for f in result.findings} <= {"NR212", "NR306"}
     errors = [(f.code, f.pointer) for f in result.findings if f.severity == Severity.ERROR]
     # The sample's AC6 (a session cookie that persists across reloads) is traced by no later handoff.
     assert errors == ([("NR306", "/acceptance_criteria/5")] if request.node.callspec.id == "sample" else [])
@@ -70,6 +70,7 @@ def test_nr212_warns_of_the_real_samples_high_issues_under_changes_requested(tmp
     ]
 
 
-def test_nr211_warns_of_the_real_self_test_review_requesting_changes_with_score_7(tmp_path: Path) -> None:
+def test_nr211_accepts_the_real_self_test_review_requesting_changes_with_score_7(tmp_path: Path) -> None:
+    # NeuralRelay's review agent gives changes_requested 7-8 "depending on issue count".
     found = corpus_findings(CORPUS_SELF_TEST_CHAIN, tmp_path)
-    assert [f for f in found if f[0] == "NR211"] == [("NR211", "04-review-agent.json", "/quality_score")]
+    assert [f for f in found if f[0] == "NR211"] == []

@@ -29,7 +29,9 @@ DEV_WORK = "2026-11-03T09:40:00Z"
 
 
 def git(root: Path, *args: str, when: str = DEV_WORK) -> str:
-    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    # The caller's GIT_* variables (a git hook running pytest) must not point git elsewhere.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_AUTHOR_DATE=when, GIT_COMMITTER_DATE=when)
     env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t")
     env.update(GIT_COMMITTER_EMAIL="t@example.com", GIT_CONFIG_GLOBAL=os.devnull)
     done = subprocess.run(["git", "-C", str(root), *args], env=env, capture_output=True, text=True, check=True)
@@ -179,11 +181,25 @@ def test_in_a_shallow_clone_a_commit_before_its_history_is_not_called_missing(
 
 
 def test_a_claimed_path_leading_out_of_the_project_is_never_followed(
+    repo: Path, capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "notes.py").write_text("x = 1\n")
+    (repo / "elsewhere").symlink_to(outside)
+    # Each of these, followed, would be judged: a line past the end of a real file.
+    edit(repo, REVIEW, lambda d: d["issues"][0].update(location=f"{outside}/notes.py:99"))
+    edit(repo, REVIEW, lambda d: d["issues"][1].update(location="elsewhere/notes.py:99"))
+    edit(repo, TEST, lambda d: d["bugs_found"][0].update(location=f"../{outside.name}/notes.py:99"))
+    assert evidence(capsys) == []
+
+
+def test_a_claimed_path_with_a_nul_or_a_time_at_the_calendars_end_is_no_crash(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    edit(repo, DEV, lambda d: d["files_changed"][1].update(path="../../../etc/passwd"))
-    edit(repo, REVIEW, lambda d: d["issues"][0].update(location="/etc/passwd:1"))
-    assert evidence(capsys) == []
+    edit(repo, DEV, lambda d: d["files_changed"][1].update(path="billing/a\u0000b.py"))
+    edit(repo, DEV, lambda d: d.update(timestamp="9999-12-31T23:59:59Z"))
+    assert main(["--format", "json", "--evidence"]) in (0, 1)
+    assert "internal error" not in capsys.readouterr().err
 
 
 def test_the_api_gives_the_evidence_findings_handoff_lint_gives(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -421,3 +437,56 @@ def test_ev301_a_trinity_handoff_citing_a_line_past_the_end_of_its_file(yolo_rep
     found = check({name: body(context=context)}, Settings(evidence=True), root=yolo_repo)
     assert [(f.code, f.pointer) for f in found if f.code.startswith("EV")] == [("EV301", "/context")]
     assert "src/router.py:400" in next(f.message for f in found if f.code == "EV301")
+
+
+def test_a_junit_report_declaring_a_document_type_in_utf16_is_refused_too(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = repo / "junit.xml"
+    text = '<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE x [<!ENTITY a "aaaa">]><testsuites/>'
+    report.write_bytes(text.encode("utf-16"))
+    assert [code for code, _, _ in evidence(capsys, "--evidence-junit", str(report))] == ["EV001"]
+
+
+def test_the_readmes_evidence_example_is_what_the_command_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    git(tmp_path, "init", "-q")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src" / "router.py").write_text('def route():\n    return "up"\n')
+    (tmp_path / "tests" / "test_router.py").write_text("def test_up():\n    pass\n")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "router", when="2026-02-18T10:00:00Z")
+    phase = tmp_path / ".yolo-planning" / "phases" / "05-escalation"
+    phase.mkdir(parents=True)
+    lines = {
+        "05-01.plan.jsonl": [
+            {"p": "05", "n": "01", "t": "Escalation", "w": 1, "d": [], "obj": "Route escalations upward"},
+            {"id": "T1", "tp": "auto", "a": "Router", "f": ["src/router.py", "src/escalate.py"], "v": "pytest",
+             "done": "routes upward"},
+        ],
+        "05-01.summary.jsonl": [
+            {"p": "05", "n": "01", "t": "Escalation", "s": "complete", "dt": "2026-02-18", "tc": 1, "tt": 1,
+             "ch": ["9f3c2ab"], "fm": ["src/router.py", "src/escalate.py"], "dv": [], "built": ["router"]},
+        ],
+        "qa-code.jsonl": [
+            {"r": "PASS", "tests": {"ps": 2, "fl": 0, "sk": 0}, "lint": {"err": 0, "warn": 0}, "dt": "2026-02-18"},
+        ],
+    }  # fmt: skip
+    for name, objects in lines.items():
+        (phase / name).write_text("".join(json.dumps(o) + "\n" for o in objects))
+    (tmp_path / "junit.xml").write_text(
+        '<?xml version="1.0"?><testsuites><testsuite name="pytest" tests="2">'
+        '<testcase classname="tests.test_router" name="test_up"/>'
+        '<testcase classname="tests.test_router" name="test_escalates"><failure message="x"/></testcase>'
+        "</testsuite></testsuites>"
+    )
+    monkeypatch.chdir(tmp_path)
+    for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR", "COLUMNS"):
+        monkeypatch.delenv(variable, raising=False)
+    assert main(["--evidence-junit", "junit.xml", "."]) == 1
+    printed = capsys.readouterr().out.rstrip()
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("$ handoff-lint --evidence-junit junit.xml .\n") + len("$ handoff-lint --evidence-junit junit.xml .\n")
+    assert readme[start : readme.index("\n```", start)] == printed

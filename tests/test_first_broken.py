@@ -81,3 +81,36 @@ def test_the_chain_view_names_it(project: Path, capsys: pytest.CaptureFixture[st
         "test-agent",
         "2026-11-03T10:31:07Z",
     )
+
+
+def test_a_file_that_did_not_parse_can_be_the_first_broken(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (project / CHAIN / "02-dev-agent.json").write_text("{not json")
+    main(["--format", "json"])
+    broken = json.loads(capsys.readouterr().out)["first_broken"]["20261103-091500"]
+    assert (broken["path"], broken["line"]) == (f"{CHAIN}/02-dev-agent.json", 1)
+
+
+def test_an_agent_name_shaped_like_a_secret_is_not_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    folder = tmp_path / ".yolo-planning" / "phases" / "01-x"
+    folder.mkdir(parents=True)
+    (folder / "messages.jsonl").write_text(json.dumps({"type": "dev_progress", "from": token}) + "\n")
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    main(["--format", "json"])
+    out = capsys.readouterr().out
+    assert token not in out
+    assert json.loads(out)["first_broken"]["phases/01-x"]["agent"] == ""
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_named_like_a_log_does_not_hang(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "agent.log")
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    from pytest_handoff import api
+
+    # Asked of the API (as MCP asks), the pipe is looked at without waiting for a writer.
+    assert [f.code for f in api.check("agent.log", root=tmp_path)] in (["HF005"], ["HF007"])

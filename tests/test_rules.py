@@ -454,10 +454,10 @@ def test_an_approval_with_a_low_score_is_an_error(
     result.stdout.fnmatch_lines(["*NR210 approved-with-blockers*", "*approved with quality score 6*"])
 
 
-def test_a_review_requesting_changes_with_score_7_is_a_warning(
+def test_a_review_requesting_changes_with_score_9_is_a_warning(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
-    sample_chain.edit(REVIEW, lambda d: d.update(quality_score=7))
+    sample_chain.edit(REVIEW, lambda d: d.update(quality_score=9))
     result = run_handoffs()
     result.assert_outcomes(passed=1)
     line = sample_chain.line_of(REVIEW, '"quality_score"')
@@ -472,6 +472,13 @@ def test_a_high_issue_under_changes_requested_is_a_warning_at_its_severity(
     result.assert_outcomes(passed=1)
     line = sample_chain.line_of(REVIEW, '"severity": "high"')
     expect_finding(result, sample_chain, pytester, REVIEW, line, "NR212")
+
+
+def test_nr211_a_review_requesting_changes_with_score_7_fits_as_neuralrelays_calibration_allows(
+    sample_chain: ChainFolder, run_handoffs: Run
+) -> None:
+    sample_chain.edit(REVIEW, lambda d: d.update(quality_score=7))
+    expect_no(run_handoffs(), "NR211")
 
 
 def test_high_issues_under_needs_rework_are_fine(sample_chain: ChainFolder, run_handoffs: Run) -> None:

@@ -105,7 +105,8 @@ def _claims_at(
         return
     if field.kind == "test_name":
         for match in NODE_ID.finditer(text):
-            yield Claim(document, pointer, "test_name", match.group("path"), test=match.group("test"))
+            if looks_like_path(match.group("path")):
+                yield Claim(document, pointer, "test_name", match.group("path"), test=match.group("test"))
         return
     if field.kind == "commit":
         if COMMIT.fullmatch(text):
@@ -114,7 +115,8 @@ def _claims_at(
     if field.kind == "location":
         line = _number(parent.get(field.line)) if field.line and isinstance(parent, dict) else None
         if line is not None:
-            yield Claim(document, pointer, "location", text, line=line)
+            if looks_like_path(text):
+                yield Claim(document, pointer, "location", text, line=line)
         else:
             yield from (Claim(document, pointer, "location", path, line=at) for path, at in locations_in(text))
         return
@@ -151,6 +153,7 @@ def looks_like_path(text: str) -> bool:
     """True for a relative file path as handoffs write one (no spaces, no URL, no glob)."""
     return (
         0 < len(text) <= 400
+        and text.isprintable()
         and not any(ch.isspace() for ch in text)
         and "://" not in text
         and not any(ch in text for ch in "*?[]{}<>|\"'`")

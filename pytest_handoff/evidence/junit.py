@@ -15,6 +15,16 @@ from pytest_handoff.read.files import read_file_bytes
 
 #: A report larger than this is not read.
 MAX_REPORT = 64 * 1024 * 1024
+#: A failing test's name is cut to this many characters in a finding.
+MAX_NAME = 200
+
+
+class _Doctype(Exception):
+    pass
+
+
+def _refuse_doctype(*_: object) -> None:
+    raise _Doctype
 
 
 class JUnitReport(NamedTuple):
@@ -57,10 +67,19 @@ def _parse(path: str) -> JUnitReport:
     raw = read_file_bytes(Path(path), path, MAX_REPORT)
     if not isinstance(raw, bytes):
         raise JUnitError(f"JUnit report {path}: {raw.message}")
-    if b"<!DOCTYPE" in raw or b"<!ENTITY" in raw:
-        raise JUnitError(f"JUnit report {path}: a document type declaration is not accepted")
+    from xml.parsers import expat
+
+    # A first look refuses a document type whatever the encoding (entities could expand without end).
+    looker = expat.ParserCreate()
+    looker.StartDoctypeDeclHandler = _refuse_doctype
+    looker.EntityDeclHandler = _refuse_doctype
     try:
+        looker.Parse(raw, True)
         root = ElementTree.fromstring(raw)
+    except expat.ExpatError as error:
+        raise JUnitError(f"JUnit report {path}: not XML ({expat.ErrorString(error.code)})") from None
+    except _Doctype:
+        raise JUnitError(f"JUnit report {path}: a document type declaration is not accepted") from None
     except ElementTree.ParseError as error:
         raise JUnitError(f"JUnit report {path}: not XML ({error})") from None
     tests = failures = skipped = 0
@@ -71,7 +90,8 @@ def _parse(path: str) -> JUnitReport:
         if outcome & {"failure", "error"}:
             failures += 1
             classname, name = case.get("classname", ""), case.get("name", "?")
-            failing.append(f"{classname}::{name}" if classname else name)
+            shown = f"{classname}::{name}" if classname else name
+            failing.append(shown if len(shown) <= MAX_NAME else shown[: MAX_NAME - 1] + "…")
         elif "skipped" in outcome:
             skipped += 1
     if tests == 0 and root.tag not in ("testsuites", "testsuite"):

@@ -181,3 +181,8 @@ def _stamp(path: Path) -> tuple[int, int]:
     except OSError:
         return (0, 0)
     return (info.st_mtime_ns, info.st_size)
+
+
+def forget_repositories() -> None:
+    """Drop what git said (a long-lived process, the MCP server, asks again for each check)."""
+    _OPEN.clear()

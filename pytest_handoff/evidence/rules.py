@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from pytest_handoff.evidence.claims import Claim, ClaimField, claims_of
+from pytest_handoff.evidence.claims import Claim, ClaimField, claims_of, looks_like_path
 from pytest_handoff.evidence.junit import JUnitError, JUnitReport, read_junit
 from pytest_handoff.evidence.repository import GitError, Repository, repository_for
 from pytest_handoff.model import Hit
@@ -126,7 +126,7 @@ class _Judge:
             self.cannot(claim, str(error))
 
     def _inside(self, path: str) -> bool:
-        if os.path.isabs(path) or path.startswith("~"):
+        if os.path.isabs(path) or path.startswith("~") or not looks_like_path(path):
             return False
         root = os.path.realpath(self.root)
         target = os.path.realpath(os.path.join(root, path))
@@ -274,7 +274,10 @@ def _failing(report: JUnitReport) -> str:
 def _seconds(moment: datetime | None, *, slack: bool = False) -> int | None:
     if moment is None:
         return None
-    return int((moment + (CLOCK_SLACK if slack else timedelta())).timestamp())
+    try:
+        return int((moment + (CLOCK_SLACK if slack else timedelta())).timestamp())
+    except (OverflowError, ValueError, OSError):
+        return None  # a time at the edge of the calendar (9999-12-31): as good as unknown
 
 
 def _window(since: datetime | None, until: datetime | None) -> str:
@@ -292,7 +295,10 @@ def _time_of(document: Document, pointer: str) -> datetime | None:
     value = document.data.get(pointer.strip("/"))
     moment = parse_timestamp(value)
     if moment is not None and isinstance(value, str) and len(value.strip()) == 10:
-        moment += timedelta(days=1, seconds=-1)
+        try:
+            moment += timedelta(days=1, seconds=-1)
+        except OverflowError:
+            return None
     return moment
 
 

@@ -295,8 +295,28 @@ def _check_contents(
         group_wide=profile.group_wide_codes,
         shown_paths=shown_paths,
         masked_id=masked_id,
-        stamps=tuple(stamp_of(document, profile, shown_paths) for document in documents),
+        stamps=_stamps(members, documents, profile, shown_paths),
     )
+
+
+def _stamps(
+    members: list[tuple[Path, str, bool]], documents: list[Document], profile: Profile, shown_paths: Mapping[str, str]
+) -> tuple[Stamp, ...]:
+    """Each handoff's stamp in the group's order; a member file that gave no document (it did not
+    parse) stands for itself, so that it can be the first broken one."""
+    by_path: dict[str, list[Document]] = {}
+    for document in documents:
+        by_path.setdefault(document.display_path, []).append(document)
+    stamps: list[Stamp] = []
+    for _, display, _ in members:
+        found = by_path.pop(display, None)
+        if found:
+            stamps.extend(stamp_of(document, profile, shown_paths) for document in found)
+        else:
+            stamps.append(Stamp(shown_paths.get(display, display), 1, "", ""))
+    for rest in by_path.values():  # documents of sources outside the members (none today)
+        stamps.extend(stamp_of(document, profile, shown_paths) for document in rest)
+    return tuple(stamps)
 
 
 _AGENT = re.compile(r"[A-Za-z][\w.-]{0,39}")
@@ -306,6 +326,8 @@ def stamp_of(document: Document, profile: Profile, shown_paths: Mapping[str, str
     """A document's :class:`Stamp`: an agent's name and a time only when they read as one (nothing
     else of a handoff's text is shown, so no secret and no line of its own can get out)."""
     agent = profile.author_of(document)
+    if may_hold_secrets(agent):
+        agent = ""  # a name shaped like a secret is not shown
     time = ""
     if profile.claim_time and isinstance(document.data, dict):
         value = document.data.get(profile.claim_time.strip("/"))

@@ -8,7 +8,9 @@ lines holding a marker (``HANDOFF``, ``RALPH_COMPLETE``, ``AGENT_READY``) are lo
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -46,10 +48,18 @@ LOOK_BYTES = 1024 * 1024
 def has_ralph_marks(path: Path) -> bool:
     """True when the first :data:`LOOK_BYTES` of the file at ``path`` hold a Ralph phrase or marker."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(LOOK_BYTES)
+        # O_NONBLOCK and a regular file only: a FIFO named *.log must not hang the run.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError:
         return False
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return False
+        head = os.read(descriptor, LOOK_BYTES)
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
     return _RALPH_MARKS.search(head) is not None
 
 
