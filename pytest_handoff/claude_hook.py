@@ -99,7 +99,8 @@ def main(
             print(f"handoff-lint claude-hook failed ({type(error).__name__}) and runs with {FAIL_CLOSED}, "
                   "so it refuses: tell the user the hook needs a look.", file=stderr)  # fmt: skip
             return 2
-        print(f"handoff-lint claude-hook: internal error: {type(error).__name__}: {error}", file=stderr)
+        # The type only: an exception's text may quote a handoff.
+        print(f"handoff-lint claude-hook: internal error: {type(error).__name__}", file=stderr)
         return 1
     for warning in warnings:
         print(f"handoff-lint claude-hook: {warning}", file=stderr)

@@ -490,3 +490,13 @@ def test_the_readmes_evidence_example_is_what_the_command_prints(
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     start = readme.index("$ handoff-lint --evidence-junit junit.xml .\n") + len("$ handoff-lint --evidence-junit junit.xml .\n")
     assert readme[start : readme.index("\n```", start)] == printed
+
+
+def test_ev201_a_commit_no_branch_reaches_any_more_but_that_exists_is_no_finding(
+    yolo_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = head(yolo_repo)
+    git(yolo_repo, "commit", "-q", "--amend", "-m", "rewritten", when="2026-02-18T10:00:00Z")  # first is unreachable
+    write_phase(yolo_repo, "05-01.plan.jsonl", PLAN)
+    write_phase(yolo_repo, "05-01.summary.jsonl", [summary(first)])
+    assert evidence(capsys) == []

@@ -111,12 +111,15 @@ class Repository:
     @cached_property
     def history(self) -> tuple[Commit, ...]:
         """Every commit reachable from any ref, newest first, with the paths it touched."""
-        text = self._ask("log", "--all", "--no-renames", "--format=%x01%H %at", "--name-only", "-z")
+        # Each commit opens with NUL and "//": no path git records starts with "/", so no file name
+        # can forge a record (a NUL never appears in one).
+        text = self._ask("log", "--all", "--no-renames", "--format=%x00//%H %at", "--name-only", "-z")
         commits: list[Commit] = []
-        for block in text.split("\x01")[1:]:
+        for block in text.split("\0//")[1:]:
             head, _, rest = block.partition("\0")  # with -z, the format line ends in NUL
             sha, _, when = head.partition(" ")
-            paths = tuple(p.strip("\n") for p in rest.split("\0") if p.strip("\n"))
+            names = rest[1:] if rest.startswith("\n") else rest  # the line break after the format line
+            paths = tuple(name for name in names.split("\0") if name)
             if sha and when.isdigit():
                 commits.append(Commit(sha, int(when), paths))
         return tuple(commits)
@@ -138,6 +141,15 @@ class Repository:
         at = bisect.bisect_left(ordered, prefix)
         found = [sha for sha in ordered[at : at + 2] if sha.startswith(prefix)]
         return by_sha[found[0]] if len(found) == 1 else None
+
+    def existing(self, names: list[str]) -> set[str]:
+        """Which of ``names`` (commit hashes) name an object of the repository, reachable or not:
+        one ``git cat-file --batch-check`` for them all."""
+        wanted = [name for name in names if name and all(c in "0123456789abcdefABCDEF" for c in name)]
+        if not wanted:
+            return set()
+        answer = _git(self.top or self.root, "cat-file", "--batch-check", stdin="".join(f"{n}\n" for n in wanted))
+        return {name for name, line in zip(wanted, answer.splitlines(), strict=False) if line.split(" ")[1:2] == ["commit"]}
 
     @cached_property
     def oldest(self) -> int | None:

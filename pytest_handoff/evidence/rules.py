@@ -70,11 +70,14 @@ def _judge(group: Group, settings: Settings) -> Verdicts:
         return result
     judge = _Judge(group, root, result, settings.evidence_junit)
     previous: datetime | None = None
+    timed: list[tuple[Claim, datetime | None, datetime | None]] = []
     for document in group.valid():
         moment = _time_of(document, group.claim_time)
-        for claim in claims_of(document, fields):
-            judge.claim(claim, previous, moment)
+        timed.extend((claim, previous, moment) for claim in claims_of(document, fields))
         previous = moment or previous
+    judge.commits_present([claim.value for claim, _, _ in timed if claim.kind == "commit"])
+    for claim, since, until in timed:
+        judge.claim(claim, since, until)
     return result
 
 
@@ -84,8 +87,21 @@ class _Judge:
         self.root = root
         self.result = result
         self.junit = junit
+        self.unreachable: set[str] = set()  # named commits no ref reaches that exist all the same
         self._repository: Repository | None = None
         self._said = False
+
+    def commits_present(self, names: list[str]) -> None:
+        """Ask git once, for every named commit no branch or tag reaches, whether it exists at all."""
+        if not names:
+            return
+        try:
+            repo = self.repository
+            if repo.problem:
+                return
+            self.unreachable = repo.existing([name for name in names if repo.commit(name) is None])
+        except GitError:
+            return  # each commit claim then says why, once
 
     @property
     def repository(self) -> Repository:
@@ -175,6 +191,8 @@ class _Judge:
             return
         commit = repo.commit(claim.value)
         if commit is None:
+            if claim.value in self.unreachable:
+                return  # it exists (a rewritten branch's old commit): no branch or tag reaches it now
             if repo.shallow:
                 self.cannot(claim, "a shallow clone: older commits are not here")
                 return
