@@ -161,6 +161,11 @@ def pytest_configure(config: pytest.Config) -> None:
             from_file.check_codes(codes, config_path(config.rootpath))
             from_ini.check_codes(codes, "pytest ini options")
         settings = from_file.merged(overrides, "pytest ini options", registry)
+        # The profiles that read tables of their own refuse bad values now, once: not as an error
+        # of every group they would check.
+        for name in settings.options:
+            if name in registry.names():
+                registry.checked_options(registry.profile(name), settings)
     except ConfigError as error:
         raise pytest.UsageError(f"pytest-handoff: {error}") from None
     config.stash[SETTINGS_KEY] = settings

@@ -150,9 +150,8 @@ def test_a_schema_that_is_itself_invalid_is_a_config_error_naming_its_file(
     write_schema(project, "note.schema.json", schema)
     with pytest.raises(ConfigError) as raised:
         use(project)
-    assert str(raised.value).startswith(
-        f"{project / 'schemas' / 'note.schema.json'}: not a valid JSON Schema"
-    )
+    assert str(raised.value).startswith(f"{project / 'pyproject.toml'}: [tool.handoff.contracts] contract 'note': ")
+    assert f"schema {project / 'schemas' / 'note.schema.json'}: not a valid JSON Schema" in str(raised.value)
     assert words in str(raised.value)
 
 
@@ -182,7 +181,8 @@ def test_a_remote_ref_is_refused_and_the_message_says_how_to_map_it(project: Pat
     with pytest.raises(ConfigError) as raised:
         use(project)
     message = str(raised.value)
-    assert message.startswith(str(project / "schemas" / "note.schema.json"))
+    assert message.startswith(f"{project / 'pyproject.toml'}: [tool.handoff.contracts] contract 'note': schema ")
+    assert str(project / "schemas" / "note.schema.json") in message
     assert f"$ref '{REMOTE}' is remote: schemas are never fetched from the network" in message
     assert "schema-map" in message
 

@@ -122,7 +122,9 @@ def test_an_unusable_schema_is_a_usage_error_naming_the_file(
     (project / "schemas" / "note.schema.json").write_text(schema, encoding="utf-8")
     assert main([]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"handoff-lint: error: {project / 'schemas' / 'note.schema.json'}: ")
+    # The configuration file and the key first, then the schema file and what is wrong with it.
+    assert err.startswith(f"handoff-lint: error: {project / 'pyproject.toml'}: [tool.handoff.contracts] contract ")
+    assert f"schema {project / 'schemas' / 'note.schema.json'}: " in err
     assert words in err
 
 

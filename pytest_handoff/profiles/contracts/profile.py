@@ -85,9 +85,14 @@ class ContractsProfile(Profile):
         """Every contract's schemas usable: found, valid schemas, no ``$ref`` to the network."""
         from pytest_handoff.profiles.contracts.schemas import check_schema_file
 
+        from pytest_handoff.errors import ConfigError
+
         for contract in parse_table(options, where, Path.cwd()):
             for path in sorted({p for p in (contract.schema, *contract.schemas.values()) if p}):
-                check_schema_file(path, contract.schema_map)
+                try:
+                    check_schema_file(path, contract.schema_map)
+                except ConfigError as error:  # name the file and the key that point at it
+                    raise ConfigError(f"{contract.source}: {where} contract '{contract.name}': schema {error}") from None
 
     def globs(self, settings: Settings) -> tuple[str, ...]:
         return tuple(dict.fromkeys(glob for contract in contracts_of(settings) for glob in contract.globs))
