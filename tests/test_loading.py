@@ -76,3 +76,17 @@ def test_an_integer_too_long_for_python_is_a_finding() -> None:
     _, findings = load(b'{"n": ' + b"9" * 5000 + b"}")
     assert findings
     assert findings[0][0] == "HF002"
+
+
+@pytest.mark.parametrize(
+    ("raw", "pointer"),
+    [
+        (b'{"a": [1, {"b": 2, "c": NaN}], "d": Infinity}', "/a/1/c"),
+        (b'{"s": "1e999",\n "a": 1e999}', "/a"),
+        (b'[-Infinity]', "/0"),
+        (b'{"a/b": {"x~y": NaN}}', "/a~1b/x~0y"),
+    ],
+)
+def test_hf004_names_the_pointer_of_the_first_non_finite_number(raw: bytes, pointer: str) -> None:
+    (finding,) = parse_json_bytes(raw, Path("x.json"), "x.json").findings
+    assert (finding.code, finding.pointer) == ("HF004", pointer)

@@ -19,6 +19,7 @@ from pytest_handoff.model import Finding, Severity
 from pytest_handoff.read.document import MAX_DEPTH, Document, LoadResult, line_index, shifted
 from pytest_handoff.read.files import file_finding
 from pytest_handoff.read.lines import byte_position
+from pytest_handoff.read.pointers import pointer_join
 
 if TYPE_CHECKING:
     pass
@@ -49,6 +50,37 @@ class _NonFinite(ValueError):
         super().__init__(token)
         self.token = token
 
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """An object's members in document order (duplicate keys kept), for finding a value's pointer."""
+
+
+def _first_non_finite_pointer(text: str) -> str:
+    """The JSON pointer of the first non-finite number of ``text`` (in document order), or ""."""
+    marker = object()
+
+    def constant(token: str) -> Any:
+        return marker
+
+    def number(token: str) -> Any:
+        value = float(token)
+        return marker if math.isinf(value) else value
+
+    try:
+        data = json.loads(text, parse_constant=constant, parse_float=number, object_pairs_hook=_Pairs)
+    except (ValueError, RecursionError):
+        return ""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:  # depth first, in document order
+        pointer, node = stack.pop()
+        if node is marker:
+            return pointer
+        if isinstance(node, _Pairs):
+            stack.extend((pointer_join(pointer, key), value) for key, value in reversed(node))
+        elif isinstance(node, list):
+            stack.extend((pointer_join(pointer, index), value) for index, value in reversed(list(enumerate(node))))
+    return ""
 
 
 def _reject_constant(token: str) -> Any:
@@ -166,16 +198,9 @@ def _parse_json_bytes(
         token = error.token
         offset = max(0, _find_token(text, lambda bare: bare == token))
         line, column = line_index(text).position(offset)
+        message = f"{error.token} is not a finite number (JSON numbers must be finite)"
         return LoadResult(
-            None,
-            (
-                finding(
-                    "HF004",
-                    f"{error.token} is not a finite number (JSON numbers must be finite)",
-                    line,
-                    column,
-                ),
-            ),
+            None, (finding("HF004", message, line, column).replace(pointer=_first_non_finite_pointer(text)),)
         )
     except json.JSONDecodeError as error:
         comma = _trailing_comma(error, text)

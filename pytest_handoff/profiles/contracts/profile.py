@@ -83,9 +83,8 @@ class ContractsProfile(Profile):
 
     def check_options(self, options: dict[str, object], where: str) -> None:
         """Every contract's schemas usable: found, valid schemas, no ``$ref`` to the network."""
-        from pytest_handoff.profiles.contracts.schemas import check_schema_file
-
         from pytest_handoff.errors import ConfigError
+        from pytest_handoff.profiles.contracts.schemas import check_schema_file
 
         for contract in parse_table(options, where, Path.cwd()):
             for path in sorted({p for p in (contract.schema, *contract.schemas.values()) if p}):
