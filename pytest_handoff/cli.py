@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from pytest_handoff.errors import UsageError
+from pytest_handoff.model import UNCLAIMED
 from pytest_handoff.reporters import REPORTERS
 
 if TYPE_CHECKING:
@@ -99,6 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--whole-chain",
         action="store_true",
         help="report every finding of a named file's chain, not only the named file's",
+    )
+    parser.add_argument(
+        "--skip-unclaimed",
+        action="store_true",
+        help="leave out named files no format claims, silently (for hooks that pass files by a coarse "
+        "pattern: a prd.json of no Ralph session, an application's logs/*.log); without it, each is HF005",
     )
     parser.add_argument(
         "--staged-deletions",
@@ -296,6 +303,8 @@ def lint(argv: list[str]) -> int:
         if discovery.missing:
             missing = [named.get(Path(path), path) for path in discovery.missing]
             raise UsageError(f"no such file or folder: {', '.join(missing)}")
+        if options.skip_unclaimed:
+            results = [result for result in results if result.ref.profile != UNCLAIMED]
         for path, given in named.items():
             if path.is_dir() and not any(_holds(path, ref.paths) for ref in discovery.groups):
                 globs = ", ".join(registry.all_globs(settings))

@@ -131,3 +131,35 @@ def test_pre_commit_on_one_touched_file_still_runs_chain_rules(
     assert result.returncode == 1
     assert "02-dev-agent.json:" in result.stdout
     assert "NR301 unclassified-property" in result.stdout
+
+
+def test_pre_commit_with_the_hook_for_all_blocks_a_broken_prd_json_of_a_ralph_session(
+    repo_with_hook: Path, pre_commit_home: Path
+) -> None:
+    (repo_with_hook / ".claude" / "session").mkdir(parents=True)
+    (repo_with_hook / "prd.json").write_text('{"project": "x"}')  # no items
+    result = commit(repo_with_hook, pre_commit_home)
+    assert result.returncode == 1
+    assert "prd.json:1:1: HS001" in result.stdout
+
+
+def test_pre_commit_with_the_hook_for_all_blocks_a_misnamed_trinity_handoff(
+    repo_with_hook: Path, pre_commit_home: Path
+) -> None:
+    folder = repo_with_hook / "dev-workspace" / "handoff"
+    folder.mkdir(parents=True)
+    body = '{"from": "dev", "to": "qa", "timestamp": "2026-04-02T10:00:00.000Z", "context": "x", "status": "pending"}'
+    (folder / "dev-2026-04-02T10_00_00.000Z.json").write_text(body)
+    (folder / "notes.json").write_text(body)
+    result = commit(repo_with_hook, pre_commit_home)
+    assert result.returncode == 1
+    assert "notes.json" in result.stdout
+    assert "TR101" in result.stdout
+
+
+def test_pre_commit_with_the_hook_for_all_leaves_a_prd_json_of_another_tool_alone(
+    repo_with_hook: Path, pre_commit_home: Path
+) -> None:
+    (repo_with_hook / "prd.json").write_text('{"userStories": []}')  # no Ralph session beside it
+    result = commit(repo_with_hook, pre_commit_home)
+    assert result.returncode == 0, result.stdout + result.stderr

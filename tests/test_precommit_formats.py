@@ -23,9 +23,8 @@ DEFAULT_GLOBS = [(spec.name, glob) for spec in BUILTIN_SPECS for glob in spec.de
 
 
 #: Globs the hook for all leaves to a format's own hook: any project's logs/ folder holds logs,
-#: and any project may have a prd.json; only a project with a Ralph session makes them Ralph's
-#: (the Ralph hook takes them).
-LEFT_TO_THEIR_HOOK = {("ralph", "logs/**/*.log"), ("ralph", "prd.json")}
+#: and only a project with a Ralph session makes them Ralph's (the Ralph hook takes them).
+LEFT_TO_THEIR_HOOK = {("ralph", "logs/**/*.log")}
 
 
 @pytest.mark.parametrize(
@@ -42,11 +41,8 @@ def test_every_default_glob_is_seen_by_its_formats_own_hook(profile: str, glob: 
 
 @pytest.mark.parametrize(
     "path",
-    # prd.json is Ralph's only beside a .claude/session folder, which a file pattern cannot see:
-    # the Ralph hook takes it, the hook for all leaves it alone.
     [
         "package.json",
-        "prd.json",
         "src/config.json",
         ".claude/settings.json",
         ".neuralrelay/config.json",

@@ -6,6 +6,7 @@ moment it was written. A group, the unit of checking, is one workspace's ``hando
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -57,6 +58,20 @@ def in_handoff_folder(path: Path) -> bool:
     return path.parent.name == HANDOFF_FOLDER
 
 
+def _holds_handoffs(folder: Path) -> bool:
+    """True when ``folder`` holds a file named like a Trinity handoff (looks at 1,000 names at most)."""
+    try:
+        with os.scandir(folder) as entries:
+            for count, entry in enumerate(entries):
+                if count >= 1000:
+                    return False
+                if looks_like_handoff(entry.name):
+                    return True
+    except OSError:
+        return False
+    return False
+
+
 def sender_in_name(path: Path) -> str:
     """The agent a file name names as the sender; the name without ``.json`` when it does not read."""
     named = parse_file_name(path.name)
@@ -77,7 +92,11 @@ class TrinityProfile(Profile):
         # Named like a handoff ({agent}-{ISO time}.json): another project's handoff/ folder
         # (translations, templates) holds files of other names.
         name = path.name
-        return name.endswith(".json") and looks_like_handoff(name)
+        if not name.endswith(".json"):
+            return False
+        # A misnamed file (handoff/notes.json) is Trinity's when its folder holds Trinity's handoffs:
+        # named, it is reported (TR101) rather than left to no format.
+        return looks_like_handoff(name) or (in_handoff_folder(path) and _holds_handoffs(path.parent))
 
     def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         """Every ``.json`` file of a ``handoff/`` folder belongs to its workspace's group.
