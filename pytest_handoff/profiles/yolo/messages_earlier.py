@@ -9,7 +9,8 @@ project's to declare (``message-schemas.json``), so only flat shapes are listed 
 
 from __future__ import annotations
 
-from pytest_handoff.profiles.yolo.fields import LEVELS, O, R, Schema, count, list_of, one_of, record, text
+from pytest_handoff.profiles.yolo.fields import LEVELS, O, R, Schema, list_of, one_of, record, text
+from pytest_handoff.profiles.yolo.messages_work import WORK_MESSAGES
 
 #: How the catalogue's own shapes are named when a message fits no version of its type.
 CURRENT_VERSION = "v0.2.3-v0.2.5 (2026-02-13..19)"
@@ -56,33 +57,9 @@ EARLIER_FLAT: dict[str, tuple[tuple[str, dict[str, tuple[Schema, bool]]], ...]] 
         (
             FIRST_FLAT,
             {
-                "tier": (one_of("How deep QA went.", "quick", "standard", "deep"), R),
-                "result": (one_of("The verdict.", "PASS", "FAIL", "PARTIAL"), R),
-                "checks": (
-                    record(
-                        {
-                            "passed": (count("Checks passed."), R),
-                            "failed": (count("Checks failed."), R),
-                            "total": (count("All checks: passed + failed."), R),
-                        },
-                        "Check counts.",
-                    ),
-                    R,
-                ),
-                "failures": (
-                    list_of(
-                        "The failed checks.",
-                        record(
-                            {
-                                "check": (text("The check.", empty=False), R),
-                                "expected": (text("What was expected."), O),
-                                "actual": (text("What was found."), O),
-                                "evidence": (text("How it was found."), O),
-                            }
-                        ),
-                    ),
-                    O,
-                ),
+                # The verdict and its checks as the catalogue's own shape has them, with the report
+                # in Markdown where later versions name their artifact.
+                **{key: field for key, field in WORK_MESSAGES["qa_result"][1].items() if key not in ("artifact", "committed")},
                 "body": (text("The verification report, in Markdown."), R),
             },
         ),
