@@ -78,7 +78,8 @@ class Handoffs:
         self.root = root
         self.settings = settings
         self.real_root = os.path.realpath(root)
-        self.matcher: Matcher = Matcher(settings, default_registry(), plugins=False)
+        self.registry = default_registry()
+        self.matcher: Matcher = Matcher(settings, self.registry, plugins=False)
 
     def claims(self, path: Path) -> bool:
         """True when ``path`` (absolute, normalised) lies in the project and a profile's globs match it."""
@@ -87,13 +88,9 @@ class Handoffs:
         if not self.matcher.may_match(path.name):
             return False
         owner = self.matcher.first_owner(path.relative_to(self.root).as_posix())
-        if owner is None:
-            return False
-        from pytest_handoff.registry import default_registry
-
         # As discovery decides: a glob's match the format does not keep (an app's logs/x.log, a
         # prd.json with no Ralph session beside it) is no handoff.
-        return default_registry().profile(owner).keeps(path)
+        return owner is not None and self.registry.profile(owner).keeps(path)
 
     def on_disk(self, path: Path) -> bool:
         """True when ``path`` is a regular file whose real place is inside the project too."""

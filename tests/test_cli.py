@@ -258,3 +258,9 @@ def test_chains_checked_from_two_threads_at_once_keep_their_own_results(
                         f.path.startswith(f".neuralrelay/handoffs/{result.ref.group_id}/")
                         for f in result.findings
                     )
+
+
+def test_a_run_without_evidence_loads_none_of_its_machinery(in_repo: ChainFolder) -> None:
+    machinery = ["pytest_handoff.evidence.rules", "pytest_handoff.evidence.repository", "subprocess"]
+    probe = lint_in_fresh_process([str(in_repo.path("02-dev-agent.json"))], in_repo.directory)
+    assert (probe.code, probe.loaded(machinery)) == (0, [])

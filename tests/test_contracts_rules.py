@@ -341,7 +341,7 @@ def test_hs002_reports_a_discriminator_value_that_names_no_schema(project: Path)
 
 
 def test_a_wildcard_field_reaches_every_item_in_document_order_in_linear_time() -> None:
-    from pytest_handoff.profiles.contracts.fields import resolve
+    from pytest_handoff.read.pointers import resolve
 
     assert list(resolve({"a": [{"b": 1}, {"c": 2}, {"b": 3}]}, "/a/*/b")) == [("/a/0/b", 1), ("/a/2/b", 3)]
     assert list(resolve({"m": {"x": [1], "y~/": [2]}}, "/m/*/0")) == [("/m/x/0", 1), ("/m/y~0~1/0", 2)]

@@ -138,6 +138,13 @@ def test_ev103_a_file_claimed_deleted_still_there(repo: Path, capsys: pytest.Cap
     assert evidence(capsys) == [("EV103", "02-dev-agent.json", "/files_changed/5/path")]
 
 
+def test_ev103_a_file_claimed_deleted_and_gone_is_no_finding(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(repo, DEV, lambda d: d["files_changed"][5].update(change_type="deleted"))
+    deleted = json.loads((repo / DEV).read_text())["files_changed"][5]["path"]
+    git(repo, "rm", "-q", deleted)
+    assert evidence(capsys) == []
+
+
 def test_ev301_a_location_past_the_end_of_its_file(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     edit(repo, REVIEW, lambda d: d["issues"][0].update(location="billing/api/schemas/export.py:431"))
     assert evidence(capsys) == [("EV301", "04-review-agent.json", "/issues/0/location")]

@@ -24,46 +24,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.read.pointers import pointer_join
+from pytest_handoff.evidence.declared import CHANGES, Change, ClaimField, ClaimKind
+from pytest_handoff.read.pointers import resolve
 
 if TYPE_CHECKING:
     from pytest_handoff.read.document import Document
-
-ClaimKind = Literal["path", "commit", "location", "test_file", "test_name", "test_totals", "test_verdict"]
-Change = Literal["added", "modified", "deleted"]
-
-#: How formats spell a change, as the three the rules know.
-CHANGES: dict[str, Change] = {
-    "added": "added",
-    "add": "added",
-    "created": "added",
-    "create": "added",
-    "new": "added",
-    "modified": "modified",
-    "modify": "modified",
-    "changed": "modified",
-    "updated": "modified",
-    "edited": "modified",
-    "deleted": "deleted",
-    "delete": "deleted",
-    "removed": "deleted",
-}
-
-
-class ClaimField(NamedTuple):
-    """Where a format's documents make a claim of one kind (see the module's docs)."""
-
-    pointer: str  # "/files_changed/*/path": "*" matches any key or index
-    kind: ClaimKind
-    change: str = ""  # sibling key of the claimed value holding its change type
-    changed: Change | None = None  # the change every value of the field claims (a summary's files)
-    line: str = ""  # sibling key holding a location's line number
-    count_at: str = ""  # pointer of the document's count of test cases in these files
-    handoff_types: tuple[str, ...] = ()  # only documents of these types (all when empty)
-    totals: tuple[str, str, str] = ("", "", "")  # keys of total, passed and failed tests
-
 
 class Claim(NamedTuple):
     """One claim of one document, where it sits, and what it says."""
@@ -84,8 +51,10 @@ def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Clai
     for field in fields:
         if field.handoff_types and document.handoff_type not in field.handoff_types:
             continue
-        count = _count(document.data, field.count_at) if field.count_at else None
-        for pointer, value, parent in _matches(document.data, field.pointer):
+        count = _number(_value_at(document.data, field.count_at)) if field.count_at else None
+        for pointer, value in resolve(document.data, field.pointer):
+            # The container of the value, where its change type or line sits (when a field has one).
+            parent = _value_at(document.data, pointer.rsplit("/", 1)[0]) if field.change or field.line else None
             yield from _claims_at(document, field, pointer, value, parent, count)
 
 
@@ -171,26 +140,6 @@ def _number(value: Any) -> int | None:
     return None
 
 
-def _count(data: Any, pointer: str) -> int | None:
-    node = data
-    for part in pointer.strip("/").split("/"):
-        node = node.get(part) if isinstance(node, dict) else None
-    return _number(node)
-
-
-def _matches(data: Any, pattern: str) -> Iterator[tuple[str, Any, Any]]:
-    """(pointer, value, parent container) of every value the pointer pattern matches."""
-    parts = pattern.split("/")[1:]
-    stack: list[tuple[Any, int, str, Any]] = [(data, 0, "", None)]
-    while stack:
-        node, depth, pointer, parent = stack.pop()
-        if depth == len(parts):
-            yield pointer, node, parent
-            continue
-        part = parts[depth]
-        if isinstance(node, dict):
-            keys = list(node) if part == "*" else [part] if part in node else []
-            stack.extend((node[k], depth + 1, pointer_join(pointer, k), node) for k in reversed(keys))
-        elif isinstance(node, list):
-            indexes = range(len(node)) if part == "*" else [int(part)] if part.isdigit() and int(part) < len(node) else []
-            stack.extend((node[i], depth + 1, pointer_join(pointer, i), node) for i in reversed(indexes))
+def _value_at(data: Any, pointer: str) -> Any:
+    """The value at a pointer with no ``*`` (None when there is none)."""
+    return next(resolve(data, pointer), ("", None))[1]

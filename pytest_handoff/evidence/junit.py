@@ -62,38 +62,58 @@ def read_junit(path: str) -> JUnitReport:
 
 
 def _parse(path: str) -> JUnitReport:
-    from xml.etree import ElementTree
+    from xml.parsers import expat
 
     raw = read_file_bytes(Path(path), path, MAX_REPORT)
     if not isinstance(raw, bytes):
         raise JUnitError(f"JUnit report {path}: {raw.message}")
-    from xml.parsers import expat
-
-    # A first look refuses a document type whatever the encoding (entities could expand without end).
-    looker = expat.ParserCreate()
-    looker.StartDoctypeDeclHandler = _refuse_doctype
-    looker.EntityDeclHandler = _refuse_doctype
+    cases = _Cases()
+    parser = expat.ParserCreate()
+    # A document type is refused whatever the encoding (entities could expand without end).
+    parser.StartDoctypeDeclHandler = _refuse_doctype
+    parser.EntityDeclHandler = _refuse_doctype
+    parser.StartElementHandler = cases.start
+    parser.EndElementHandler = cases.end
     try:
-        looker.Parse(raw, True)
-        root = ElementTree.fromstring(raw)
+        parser.Parse(raw, True)
     except expat.ExpatError as error:
         raise JUnitError(f"JUnit report {path}: not XML ({expat.ErrorString(error.code)})") from None
     except _Doctype:
         raise JUnitError(f"JUnit report {path}: a document type declaration is not accepted") from None
-    except ElementTree.ParseError as error:
-        raise JUnitError(f"JUnit report {path}: not XML ({error})") from None
-    tests = failures = skipped = 0
-    failing: list[str] = []
-    for case in root.iter("testcase"):
-        tests += 1
-        outcome = {child.tag for child in case}
-        if outcome & {"failure", "error"}:
-            failures += 1
-            classname, name = case.get("classname", ""), case.get("name", "?")
-            shown = f"{classname}::{name}" if classname else name
-            failing.append(shown if len(shown) <= MAX_NAME else shown[: MAX_NAME - 1] + "…")
-        elif "skipped" in outcome:
-            skipped += 1
-    if tests == 0 and root.tag not in ("testsuites", "testsuite"):
+    if cases.tests == 0 and cases.root not in ("testsuites", "testsuite"):
         raise JUnitError(f"JUnit report {path}: no <testsuites> or <testsuite> element")
-    return JUnitReport(path, tests, failures, skipped, tuple(failing))
+    return JUnitReport(path, cases.tests, cases.failures, cases.skipped, tuple(cases.failing))
+
+
+class _Cases:
+    """Counts a report's test cases as the parser meets them: one pass, no tree built."""
+
+    def __init__(self) -> None:
+        self.root = ""
+        self.depth = 0
+        self.tests = self.failures = self.skipped = 0
+        self.failing: list[str] = []
+        self._case: dict[str, str] | None = None  # the open <testcase>'s attributes
+        self._case_depth = 0
+        self._outcome: set[str] = set()  # the tags of its children: failure, error, skipped
+
+    def start(self, tag: str, attributes: dict[str, str]) -> None:
+        self.depth += 1
+        self.root = self.root or tag
+        if tag == "testcase" and self._case is None:
+            self._case, self._case_depth, self._outcome = attributes, self.depth, set()
+        elif self._case is not None and self.depth == self._case_depth + 1:
+            self._outcome.add(tag)
+
+    def end(self, tag: str) -> None:
+        if self._case is not None and self.depth == self._case_depth:
+            self.tests += 1
+            if self._outcome & {"failure", "error"}:
+                self.failures += 1
+                classname, name = self._case.get("classname", ""), self._case.get("name", "?")
+                shown = f"{classname}::{name}" if classname else name
+                self.failing.append(shown if len(shown) <= MAX_NAME else shown[: MAX_NAME - 1] + "…")
+            elif "skipped" in self._outcome:
+                self.skipped += 1
+            self._case = None
+        self.depth -= 1

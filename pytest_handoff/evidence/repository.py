@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import os
 import subprocess
+from collections.abc import Collection
 from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
@@ -125,9 +126,18 @@ class Repository:
         return tuple(commits)
 
     @cached_property
-    def ever(self) -> frozenset[str]:
+    def _times(self) -> dict[str, list[int]]:
+        """Path -> the author times of the reachable commits that touched it."""
+        times: dict[str, list[int]] = {}
+        for commit in self.history:
+            for path in commit.paths:
+                times.setdefault(path, []).append(commit.time)
+        return times
+
+    @property
+    def ever(self) -> Collection[str]:
         """Every path any reachable commit touched."""
-        return frozenset(path for commit in self.history for path in commit.paths)
+        return self._times.keys()
 
     @cached_property
     def _shas(self) -> tuple[list[str], dict[str, Commit]]:
@@ -159,10 +169,7 @@ class Repository:
     def touched(self, path: str, since: int | None, until: int | None) -> bool:
         """True when a commit dated within [since, until] (open ends) touched ``path``."""
         return any(
-            path in commit.paths
-            and (since is None or commit.time >= since)
-            and (until is None or commit.time <= until)
-            for commit in self.history
+            (since is None or time >= since) and (until is None or time <= until) for time in self._times.get(path, ())
         )
 
     def _ask(self, *args: str) -> str:

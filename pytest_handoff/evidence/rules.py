@@ -15,7 +15,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from pytest_handoff.evidence.claims import Claim, ClaimField, claims_of, looks_like_path
+from pytest_handoff.evidence.claims import Claim, claims_of, looks_like_path
+from pytest_handoff.evidence.declared import ClaimField
 from pytest_handoff.evidence.junit import JUnitError, JUnitReport, read_junit
 from pytest_handoff.evidence.repository import GitError, Repository, repository_for
 from pytest_handoff.model import Hit
@@ -88,6 +89,7 @@ class _Judge:
         self.result = result
         self.junit = junit
         self.unreachable: set[str] = set()  # named commits no ref reaches that exist all the same
+        self._files: dict[str, bytes | None] = {}  # cited files, read once however often cited
         self._repository: Repository | None = None
         self._said = False
 
@@ -280,8 +282,11 @@ class _Judge:
         return len(pattern.findall(raw.decode("utf-8", errors="replace")))
 
     def _read(self, path: str) -> bytes | None:
-        raw = read_file_bytes(Path(self.root, path), path, MAX_TEST_FILE)
-        return raw if isinstance(raw, bytes) else None
+        """A cited file's bytes (None when it cannot be had), read once per group."""
+        if path not in self._files:
+            raw = read_file_bytes(Path(self.root, path), path, MAX_TEST_FILE)
+            self._files[path] = raw if isinstance(raw, bytes) else None
+        return self._files[path]
 
 
 def _failing(report: JUnitReport) -> str:
@@ -336,9 +341,7 @@ def _finish_test_counts(group: Group) -> list[Hit]:
 
 
 def hits(group: Group, settings: Settings, code: str) -> Iterator[Hit]:
-    """The hits of evidence rule ``code`` in ``group`` (none unless ``settings`` ask for evidence)."""
-    if not settings.evidence:
-        return
+    """The hits of evidence rule ``code`` in ``group`` (evidence was asked for: see ``table.hits``)."""
     found = verdicts(group, settings)
     if code == "EV001":
         yield from found.unavailable

@@ -5,13 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pytest_handoff.evidence.rules import hits
 from pytest_handoff.model import Rule, Severity
 from pytest_handoff.rules import listed
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.model import Group, Hit
+
+
+def hits(group: Group, settings: Settings, code: str) -> Iterator[Hit]:
+    """The hits of evidence rule ``code`` (none unless ``settings`` ask for evidence). The rules'
+    machinery (git, JUnit, claims) is imported only then: a run without evidence loads none of it."""
+    if not settings.evidence:
+        return iter(())
+    from pytest_handoff.evidence.rules import hits as judged
+
+    return judged(group, settings, code)
 
 
 def check_evidence_available(group: Group, settings: Settings) -> Iterator[Hit]:

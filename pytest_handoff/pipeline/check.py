@@ -314,8 +314,6 @@ def _stamps(
             stamps.extend(stamp_of(document, profile, shown_paths) for document in found)
         else:
             stamps.append(Stamp(shown_paths.get(display, display), 1, "", ""))
-    for rest in by_path.values():  # documents of sources outside the members (none today)
-        stamps.extend(stamp_of(document, profile, shown_paths) for document in rest)
     return tuple(stamps)
 
 

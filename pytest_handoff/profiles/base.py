@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.config import NO_SETTINGS, Settings
-from pytest_handoff.evidence.claims import ClaimField
+from pytest_handoff.evidence.declared import ClaimField
 from pytest_handoff.read.document import Document, Loaded, LoadResult
 from pytest_handoff.read.strict_json import parse_json_bytes
 

@@ -1,10 +1,13 @@
-"""JSON pointers (RFC 6901): the one place where their tokens are escaped and joined.
+"""JSON pointers (RFC 6901): the one place where their tokens are escaped, joined and resolved.
 
-A module of its own, without imports, so that modules on the pre-commit hook's path can use it
+A module of its own, importing nothing of the package, so that modules on the pre-commit hook's path can use it
 without loading the position scanner.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
 
 
 def escape_pointer_token(token: str) -> str:
@@ -24,3 +27,30 @@ def pointer_join(parent: str, token: str | int) -> str:
     if isinstance(token, int):
         return f"{parent}/{token}"
     return f"{parent}/{escape_pointer_token(token)}"
+
+
+def resolve(data: Any, field: str) -> Iterator[tuple[str, Any]]:
+    """Every (pointer, value) ``field`` reaches in ``data``, in document order; ``*`` fans out."""
+    tokens = field[1:].split("/") if field else []
+    # A stack of (pointer, value, tokens used): children pushed in reverse come out in order.
+    pending: list[tuple[str, Any, int]] = [("", data, 0)]
+    while pending:
+        pointer, value, used = pending.pop()
+        if used == len(tokens):
+            yield pointer, value
+            continue
+        token = tokens[used]
+        if token == "*":
+            if isinstance(value, dict):
+                children = [(f"{pointer}/{escape_pointer_token(key)}", item) for key, item in value.items()]
+            elif isinstance(value, list):
+                children = [(f"{pointer}/{index}", item) for index, item in enumerate(value)]
+            else:
+                children = []
+            pending.extend((child, item, used + 1) for child, item in reversed(children))
+            continue
+        key = unescape_pointer_token(token)
+        if isinstance(value, dict) and key in value:
+            pending.append((f"{pointer}/{token}", value[key], used + 1))
+        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            pending.append((f"{pointer}/{token}", value[int(token)], used + 1))

@@ -18,11 +18,11 @@ from pytest_handoff.profiles.contracts.fields import (
     document_kind,
     has_wildcard,
     items_of,
-    resolve,
     strings_below,
     uses_of,
 )
 from pytest_handoff.profiles.contracts.patterns import Finder, placeholder_finder
+from pytest_handoff.read.pointers import resolve
 from pytest_handoff.read.times import parse_timestamp
 from pytest_handoff.text import quote
 

@@ -6,40 +6,13 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.read.pointers import escape_pointer_token, unescape_pointer_token
+from pytest_handoff.read.pointers import escape_pointer_token, resolve
 from pytest_handoff.text import normalise
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.profiles.contracts.config import Contract, RuleUse
     from pytest_handoff.read.document import Document
-
-
-def resolve(data: Any, field: str) -> Iterator[tuple[str, Any]]:
-    """Every (pointer, value) ``field`` reaches in ``data``, in document order; ``*`` fans out."""
-    tokens = field[1:].split("/") if field else []
-    # A stack of (pointer, value, tokens used): children pushed in reverse come out in order.
-    pending: list[tuple[str, Any, int]] = [("", data, 0)]
-    while pending:
-        pointer, value, used = pending.pop()
-        if used == len(tokens):
-            yield pointer, value
-            continue
-        token = tokens[used]
-        if token == "*":
-            if isinstance(value, dict):
-                children = [(f"{pointer}/{escape_pointer_token(key)}", item) for key, item in value.items()]
-            elif isinstance(value, list):
-                children = [(f"{pointer}/{index}", item) for index, item in enumerate(value)]
-            else:
-                children = []
-            pending.extend((child, item, used + 1) for child, item in reversed(children))
-            continue
-        key = unescape_pointer_token(token)
-        if isinstance(value, dict) and key in value:
-            pending.append((f"{pointer}/{token}", value[key], used + 1))
-        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
-            pending.append((f"{pointer}/{token}", value[int(token)], used + 1))
 
 
 def items_of(data: Any, field: str) -> Iterator[tuple[str, Any]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from pytest_handoff.config import NO_SETTINGS, Settings
-from pytest_handoff.evidence.claims import ClaimField, ClaimKind
+from pytest_handoff.evidence.declared import ClaimField, ClaimKind
 from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import CONTRACTS as SPEC
@@ -137,7 +137,7 @@ class ContractsProfile(Profile):
             return None, (Hit(document, "", f"no contract's globs match this file (contracts: {names})"),)
         if contract.discriminator is None:
             return contract.name, ()
-        from pytest_handoff.profiles.contracts.fields import resolve
+        from pytest_handoff.read.pointers import resolve
 
         field = contract.discriminator
         found = [value for _, value in resolve(document.data, field)]

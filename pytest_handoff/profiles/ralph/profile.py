@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import NO_SETTINGS, Settings
-from pytest_handoff.evidence.claims import ClaimField
+from pytest_handoff.evidence.declared import ClaimField
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.profiles.builtin import RALPH as SPEC
 from pytest_handoff.profiles.ralph.protocol import (

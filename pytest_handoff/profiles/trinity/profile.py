@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import NO_SETTINGS, Settings
-from pytest_handoff.evidence.claims import ClaimField
+from pytest_handoff.evidence.declared import ClaimField
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.profiles.builtin import TRINITY as SPEC
 from pytest_handoff.profiles.trinity.names import looks_like_handoff, parse_file_name

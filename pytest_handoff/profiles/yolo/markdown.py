@@ -94,11 +94,13 @@ def check_markdown_summary_counts(chain: Group, settings: Settings) -> Iterator[
             yield Hit(summary, "/tasks_completed", f"status is complete, but {done} of {total} tasks are done")
         named = markdown_kind(summary.name)
         plan = plans.get(named[1:]) if named else None
-        listed = plan_tasks(plan) if plan is not None else 0
-        if listed and isinstance(total, int) and total != listed:
+        if plan is None or not isinstance(total, int):
+            continue
+        listed = plan_tasks(plan)
+        if listed and total != listed:
             yield Hit(
                 summary,
                 "/tasks_total",
-                f"tasks_total is {total}, but {plan.name if plan else 'the plan'} lists {listed} task(s)",
-                related=((plan, "", "the plan"),) if plan is not None else (),
+                f"tasks_total is {total}, but {plan.name} lists {listed} task(s)",
+                related=((plan, "", "the plan"),),
             )

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import NO_SETTINGS, Settings
-from pytest_handoff.evidence.claims import ClaimField
+from pytest_handoff.evidence.declared import ClaimField
 from pytest_handoff.model import Finding, Hit, Tally
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import YOLO as SPEC
