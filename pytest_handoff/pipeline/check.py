@@ -295,7 +295,8 @@ def _check_contents(
         group_wide=profile.group_wide_codes,
         shown_paths=shown_paths,
         masked_id=masked_id,
-        stamps=_stamps(members, documents, profile, shown_paths),
+        # Only a failing group names its first broken handoff: a passing one needs no stamps.
+        stamps=_stamps(members, documents, profile, shown_paths) if any(f.severity >= Severity.ERROR for f in shown) else (),
     )
 
 
