@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Generator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -23,6 +23,7 @@ from pytest_handoff.plugin_items import (
     Collection,
     GroupFile,
     GroupFolder,
+    Stamps,
     handoff_arguments,
     initial_paths,
     place,
@@ -30,6 +31,9 @@ from pytest_handoff.plugin_items import (
     stamps,
 )
 from pytest_handoff.plugin_items import HandoffContractWarning as HandoffContractWarning
+
+if TYPE_CHECKING:
+    from pytest_handoff.model import GroupResult
 
 COLLECTION_KEY = pytest.StashKey[Collection]()
 
@@ -174,6 +178,10 @@ def pytest_configure(config: pytest.Config) -> None:
     from pytest_handoff.plugin_ci import CiReporting
 
     config.pluginmanager.register(CiReporting(config), "handoff-ci-reporting")
+    if config.pluginmanager.hasplugin("xdist"):
+        from pytest_handoff.plugin_xdist import register_controller
+
+        register_controller(config)
 
 
 def _jobs(config: pytest.Config) -> int | None:
@@ -267,36 +275,56 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Check every collected group at once, before the run: on several processes when there are many.
 
     Items then only report their group's result, unless a file changed since (a test wrote
-    it): then the item checks its group again. Left to the items themselves: collect-only
-    runs, xdist workers (each runs its share), projects with their own
-    ``pytest_handoff_check_chain`` hooks (they run in this process, with the item), and
-    every group when checking them together fails (a project rule that raises fails only
-    its own group's item).
+    it): then the item checks its group again. Under xdist the first worker to get here checks
+    every group and the others read its results (:mod:`plugin_xdist`). Left to the items
+    themselves: collect-only runs, projects with their own ``pytest_handoff_check_chain`` hooks
+    (they run in this process, with the item), and every group when checking them together
+    fails (a project rule that raises fails only its own group's item).
     """
     config = session.config
     settings = config.stash.get(SETTINGS_KEY, None)
-    if (
-        settings is None
-        or config.option.collectonly
-        or hasattr(config, "workerinput")
-        or config.hook.pytest_handoff_check_chain.get_hookimpls()
-    ):
+    if settings is None or config.option.collectonly or config.hook.pytest_handoff_check_chain.get_hookimpls():
         return
+    shared = None
+    if hasattr(config, "workerinput"):
+        from pytest_handoff.plugin_xdist import shared_folder
+
+        shared = shared_folder(config)
+        if shared is None:  # a worker of a controller that shares nothing: each item checks its own
+            return
     refs = {item.ref.paths: item.ref for item in session.items if isinstance(item, ChainItem)}
     if not refs:
         return
     from pytest_handoff.pipeline.parallel import check_groups
+    from pytest_handoff.registry import default_registry
 
-    stamped = {paths: stamps(paths) for paths in refs}  # before reading: a later change is seen
-    try:
+    registry = default_registry()
+
+    def check() -> dict[tuple[Path, ...], tuple[Stamps, GroupResult]]:
+        stamped = {paths: stamps(paths) for paths in refs}  # before reading: a later change is seen
         results = check_groups(
-            list(refs.values()), settings, config.rootpath, cache=result_cache(config), jobs=_jobs(config)
+            list(refs.values()),
+            settings,
+            config.rootpath,
+            cache=result_cache(config),
+            jobs=_jobs(config),
+            registry=registry,
         )
+        return {result.ref.paths: (stamped[result.ref.paths], result) for result in results}
+
+    try:
+        if shared is None:
+            prefetched = check()
+        else:
+            from pytest_handoff.plugin_xdist import checked_once
+
+            found = checked_once(shared, list(refs.values()), registry, config.rootpath, check)
+            if found is None:
+                return
+            prefetched = found
     except Exception:  # each item checks its own group again and reports the error
         return
-    config.stash[PREFETCHED_KEY] = {
-        result.ref.paths: (stamped[result.ref.paths], result) for result in results
-    }
+    config.stash[PREFETCHED_KEY] = prefetched
 
 
 # --- report ----------------------------------------------------------------------
