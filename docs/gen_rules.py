@@ -267,14 +267,16 @@ def rule_page(rule: Rule, example: Example | None) -> str:
             f"None of this repository's examples and test fixtures triggers {rule.code}, so there is no",
             "finding of it to show here; the example above says what it reports.",
         ]
-    else:
-        command = "handoff-lint --evidence" if example.evidence else "handoff-lint"
+    elif example.evidence:  # the repository of the claims is the temporary one
         lines += [
-            f"The first {rule.code} finding `{command}` reports on {example.source}, as it prints it:",
-            "",
-            "```text",
-            example.text,
-            "```",
+            f"The first {rule.code} finding `handoff-lint --evidence` reports on {example.source}, "
+            "in a git repository that holds nothing else, as it prints it:",
+            *_text_block(example.text),
+        ]
+    else:
+        lines += [
+            f"The first {rule.code} finding `handoff-lint` reports on {example.source}, as it prints it:",
+            *_text_block(example.text),
         ]
     lines += [
         "",
@@ -283,6 +285,10 @@ def rule_page(rule: Rule, example: Example | None) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _text_block(text: str) -> list[str]:
+    return ["", "```text", text, "```"]
 
 
 def rules_table(rules: Sequence[Rule], page: str) -> list[str]:
