@@ -333,7 +333,7 @@ def lint(argv: list[str]) -> int:
             # The runner reads workflow commands on stderr too: JSON, SARIF and Markdown on
             # stdout stay exactly that format.
             streams.append(("github", sys.stdout if stdout_format == "text" else sys.stderr))
-        write_reports(results, streams, root, registry.rule)
+        write_reports(results, streams, root, registry.rule, registry.page_of)
     return 1 if any(result.failed for result in results) else 0
 
 
@@ -368,16 +368,21 @@ def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:
 
 def explain(codes: list[str]) -> int:
     from pytest_handoff.api import explain as rule_of
+    from pytest_handoff.registry import default_registry
 
     if not codes:
         raise UsageError("explain takes a rule code, e.g. handoff-lint explain NR301")
+    registry = default_registry()
     for code in codes:
         try:
-            rule = rule_of(code)
+            rule = rule_of(code, registry=registry)
         except KeyError:
             raise UsageError(f"unknown rule {code!r}; 'handoff-lint rules' lists them") from None
         print(f"{rule.code} {rule.name} (default severity: {rule.severity.label})\n")
         print(rule.doc)
+        page = registry.page_of(rule.code)
+        if page:
+            print(f"\nDocumentation: {page}")
     return 0
 
 

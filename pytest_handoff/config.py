@@ -114,7 +114,7 @@ def _as_codes(value: Any, key: str, source: str) -> tuple[str, ...]:
     return tuple(code.upper() for code in _as_list(value, key, source))
 
 
-#: Every key ``[tool.handoff]`` itself knows, as the README spells them.
+#: Every key ``[tool.handoff]`` itself knows, as the configuration page (docs/configuration.md) spells them.
 KEYS = ("select", "ignore", "severity", "threshold", "max-file-size", "profile")
 
 

@@ -19,6 +19,7 @@ from pytest_handoff.options import Option, any_value
 from pytest_handoff.profiles.builtin import BUILTIN_SPECS
 from pytest_handoff.selection import is_enabled
 from pytest_handoff.specs import ProfileSpec, configured_globs
+from pytest_handoff.version import rule_page
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -201,6 +202,20 @@ class Registry:
             if found is not None:
                 return found
         return None
+
+    def page_of(self, code: str) -> str:
+        """The address of rule ``code``'s page on the documentation site, or "" for a code that has none.
+
+        Every rule of the core table and of the built-in formats has a page (``docs/rules/``, generated
+        from these tables); ``USER`` and a plugin's rules do not.
+        """
+        code = code.upper()
+        owners = [spec.name for spec in self.specs.values() if spec.code_prefix and code.startswith(spec.code_prefix)]
+        if any(rule.code == code for rule in _core_rules()) or any(
+            code in self.rules_of(name).by_code for name in owners
+        ):
+            return rule_page(code)
+        return ""
 
     def all_rules(self) -> dict[str, Rule]:
         """Every rule of every profile and the core's, by code (sorted); ``USER``, a project's own

@@ -76,9 +76,9 @@ def test_the_action_passes_its_inputs_to_the_script_as_variables_only() -> None:
     assert set(step["env"]) == {f"INPUT_{name.upper().replace('-', '_')}" for name in action["inputs"]} - {"INPUT_UPLOAD_SARIF"}
 
 
-def test_the_readme_shows_the_workflow_file_that_uses_the_action() -> None:
+def test_the_github_page_shows_the_workflow_file_that_uses_the_action() -> None:
     workflow = (REPO / "hooks" / "github-workflow.yml").read_text()
-    assert f"```yaml\n{workflow}```" in (REPO / "README.md").read_text()
+    assert f"```yaml\n{workflow}```" in (REPO / "docs" / "github.md").read_text()
     steps = yaml.safe_load(workflow)["jobs"]["handoffs"]["steps"]
     action = yaml.safe_load((REPO / "action.yml").read_text())
     used = next(step for step in steps if "pytest-handoff" in step.get("uses", ""))

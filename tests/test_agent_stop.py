@@ -327,9 +327,9 @@ def test_the_command_blocks_a_stop_under_claude_codes_protocol(project: Project,
     assert "[HS001 schema-violation]" in blocked(done.stdout)[0]
 
 
-def test_the_readme_shows_the_reason_the_stop_hook_really_gives(project: Project, transcript: Transcript) -> None:
+def test_the_claude_code_page_shows_the_reason_the_stop_hook_really_gives(project: Project, transcript: Transcript) -> None:
     from tests.conftest import REPO
 
     project.replace(REVIEW, project.text(REVIEW).replace('"total_tokens": 75200', '"total_tokens": 10'))
     reason, _ = blocked(run_hook(stop_payload(project, transcript.path))[1])
-    assert f"```\n{reason}\n```\n" in (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"```\n{reason}\n```\n" in (REPO / "docs" / "claude-code.md").read_text(encoding="utf-8")

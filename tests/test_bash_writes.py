@@ -281,12 +281,12 @@ def test_a_command_that_touches_no_handoff_imports_no_checks(project: Project) -
     assert done.stdout == "0 '' []\n"
 
 
-def test_the_readme_shows_the_reason_the_bash_hook_really_gives(project: Project) -> None:
+def test_the_claude_code_page_shows_the_reason_the_bash_hook_really_gives(project: Project) -> None:
     from tests.conftest import REPO
 
     put(project, REVIEW, project.text(REVIEW).replace('"total_tokens": 75200', '"total_tokens": 10'))
     reason = blocked(run_hook(bash_payload(project, f"jq . draft.json > {project.relative(REVIEW)}"))[1])
-    assert f"```\n{reason}\n```\n" in (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"```\n{reason}\n```\n" in (REPO / "docs" / "claude-code.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("command", ["mkdir -p logs && ./server > logs/app.log", "echo '{}' > prd.json"])

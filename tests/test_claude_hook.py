@@ -437,7 +437,7 @@ def test_the_hook_imports_nothing_heavy(
     assert done.stdout.split(maxsplit=1) == ["0", "[]\n"]
 
 
-def test_the_readme_shows_the_reason_the_hook_really_gives(project: Project) -> None:
+def test_the_claude_code_page_shows_the_reason_the_hook_really_gives(project: Project) -> None:
     from tests.conftest import REPO
 
     def break_it(data: Any) -> None:
@@ -445,8 +445,8 @@ def test_the_readme_shows_the_reason_the_hook_really_gives(project: Project) -> 
         data["property_verification"]["confirmed"].pop(1)
 
     reason = denial(run_hook(write(project, TEST, project.changed(TEST, break_it)))[1])
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert f"```\n{reason}\n```\n" in readme
+    page = (REPO / "docs" / "claude-code.md").read_text(encoding="utf-8")
+    assert f"```\n{reason}\n```\n" in page
 
 
 def test_the_project_root_is_found_wherever_the_session_cd_to(
@@ -496,11 +496,11 @@ def test_a_broken_file_can_be_repaired_one_edit_at_a_time(project: Project) -> N
     assert "/timestamp" in json.loads(out)["reason"]
 
 
-def test_the_readmes_settings_register_the_hook_for_every_event_it_serves() -> None:
+def test_the_claude_code_pages_settings_register_the_hook_for_every_event_it_serves() -> None:
     from tests.conftest import REPO
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Claude Code hook") : readme.index("#### Write, Edit and MultiEdit")]
+    page = (REPO / "docs" / "claude-code.md").read_text(encoding="utf-8")
+    section = page[page.index("# Claude Code hook\n") : page.index("## Write, Edit and MultiEdit\n")]
     block = section[section.index("```json\n") + 8 : section.index("\n```", section.index("```json\n"))]
     hooks = json.loads(block)["hooks"]
     matchers = {event: [entry.get("matcher") for entry in entries] for event, entries in hooks.items()}

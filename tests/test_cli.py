@@ -141,6 +141,13 @@ def test_explain_prints_a_rules_documentation(capsys: pytest.CaptureFixture[str]
     assert main(["explain", "XX999"]) == 2
 
 
+def test_explain_ends_with_the_address_of_the_rules_page(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "nr208", "HF001"]) == 0
+    out = capsys.readouterr().out
+    assert "\nDocumentation: https://pytest-handoff.github.io/pytest-handoff/rules/NR208/\n" in out
+    assert out.endswith("\nDocumentation: https://pytest-handoff.github.io/pytest-handoff/rules/HF001/\n")
+
+
 def test_every_rule_has_four_part_documentation(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["rules"]) == 0

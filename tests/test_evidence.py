@@ -455,7 +455,7 @@ def test_a_junit_report_declaring_a_document_type_in_utf16_is_refused_too(
     assert [code for code, _, _ in evidence(capsys, "--evidence-junit", str(report))] == ["EV001"]
 
 
-def test_the_readmes_evidence_example_is_what_the_command_prints(
+def test_the_evidence_pages_example_is_what_the_command_prints(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     git(tmp_path, "init", "-q")
@@ -494,9 +494,9 @@ def test_the_readmes_evidence_example_is_what_the_command_prints(
         monkeypatch.delenv(variable, raising=False)
     assert main(["--evidence-junit", "junit.xml", "."]) == 1
     printed = capsys.readouterr().out.rstrip()
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    start = readme.index("$ handoff-lint --evidence-junit junit.xml .\n") + len("$ handoff-lint --evidence-junit junit.xml .\n")
-    assert readme[start : readme.index("\n```", start)] == printed
+    page = (Path(__file__).parents[1] / "docs" / "evidence.md").read_text(encoding="utf-8")
+    start = page.index("$ handoff-lint --evidence-junit junit.xml .\n") + len("$ handoff-lint --evidence-junit junit.xml .\n")
+    assert page[start : page.index("\n```", start)] == printed
 
 
 def test_ev201_a_commit_no_branch_reaches_any_more_but_that_exists_is_no_finding(

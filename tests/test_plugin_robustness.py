@@ -276,5 +276,6 @@ def test_nr108_does_not_fire_on_a_clean_chain_or_a_file_outside_any_chain_folder
 def test_nr108_is_listed_and_documented(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
     assert any(line.split()[:2] == ["NR108", "stray-file"] for line in capsys.readouterr().out.splitlines())
-    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
-    assert "| NR108 | stray-file | warning |" in readme
+    rules = (EXAMPLES.parent / "docs" / "rules" / "index.md").read_text(encoding="utf-8")
+    assert "| [NR108](NR108.md) | stray-file | warning |" in rules
+    assert (EXAMPLES.parent / "docs" / "rules" / "NR108.md").is_file()

@@ -257,7 +257,8 @@ def test_sarif_log_validates_against_the_official_sarif_2_1_0_schema(
     schema.pop("id", None)
     validator = jsonschema.Draft7Validator(schema)
     validator.check_schema(schema)
-    log = sarif_of(results, context)
+    registry = default_registry()
+    log = sarif_of(results, context._replace(rule_of=registry.rule, page_of=registry.page_of))
     errors = sorted(validator.iter_errors(log), key=lambda e: list(e.absolute_path))
     assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
 
@@ -296,6 +297,29 @@ def test_sarif_lists_exactly_the_rules_its_results_use_with_their_docs(
     assert duplicate["fullDescription"]["text"].startswith(known.summary)
     assert duplicate["defaultConfiguration"]["level"] == "error"
     assert rules[3]["defaultConfiguration"]["level"] == "warning"  # NR106 warns by default
+
+
+def test_sarif_rules_link_their_page_on_the_documentation_site(
+    results: list[GroupResult], context: ReportContext
+) -> None:
+    registry = default_registry()
+    run_ = sarif_of(results, context._replace(rule_of=registry.rule, page_of=registry.page_of))["runs"][0]
+    pages = {rule["id"]: rule.get("helpUri") for rule in run_["tool"]["driver"]["rules"]}
+    # A project's own USER findings have no page of ours.
+    assert pages == {
+        "HF003": "https://pytest-handoff.github.io/pytest-handoff/rules/HF003/",
+        "HF006": "https://pytest-handoff.github.io/pytest-handoff/rules/HF006/",
+        "NR102": "https://pytest-handoff.github.io/pytest-handoff/rules/NR102/",
+        "NR106": "https://pytest-handoff.github.io/pytest-handoff/rules/NR106/",
+        "USER": None,
+    }
+
+
+def test_sarif_rules_name_no_page_when_the_run_knows_of_none(
+    results: list[GroupResult], context: ReportContext
+) -> None:
+    run_ = sarif_of(results, context._replace(rule_of=default_registry().rule))["runs"][0]
+    assert all("helpUri" not in rule for rule in run_["tool"]["driver"]["rules"])
 
 
 def test_sarif_results_point_at_the_finding_with_an_exclusive_end_column(

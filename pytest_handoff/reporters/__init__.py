@@ -21,8 +21,16 @@ if TYPE_CHECKING:
 RuleLookup = Callable[[str], "Rule | None"]
 
 
+#: The address of a rule's page on the documentation site, "" for a code with none (the registry's ``page_of``).
+PageLookup = Callable[[str], str]
+
+
 def _no_rules(code: str) -> Rule | None:
     return None
+
+
+def _no_pages(code: str) -> str:
+    return ""
 
 
 class ReportContext(NamedTuple):
@@ -39,6 +47,8 @@ class ReportContext(NamedTuple):
     blob_url: str = ""
     # The rule of a code, for reporters that describe the rules they report (SARIF).
     rule_of: RuleLookup = _no_rules
+    # The address of a rule's page on the documentation site (SARIF's helpUri).
+    page_of: PageLookup = _no_pages
 
 
 class Summary:
@@ -111,11 +121,12 @@ def write_reports(
     streams: list[tuple[str, TextIO]],
     root: Path,
     rule_of: RuleLookup = _no_rules,
+    page_of: PageLookup = _no_pages,
 ) -> None:
     """Run each requested reporter (format name, stream) over the same results.
 
-    ``rule_of`` finds the rule of a code (the registry's ``rule``), for reporters that
-    describe the rules of their findings.
+    ``rule_of`` finds the rule of a code (the registry's ``rule``) and ``page_of`` the address of
+    its page (the registry's ``page_of``), for reporters that describe the rules of their findings.
     """
     from pytest_handoff.version import __version__
 
@@ -137,6 +148,7 @@ def write_reports(
             summary_hint=hint,
             blob_url=_blob_url(),
             rule_of=rule_of,
+            page_of=page_of,
         )
         reporter = reporter_class(name)(stream, context)
         reporter.start()

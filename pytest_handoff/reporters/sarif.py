@@ -91,8 +91,9 @@ def full_description(doc: str) -> str:
     return _plain(" ".join(parts))
 
 
-def rule_descriptor(code: str, example: Finding, rule: Rule | None) -> dict[str, Any]:
-    """``reportingDescriptor`` of rule ``code`` (its ``rule``); ``example`` names rules the tables lack."""
+def rule_descriptor(code: str, example: Finding, rule: Rule | None, page: str = "") -> dict[str, Any]:
+    """``reportingDescriptor`` of rule ``code`` (its ``rule``, and ``page``, its documentation page's
+    address, if it has one); ``example`` names rules the tables lack."""
     if rule is None:
         name = example.rule or code
         return {
@@ -101,16 +102,19 @@ def rule_descriptor(code: str, example: Finding, rule: Rule | None) -> dict[str,
             "shortDescription": {"text": name},
             "defaultConfiguration": {"level": sarif_level(example.severity)},
         }
-    return {
+    descriptor: dict[str, Any] = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": _plain(rule.summary) or rule.name},
         "fullDescription": {"text": full_description(rule.doc) or rule.name},
         "help": {"text": _plain(rule.doc) or rule.name, "markdown": rule.doc or rule.name},
-        "defaultConfiguration": {"level": sarif_level(rule.severity)},
-        # The format the rule belongs to (every format's for a core rule) and its failure modes.
-        "properties": {"tags": [rule.profile or "all-formats", *rule.modes]},
     }
+    if page:
+        descriptor["helpUri"] = page
+    descriptor["defaultConfiguration"] = {"level": sarif_level(rule.severity)}
+    # The format the rule belongs to (every format's for a core rule) and its failure modes.
+    descriptor["properties"] = {"tags": [rule.profile or "all-formats", *rule.modes]}
+    return descriptor
 
 
 class SarifReporter(Reporter):
@@ -136,7 +140,10 @@ class SarifReporter(Reporter):
         if self.context.tool_version:
             driver["version"] = self.context.tool_version
             driver["semanticVersion"] = self.context.tool_version
-        driver["rules"] = [rule_descriptor(code, examples[code], self.context.rule_of(code)) for code in codes]
+        driver["rules"] = [
+            rule_descriptor(code, examples[code], self.context.rule_of(code), self.context.page_of(code))
+            for code in codes
+        ]
 
         run: dict[str, Any] = {
             "tool": {"driver": driver},

@@ -1,0 +1,154 @@
+"""The rule pages of the documentation site: one per rule, written from the rule tables by
+docs/gen_rules.py and committed, and named by SARIF's helpUri and by `handoff-lint explain`."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from pytest_handoff.cli import main
+from pytest_handoff.registry import Registry, default_registry
+from pytest_handoff.version import rule_page
+from tests.conftest import REPO
+from tests.test_multi_format_engine import ToyLines
+
+RULES = REPO / "docs" / "rules"
+
+
+def load_generator() -> ModuleType:
+    # By its path: a package named "docs" elsewhere on sys.path must not stand in for it.
+    spec = importlib.util.spec_from_file_location("gen_rules", REPO / "docs" / "gen_rules.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def generator() -> ModuleType:
+    return load_generator()
+
+
+@pytest.fixture(scope="module")
+def written(generator: ModuleType) -> dict[Path, str]:
+    """Every page the generator writes, by path (it runs the examples and fixtures once)."""
+    pages: dict[Path, str] = generator.pages()
+    return pages
+
+
+def built_in_codes() -> set[str]:
+    registry = default_registry()
+    builtin = set(registry.builtin_names())
+    return {code for code, rule in registry.all_rules().items() if rule.profile is None or rule.profile in builtin}
+
+
+def page_of_file(path: Path) -> str:
+    return path.relative_to(REPO).as_posix()
+
+
+def test_every_built_in_rule_has_a_page_and_every_page_a_rule() -> None:
+    pages = {path.stem for path in RULES.glob("*.md") if path.name != "index.md"}
+    assert pages == built_in_codes()
+    assert len(pages) >= 100
+
+
+def test_the_committed_pages_are_what_the_rule_tables_and_fixtures_make_of_them(
+    generator: ModuleType, written: dict[Path, str]
+) -> None:
+    differ = [page_of_file(path) for path, text in written.items() if path.read_text(encoding="utf-8") != text]
+    assert differ == [], "run python docs/gen_rules.py"
+    assert generator.stale_pages(written) == []
+
+
+def test_the_generator_fills_in_a_rules_block_of_any_page(
+    generator: ModuleType, written: dict[Path, str]
+) -> None:
+    trinity = written[REPO / "docs" / "formats" / "trinity.md"]
+    block = trinity[trinity.index("<!-- rules: trinity -->") : trinity.index("<!-- /rules -->")]
+    assert "| [TR103](../rules/TR103.md) | timestamp-in-name | error |" in block
+    assert "NR208" not in block
+    with pytest.raises(KeyError, match="names no group"):
+        generator.rules_block("nosuchformat", {}, "formats/x.md", {})
+
+
+def test_a_rule_page_has_the_four_parts_its_code_format_severity_and_failure_modes() -> None:
+    page = (RULES / "NR208.md").read_text(encoding="utf-8")
+    assert page.startswith("# NR208 test-summary-arithmetic\n")
+    headings = re.findall(r"^## (.+)$", page, re.M)
+    assert headings == ["What it does", "Why is this bad?", "Example", "Use instead", "An example finding"]
+    assert "| Format | [NeuralRelay](../formats/neuralrelay.md) |" in page
+    assert "| Default severity | error |" in page
+    assert "FM-3.3 incorrect verification" in page
+
+
+def test_a_rule_page_shows_a_finding_exactly_as_handoff_lint_prints_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = (RULES / "NR210.md").read_text(encoding="utf-8")
+    shown = page[page.index("```text\n") + len("```text\n") : page.index("\n```", page.index("```text\n"))]
+    monkeypatch.chdir(REPO)
+    for variable in ("GITHUB_ACTIONS", "FORCE_COLOR", "COLUMNS"):
+        monkeypatch.delenv(variable, raising=False)
+    assert main(["examples/"]) == 1
+    assert shown.startswith("examples/broken/.neuralrelay/handoffs/20261104-132000/04-review-agent.json:3:14: NR210")
+    assert shown in capsys.readouterr().out
+
+
+def test_a_code_no_example_triggers_says_so_rather_than_show_an_invented_finding(
+    written: dict[Path, str],
+) -> None:
+    page = written[RULES / "NR101.md"]
+    assert "None of this repository's examples and test fixtures triggers NR101" in page
+    assert "```text" not in page
+
+
+def test_the_rules_index_lists_every_built_in_rule_with_its_name_and_severity() -> None:
+    index = (RULES / "index.md").read_text(encoding="utf-8")
+    rows = {
+        match.group(1): (match.group(2), match.group(3))
+        for match in re.finditer(
+            r"^\| \[([A-Z]{2}\d{3})\]\(\1\.md\) \| ([a-z0-9-]+) \| (error|warning|info) \|", index, re.M
+        )
+    }
+    rules = default_registry().all_rules()
+    assert rows == {code: (rules[code].name, rules[code].severity.label) for code in built_in_codes()}
+
+
+def test_the_registry_names_the_page_of_every_built_in_rule_and_of_no_other() -> None:
+    registry = default_registry()
+    for code in built_in_codes():
+        assert registry.page_of(code) == rule_page(code) == f"https://pytest-handoff.github.io/pytest-handoff/rules/{code}/"
+        assert (RULES / f"{code}.md").is_file()
+    assert registry.page_of("nr208") == rule_page("NR208")
+    assert registry.page_of("USER") == ""  # a project's own hook
+    assert registry.page_of("XX999") == ""
+    with_plugin = Registry(extra=(ToyLines(),), entry_points=False)
+    assert with_plugin.rule("TY001") is not None
+    assert with_plugin.page_of("TY001") == ""
+
+
+def test_every_help_uri_of_a_sarif_log_names_a_generated_page(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(REPO)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    assert main(["--format", "sarif", "examples/"]) == 1
+    rules = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]["rules"]
+    assert len(rules) == 10
+    for rule in rules:
+        assert rule["helpUri"] == rule_page(rule["id"])
+        page = rule["helpUri"].removeprefix("https://pytest-handoff.github.io/pytest-handoff/").rstrip("/")
+        assert (REPO / "docs" / f"{page}.md").is_file()
+
+
+def test_explain_prints_the_address_of_a_page_that_exists(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "YL303"]) == 0
+    address = capsys.readouterr().out.rstrip("\n").rsplit("\n", 1)[-1].removeprefix("Documentation: ")
+    assert address == "https://pytest-handoff.github.io/pytest-handoff/rules/YL303/"
+    assert (RULES / "YL303.md").is_file()
