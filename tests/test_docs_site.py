@@ -100,3 +100,9 @@ def test_every_pre_commit_rev_of_the_readme_and_the_docs_is_the_current_versions
                     revs[path.relative_to(REPO).as_posix()] = repo["rev"]
     assert set(revs) == {"README.md", "docs/pre-commit.md"}
     assert set(revs.values()) == {f"v{__version__}"}
+
+
+def test_the_workflow_uses_the_action_of_the_current_versions_tag() -> None:
+    workflow = yaml.safe_load((REPO / "hooks" / "github-workflow.yml").read_text(encoding="utf-8"))
+    uses = [step["uses"] for job in workflow["jobs"].values() for step in job["steps"] if "uses" in step]
+    assert f"pytest-handoff/pytest-handoff@v{__version__}" in uses
