@@ -47,10 +47,10 @@ def test_modes_are_counted_across_groups_most_groups_first() -> None:
 
 @pytest.fixture
 def examples(monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(EXAMPLES)
+    monkeypatch.chdir(EXAMPLES / "neuralrelay")
     for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
         monkeypatch.delenv(variable, raising=False)
-    return EXAMPLES
+    return EXAMPLES / "neuralrelay"
 
 
 def test_json_findings_carry_their_modes_and_the_summary_counts_them(

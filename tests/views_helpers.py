@@ -16,8 +16,8 @@ from pytest_handoff.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
-CLEAN = EXAMPLES / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
-BROKEN = EXAMPLES / "broken" / ".neuralrelay" / "handoffs" / "20261104-132000"
+CLEAN = EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
+BROKEN = EXAMPLES / "neuralrelay" / "broken" / ".neuralrelay" / "handoffs" / "20261104-132000"
 CORPUS_SAMPLE = REPO.parent / "shared" / "corpus" / "neuralrelay" / "examples" / "sample-handoffs"
 
 CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR", "NO_COLOR")
@@ -44,8 +44,9 @@ def outside_ci(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def in_examples(monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(EXAMPLES)
-    return EXAMPLES
+    """The NeuralRelay examples (a clean and a broken chain) as the working directory."""
+    monkeypatch.chdir(EXAMPLES / "neuralrelay")
+    return EXAMPLES / "neuralrelay"
 
 
 def load_json(path: Path) -> Any:
