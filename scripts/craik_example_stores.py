@@ -76,7 +76,7 @@ def handoff(task: str, **fields: Any) -> dict[str, Any]:
         "agent": "agent:codex",
         "status": "completed",
         **{name: [] for name in _LISTS},
-        **{name: None for name in _OPTIONAL},
+        **dict.fromkeys(_OPTIONAL),
     }
     record.update(fields)
     return record
@@ -158,8 +158,9 @@ BROKEN = [
     ),
     (
         "handoff_quality_scores",
-        score("frost_alert", 0.8364, "adequate", {"validation_records": "No test run is recorded."},
-              "2026-11-13T09:10:01Z"),  # fmt: skip
+        score(
+            "frost_alert", 0.8364, "adequate", {"validation_records": "No test run is recorded."}, "2026-11-13T09:10:01Z"
+        ),
     ),
     (
         "handoffs",
