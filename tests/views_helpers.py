@@ -43,10 +43,17 @@ def outside_ci(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def in_examples(monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The NeuralRelay examples (a clean and a broken chain) as the working directory."""
-    monkeypatch.chdir(EXAMPLES / "neuralrelay")
-    return EXAMPLES / "neuralrelay"
+def in_examples(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A project of the two NeuralRelay example chains (clean and broken) as the working directory.
+
+    A copy: in examples/ itself the views would find the project at the repository's root, with
+    every format's examples.
+    """
+    for project in ("clean", "broken"):
+        source = EXAMPLES / "neuralrelay" / project / ".neuralrelay"
+        shutil.copytree(source, tmp_path / ".neuralrelay", dirs_exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 def load_json(path: Path) -> Any:
