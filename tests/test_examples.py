@@ -11,6 +11,7 @@ import importlib.util
 import json
 import re
 import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
@@ -155,6 +156,21 @@ def test_handoff_lint_on_the_examples_reports_the_planted_errors_and_exits_1(
     ]  # fmt: skip
     planted = [(fmt, "broken", *p.key) for fmt in FORMATS for p in planted_errors(fmt)]
     assert sorted(found) == sorted(planted)
+
+
+@pytest.mark.slow
+def test_the_examples_need_no_optional_extra_to_be_checked() -> None:
+    # The README installs with `pip install .`: without google-re2 (the re2 extra) a contract
+    # schema's `pattern` would stop the run.
+    code = (
+        "import sys\n"
+        "sys.modules['re2'] = None  # import re2 raises ImportError\n"
+        "from pytest_handoff.cli import main\n"
+        "sys.exit(main(['examples/', '--format', 'json']))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=False)
+    assert (run.returncode, run.stderr) == (1, "")
+    assert json.loads(run.stdout)["summary"]["errors"] == sum(len(planted_errors(fmt)) for fmt in FORMATS)
 
 
 def test_the_committed_craik_stores_hold_what_the_script_writes(tmp_path: Path) -> None:
