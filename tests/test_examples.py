@@ -115,7 +115,9 @@ def test_a_clean_example_has_no_finding_at_all(results: list[GroupResult], fmt: 
     assert findings_of(results, fmt, "clean") == []
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize(
+    "fmt", [pytest.param(fmt, id="-".join([fmt, *sorted({p.code for p in planted_errors(fmt)})])) for fmt in FORMATS]
+)
 def test_a_broken_example_reports_exactly_the_errors_its_readme_lists(results: list[GroupResult], fmt: str) -> None:
     found = findings_of(results, fmt, "broken")
     assert sorted(key_of(f) for f in found) == sorted(p.key for p in planted_errors(fmt))
