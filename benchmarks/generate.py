@@ -6,13 +6,13 @@
 writes ``OUT_DIR/.neuralrelay/handoffs/<chain-id>/0N-*.json`` (four files per chain) and
 ``OUT_DIR/generated-chains.tsv`` (one line per chain: id, clean|broken, the breaks put in).
 
-Every chain starts from the clean example chain (``examples/clean/...``) and is varied
+Every chain starts from the clean example chain (``examples/neuralrelay/clean/...``) and is varied
 deterministically from ``--seed`` and its index: the domain (service, record noun, tenants,
 customer names, record numbers), sizes and limits quoted in the text, line numbers, list lengths
 and order, token counts, test counts, scores, timestamps and the chain id. Files stay 2-8 kB like
 the examples. A clean chain meets every contract rule (no finding at all, not even a warning).
 
-A broken chain is a clean chain with 2-4 contract breaks of the kind ``examples/broken/`` shows
+A broken chain is a clean chain with 2-4 contract breaks of the kind ``examples/neuralrelay/broken/`` shows
 (see ``BREAKS``); each break is one the linter must report as an error, so every broken chain
 fails ``handoff-lint`` (exit 1) and every clean one passes (exit 0). ``--verify`` checks exactly
 that with ``handoff-lint`` (found next to the running Python, on PATH, or via ``--handoff-lint``).
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-TEMPLATE_DIR = REPO / "examples" / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
+TEMPLATE_DIR = REPO / "examples" / "neuralrelay" / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
 FILE_NAMES = ("01-ba-agent.json", "02-dev-agent.json", "03-test-agent.json", "04-review-agent.json")
 HANDOFF_TYPES = ("requirements", "dev_to_test", "test_to_review", "review_final")
 MANIFEST = "generated-chains.tsv"
@@ -82,7 +82,7 @@ CUSTOMERS = (
 PREFIXES = ("INV", "DOC", "FIN", "REC", "BIL", "ACC", "TX", "NR")
 TICKETS = ("FIN", "BILL", "PAY", "ACC", "OPS", "REV", "LED")
 
-# Vague text a break puts in, as examples/broken does.
+# Vague text a break puts in, as examples/neuralrelay/broken does.
 PLACEHOLDER_COUNTEREXAMPLES = ("see above", "TBD", "N/A", "todo", "same as above", "see description")
 VAGUE_GAPS = ("Needs more testing.", "More tests needed", "Edge cases.", "Not fully tested.")
 VAGUE_FOCUS = (

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-CLEAN = HERE.parent / "examples" / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
+CLEAN = HERE.parent / "examples" / "neuralrelay" / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
 BUDGET_SECONDS = 2.0
 BUDGET_MB = 300
 

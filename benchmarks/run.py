@@ -391,7 +391,7 @@ def snapshot_package(workdir: Path, tools_python: str, handoff_lint: str, pytest
 
     The copy is put first on ``PYTHONPATH`` (ahead of the editable install), so all measurements
     of a run see one version of the package even while it is being edited. A copy taken in the
-    middle of an edit is caught by a smoke test on ``examples/`` and taken again.
+    middle of an edit is caught by a smoke test on ``examples/neuralrelay/`` and taken again.
     """
     for attempt in range(6):
         target = workdir / "package-snapshot"
@@ -409,7 +409,7 @@ def snapshot_package(workdir: Path, tools_python: str, handoff_lint: str, pytest
             env=ENV,
             check=False,
         ).stdout.strip()
-        examples = REPO / "examples"
+        examples = REPO / "examples" / "neuralrelay"
         smoke = [
             subprocess.run(
                 [handoff_lint, str(examples / "clean")], cwd=examples, capture_output=True, env=ENV

@@ -19,7 +19,7 @@ from typing import Any
 from tests.conftest import EXAMPLES
 
 CHAIN_ID = "20261103-091500"
-CLEAN_CHAIN = EXAMPLES / "clean" / ".neuralrelay" / "handoffs" / CHAIN_ID
+CLEAN_CHAIN = EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay" / "handoffs" / CHAIN_ID
 DEV, TEST, REVIEW, BA = "02-dev-agent.json", "03-test-agent.json", "04-review-agent.json", "01-ba-agent.json"
 
 

@@ -33,7 +33,7 @@ CHAIN_ID = "20260511-091500"
 SAMPLE_CHAIN = FIXTURES / CHAIN_ID
 #: A second clean chain, for tests that need two (CSV export of invoices, shipped as an example).
 OTHER_CHAIN_ID = "20261103-091500"
-OTHER_CHAIN = EXAMPLES / "clean" / ".neuralrelay" / "handoffs" / OTHER_CHAIN_ID
+OTHER_CHAIN = EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay" / "handoffs" / OTHER_CHAIN_ID
 
 # The public NeuralRelay corpus, beside the checkout in CI only: tests on it are an extra layer.
 CORPUS = REPO.parent / "shared" / "corpus"

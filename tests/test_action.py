@@ -39,7 +39,7 @@ def run_action(project: Path, tmp_path: Path, **inputs: str) -> tuple[subprocess
 
 @pytest.fixture
 def broken(tmp_path: Path) -> Path:
-    shutil.copytree(EXAMPLES / "broken", tmp_path / "project")
+    shutil.copytree(EXAMPLES / "neuralrelay" / "broken", tmp_path / "project")
     (tmp_path / "project" / ".git").mkdir()
     return tmp_path / "project"
 
@@ -55,7 +55,7 @@ def test_a_broken_chain_fails_the_step_with_annotations_a_summary_and_sarif(brok
 
 
 def test_a_clean_chain_passes_the_step(tmp_path: Path) -> None:
-    shutil.copytree(EXAMPLES / "clean", tmp_path / "project")
+    shutil.copytree(EXAMPLES / "neuralrelay" / "clean", tmp_path / "project")
     (tmp_path / "project" / ".git").mkdir()
     done, _, _ = run_action(tmp_path / "project", tmp_path, sarif="")
     assert done.returncode == 0, done.stderr

@@ -22,7 +22,7 @@ from pytest_handoff.read.strict_json import line_failure, parse_json_bytes
 from pytest_handoff.validation.schemas import MAX_SCHEMA_ERRORS
 from tests.yolo_helpers import PHASE, write
 
-CLEAN = Path(__file__).resolve().parents[1] / "examples" / "clean"
+CLEAN = Path(__file__).resolve().parents[1] / "examples" / "neuralrelay" / "clean"
 CHAIN = ".neuralrelay/handoffs/20261103-091500"
 
 

@@ -114,7 +114,7 @@ def test_an_unwritable_cache_folder_is_said_once_and_the_run_still_checks(
 ) -> None:
     from pytest_handoff.cli import main as lint
 
-    shutil.copytree(Path(__file__).parents[1] / "examples" / "broken", tmp_path / "project")
+    shutil.copytree(Path(__file__).parents[1] / "examples" / "neuralrelay" / "broken", tmp_path / "project")
     monkeypatch.chdir(tmp_path / "project")
     (tmp_path / "file").write_text("a file where a folder should be")
     assert lint(["--cache-dir", str(tmp_path / "file" / "cache"), "."]) == 1

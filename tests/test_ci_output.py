@@ -22,7 +22,7 @@ BROKEN_CHAIN = ".neuralrelay/handoffs/20261104-132000"
 def broken_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """examples/broken (10 errors) as the working directory, in GitHub Actions without a summary."""
     project = tmp_path / "project"
-    shutil.copytree(EXAMPLES / "broken", project)
+    shutil.copytree(EXAMPLES / "neuralrelay" / "broken", project)
     monkeypatch.chdir(project)
     for variable in ("GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "GITHUB_SERVER_URL", "GITHUB_SHA", "FORCE_COLOR"):
         monkeypatch.delenv(variable, raising=False)
@@ -100,7 +100,7 @@ def test_a_writable_step_summary_gets_the_markdown_report(
 def test_pytest_with_an_unwritable_step_summary_warns_without_a_traceback(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    shutil.copytree(EXAMPLES / "broken" / ".neuralrelay", pytester.path / ".neuralrelay")
+    shutil.copytree(EXAMPLES / "neuralrelay" / "broken" / ".neuralrelay", pytester.path / ".neuralrelay")
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(pytester.path / "no-such-folder" / "summary.md"))
     result = pytester.runpytest("--handoffs", "-p", "no:cacheprovider")

@@ -160,12 +160,12 @@ def test_every_rule_has_four_part_documentation(capsys: pytest.CaptureFixture[st
         ), rule.code
 
 
-def test_the_examples_folder_shows_one_clean_and_one_broken_chain(
+def test_the_neuralrelay_examples_are_one_clean_and_one_broken_chain(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from tests.conftest import EXAMPLES
 
-    monkeypatch.chdir(EXAMPLES)
+    monkeypatch.chdir(EXAMPLES / "neuralrelay")
     assert main(["clean"]) == 0
     capsys.readouterr()
     assert main(["broken", "--format", "json"]) == 1

@@ -26,7 +26,7 @@ HANDOFFS = Path(".neuralrelay") / "handoffs"
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of examples/broken: one chain with 10 errors, outside CI."""
     destination = tmp_path / "project"
-    shutil.copytree(EXAMPLES / "broken", destination)
+    shutil.copytree(EXAMPLES / "neuralrelay" / "broken", destination)
     for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
         monkeypatch.delenv(variable, raising=False)
     return destination

@@ -22,7 +22,7 @@ from tests.conftest import REPO, ChainFolder, copy_chain
 
 pytestmark = pytest.mark.slow  # end to end: whole pytest sessions, pre-commit or a server process
 
-CLEAN_CHAIN = REPO / "examples" / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
+CLEAN_CHAIN = REPO / "examples" / "neuralrelay" / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
 CHAIN = ".neuralrelay/handoffs/20261103-091500"
 BA, DEV, TEST, REVIEW = "01-ba-agent.json", "02-dev-agent.json", "03-test-agent.json", "04-review-agent.json"
 

@@ -63,7 +63,7 @@ def claimed_files(root: Path) -> dict[str, str]:
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copytree(EXAMPLES / "clean" / ".neuralrelay", tmp_path / ".neuralrelay")
+    shutil.copytree(EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay", tmp_path / ".neuralrelay")
     git(tmp_path, "init", "-q")
     for relative, text in sorted(claimed_files(tmp_path).items(), key=lambda item: "." in item[0]):
         if "." not in Path(relative).name:  # a module named as its folder

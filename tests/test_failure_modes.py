@@ -4,6 +4,7 @@ carries them: the rule's docs, JSON, SARIF, the Markdown summary and the report 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -46,11 +47,15 @@ def test_modes_are_counted_across_groups_most_groups_first() -> None:
 
 
 @pytest.fixture
-def examples(monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(EXAMPLES)
+def examples(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A project of the two NeuralRelay example chains as the working directory (outside CI)."""
+    for project in ("clean", "broken"):
+        source = EXAMPLES / "neuralrelay" / project / ".neuralrelay"
+        shutil.copytree(source, tmp_path / ".neuralrelay", dirs_exist_ok=True)
+    monkeypatch.chdir(tmp_path)
     for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
         monkeypatch.delenv(variable, raising=False)
-    return EXAMPLES
+    return tmp_path
 
 
 def test_json_findings_carry_their_modes_and_the_summary_counts_them(

@@ -15,7 +15,7 @@ from pytest_handoff.validation.fastcheck import compile_schema
 from pytest_handoff.validation.schemas import available_schemas, build_validator, load_schema
 from tests.conftest import EXAMPLES
 
-CLEAN = sorted((EXAMPLES / "clean").rglob("*.json"))
+CLEAN = sorted((EXAMPLES / "neuralrelay" / "clean").rglob("*.json"))
 TYPE_TO_SCHEMA = {
     "requirements": "neuralrelay/requirements",
     "dev_to_test": "neuralrelay/dev_to_test",

@@ -42,7 +42,7 @@ def test_a_group_without_errors_names_none() -> None:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copytree(EXAMPLES / "clean" / ".neuralrelay", tmp_path / ".neuralrelay")
+    shutil.copytree(EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay", tmp_path / ".neuralrelay")
     (tmp_path / ".git").mkdir()
     test = tmp_path / CHAIN / "03-test-agent.json"
     data = json.loads(test.read_text())

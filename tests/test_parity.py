@@ -36,8 +36,8 @@ Verdict = tuple[set[tuple[str, str]], tuple[int, int]]
 
 
 def neuralrelay_tree(root: Path) -> None:
-    shutil.copytree(EXAMPLES / "broken" / ".neuralrelay", root / ".neuralrelay", dirs_exist_ok=True)
-    shutil.copytree(EXAMPLES / "clean" / ".neuralrelay", root / ".neuralrelay", dirs_exist_ok=True)
+    shutil.copytree(EXAMPLES / "neuralrelay" / "broken" / ".neuralrelay", root / ".neuralrelay", dirs_exist_ok=True)
+    shutil.copytree(EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay", root / ".neuralrelay", dirs_exist_ok=True)
     shutil.copytree(FIXTURES / "20260512-140000", root / ".neuralrelay" / "handoffs" / "20260512-140000")
 
 

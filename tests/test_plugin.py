@@ -231,8 +231,8 @@ def test_a_bad_setting_is_a_usage_error_not_a_traceback(
     result.stderr.fnmatch_lines([message])
 
 
-def test_the_shipped_examples_show_a_clean_and_a_broken_chain(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest("--handoffs", "-p", "no:cacheprovider", str(EXAMPLES))
+def test_the_neuralrelay_examples_show_a_clean_and_a_broken_chain(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--handoffs", "-p", "no:cacheprovider", str(EXAMPLES / "neuralrelay"))
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*handoff chain 20261104-132000: 10 errors in 4 files*"])
 

@@ -18,7 +18,7 @@ from tests.conftest import EXAMPLES, ChainFolder, copy_chain
 
 Run = Callable[..., pytest.RunResult]
 CLEAN_ID = "20261103-091500"
-CLEAN = EXAMPLES / "clean" / ".neuralrelay" / "handoffs" / CLEAN_ID
+CLEAN = EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay" / "handoffs" / CLEAN_ID
 DEV, REVIEW = "02-dev-agent.json", "04-review-agent.json"
 WARN_AS_ERROR = "error::pytest_handoff.plugin.HandoffContractWarning"
 

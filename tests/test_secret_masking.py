@@ -11,7 +11,7 @@ import pytest
 from pytest_handoff.cli import main
 
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
-CLEAN_CHAIN = Path(__file__).resolve().parents[1] / "examples" / "clean" / ".neuralrelay"
+CLEAN_CHAIN = Path(__file__).resolve().parents[1] / "examples" / "neuralrelay" / "clean" / ".neuralrelay"
 DEV = "02-dev-agent.json"
 # Rule selections under which HX001 does not run.
 def leaks(text: str) -> bool:

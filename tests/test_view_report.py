@@ -102,7 +102,7 @@ def test_report_means_and_trends_match_the_reviews(
 
 def _with_scores(tmp_path: Path, scores: list[int]) -> Path:
     """Chains copied from the clean example, one a day, whose reviews score ``scores`` in order."""
-    clean = EXAMPLES / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
+    clean = EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
     for day, score in enumerate(scores, 1):
         chain = copy_chain(clean, tmp_path, f"202612{day:02d}-091500")
         review = load_json(chain / "04-review-agent.json")
@@ -239,7 +239,7 @@ def test_matplotlib_is_imported_only_for_plot(tmp_path: Path) -> None:
     script = (
         "import sys\n"
         "from pytest_handoff.cli import main\n"
-        f"main(['report', {str(EXAMPLES)!r}, '--format', 'json'])\n"
+        f"main(['report', {str(EXAMPLES / 'neuralrelay')!r}, '--format', 'json'])\n"
         "print('matplotlib' in sys.modules)\n"
     )
     out = subprocess.run(

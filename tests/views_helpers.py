@@ -16,8 +16,8 @@ from pytest_handoff.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
-CLEAN = EXAMPLES / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
-BROKEN = EXAMPLES / "broken" / ".neuralrelay" / "handoffs" / "20261104-132000"
+CLEAN = EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay" / "handoffs" / "20261103-091500"
+BROKEN = EXAMPLES / "neuralrelay" / "broken" / ".neuralrelay" / "handoffs" / "20261104-132000"
 CORPUS_SAMPLE = REPO.parent / "shared" / "corpus" / "neuralrelay" / "examples" / "sample-handoffs"
 
 CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR", "NO_COLOR")
@@ -43,9 +43,17 @@ def outside_ci(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def in_examples(monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(EXAMPLES)
-    return EXAMPLES
+def in_examples(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A project of the two NeuralRelay example chains (clean and broken) as the working directory.
+
+    A copy: in examples/ itself the views would find the project at the repository's root, with
+    every format's examples.
+    """
+    for project in ("clean", "broken"):
+        source = EXAMPLES / "neuralrelay" / project / ".neuralrelay"
+        shutil.copytree(source, tmp_path / ".neuralrelay", dirs_exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 def load_json(path: Path) -> Any:
