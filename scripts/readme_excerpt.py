@@ -12,8 +12,8 @@ first failing item's section, up to the end of its first finding; the final summ
 stands for each cut. One thing is normalised: the run's duration in the summary line, which differs
 on every run, is written ``X.XXs``, the line centred again as pytest centres it.
 
-    python scripts/readme_excerpt.py           # rewrite the block in README.md
-    python scripts/readme_excerpt.py --check   # exit 1 when README.md's block is not a fresh run's
+    python scripts/readme_excerpt.py           # rewrite the block in README.md and docs/getting-started.md
+    python scripts/readme_excerpt.py --check   # exit 1 when a page's block is not a fresh run's
 
 ``tests/test_examples.py`` fails when the README's block differs from a fresh run's.
 """
@@ -29,6 +29,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
+#: Every page that shows the excerpt between the markers: the README's Quick start, and the site's.
+PAGES = (README, REPO / "docs" / "getting-started.md")
 #: The command as the README shows it.
 COMMAND = ("pytest", "--handoffs", "examples/")
 START = "<!-- first-run:start -->"
@@ -127,33 +129,34 @@ def rendered(output: str) -> str:
     return "\n".join([START, "```", *excerpt(output), "```", END])
 
 
-def block_of(readme: str) -> str:
-    """The block between the markers of ``readme``, markers included."""
-    start, end = readme.find(START), readme.find(END)
+def block_of(page: str) -> str:
+    """The block between the markers of ``page``, markers included."""
+    start, end = page.find(START), page.find(END)
     if start < 0 or end < start:
-        raise ValueError(f"README.md has no {START} ... {END} block")
-    return readme[start : end + len(END)]
+        raise ValueError(f"no {START} ... {END} block")
+    return page[start : end + len(END)]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write (or --check) the README's excerpt of its first command's run.")
-    parser.add_argument("--check", action="store_true", help="exit 1 when README.md's block differs; write nothing")
+    parser = argparse.ArgumentParser(description="Write (or --check) the excerpt of the README's first command's run, in the README and the site.")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a page's block differs; write nothing")
     options = parser.parse_args(argv)
     run = run_first_command()
     if run.returncode != 1:
         print(f"{' '.join(COMMAND)} exited {run.returncode}, not 1:\n{run.stdout}{run.stderr}", file=sys.stderr)
         return 2
-    readme = README.read_text(encoding="utf-8")
-    current, fresh = block_of(readme), rendered(run.stdout)
-    if options.check:
-        if current != fresh:
-            print("README.md's first-run block differs from a fresh run; run scripts/readme_excerpt.py")
-            return 1
-        return 0
-    README.write_text(readme.replace(current, fresh), encoding="utf-8")
-    print(f"README.md: wrote the excerpt of {' '.join(COMMAND)} ({len(fresh.splitlines())} lines)")
+    fresh = rendered(run.stdout)
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        current = block_of(text)
+        if options.check:
+            if current != fresh:
+                print(f"{page.relative_to(REPO)}'s first-run block differs from a fresh run; run scripts/readme_excerpt.py")
+                return 1
+            continue
+        page.write_text(text.replace(current, fresh), encoding="utf-8")
+        print(f"{page.relative_to(REPO)}: wrote the excerpt of {' '.join(COMMAND)} ({len(fresh.splitlines())} lines)")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

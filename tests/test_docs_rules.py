@@ -96,7 +96,7 @@ def test_a_rule_page_shows_a_finding_exactly_as_handoff_lint_prints_it(
     for variable in ("GITHUB_ACTIONS", "FORCE_COLOR", "COLUMNS"):
         monkeypatch.delenv(variable, raising=False)
     assert main(["examples/"]) == 1
-    assert shown.startswith("examples/broken/.neuralrelay/handoffs/20261104-132000/04-review-agent.json:3:14: NR210")
+    assert shown.startswith("examples/neuralrelay/broken/.neuralrelay/handoffs/20261104-132000/04-review-agent.json:3:14: NR210")
     assert shown in capsys.readouterr().out
 
 
@@ -139,8 +139,10 @@ def test_every_help_uri_of_a_sarif_log_names_a_generated_page(
     monkeypatch.chdir(REPO)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     assert main(["--format", "sarif", "examples/"]) == 1
-    rules = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]["rules"]
-    assert len(rules) == 10
+    run = json.loads(capsys.readouterr().out)["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    assert {rule["id"] for rule in rules} == {result["ruleId"] for result in run["results"]}
+    assert len(rules) > 20  # the planted errors of six formats
     for rule in rules:
         assert rule["helpUri"] == rule_page(rule["id"])
         page = rule["helpUri"].removeprefix("https://pytest-handoff.github.io/pytest-handoff/").rstrip("/")
