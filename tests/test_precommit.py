@@ -153,3 +153,70 @@ def test_pre_commit_with_the_hook_for_all_sees_every_formats_files_and_leaves_ot
     assert "notes.json" in result.stdout
     assert "TR101" in result.stdout
     assert "tools/prd.json" not in result.stdout
+
+
+def readme_config(source: str, rev: str) -> str:
+    """The README's ``.pre-commit-config.yaml``, as it is but for the repository (a snapshot of this
+    checkout) and its revision (the snapshot's commit)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(repos:\n.*?)```", readme, flags=re.DOTALL)
+    assert block is not None
+    config = block.group(1)
+    assert "https://github.com/pytest-handoff/pytest-handoff" in config
+    assert re.search(r"rev: v[\d.]+\n", config)
+    config = config.replace("https://github.com/pytest-handoff/pytest-handoff", source)
+    return re.sub(r"rev: v[\d.]+\n", f"rev: {rev}\n", config)
+
+
+#: The built-in formats whose files the README's hook finds by its own patterns (a user's contracts
+#: live where their globs say, and the hook's `files:` is overridden for them: see the next test).
+BUILT_IN = ("neuralrelay", "craik", "ralph", "yolo", "trinity")
+
+
+def test_pre_commit_with_the_readmes_config_blocks_the_broken_example_of_every_built_in_format(
+    repo_with_hook: Path, pre_commit_home: Path
+) -> None:
+    from tests.test_examples import EXAMPLES, planted_errors, printed_location
+
+    hook_repo = yaml.safe_load((repo_with_hook / ".pre-commit-config.yaml").read_text())["repos"][0]
+    (repo_with_hook / ".pre-commit-config.yaml").write_text(readme_config(hook_repo["repo"], hook_repo["rev"]))
+    for fmt in BUILT_IN:
+        shutil.copytree(EXAMPLES / fmt / "broken", repo_with_hook / "examples" / fmt / "broken")
+
+    result = commit(repo_with_hook, pre_commit_home)
+
+    assert result.returncode == 1, result.stdout + result.stderr
+    for fmt in BUILT_IN:
+        for planted in planted_errors(fmt):
+            location = printed_location(fmt, planted)
+            assert re.search(rf"^{re.escape(location)}[:\s].*\b{planted.code}\b", result.stdout, re.MULTILINE), (
+                f"{fmt}: {location} {planted.code} not reported at commit:\n{result.stdout}"
+            )
+
+
+def test_pre_commit_with_the_contracts_hook_entry_of_the_docs_blocks_the_broken_contract_example(
+    repo_with_hook: Path, pre_commit_home: Path
+) -> None:
+    from tests.test_examples import EXAMPLES, planted_errors, printed_location
+
+    hook_repo = yaml.safe_load((repo_with_hook / ".pre-commit-config.yaml").read_text())["repos"][0]
+    entry = re.search(r"```yaml\n(- id: handoff-lint\n.*?)```", (REPO / "docs" / "formats" / "contracts.md").read_text(), re.DOTALL)
+    assert entry is not None
+    files = "^examples/contracts/broken/handovers/.*\\.yaml$"  # the entry's files:, for this project
+    hooks = re.sub(r"files: .*\n", f"files: {files}\n", entry.group(1))
+    config = readme_config(hook_repo["repo"], hook_repo["rev"]) + "".join(f"      {line}\n" for line in hooks.splitlines())
+    (repo_with_hook / ".pre-commit-config.yaml").write_text(config)
+    shutil.copytree(EXAMPLES / "contracts", repo_with_hook / "examples" / "contracts", ignore=shutil.ignore_patterns("clean"))
+    (repo_with_hook / "pyproject.toml").write_text(
+        '[tool.handoff.contracts]\nfile = "examples/contracts/handoff-contracts.yaml"\n'
+    )
+
+    result = commit(repo_with_hook, pre_commit_home)
+
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "handoff-lint (contracts)" in result.stdout
+    for planted in planted_errors("contracts"):
+        location = printed_location("contracts", planted)
+        assert re.search(rf"^{re.escape(location)}[:\s].*\b{planted.code}\b", result.stdout, re.MULTILINE), (
+            f"{location} {planted.code} not reported at commit:\n{result.stdout}"
+        )
