@@ -97,9 +97,11 @@ class RuleData(TypedDict):
 
 
 class RuleDoc(RuleData):
-    """A rule with its documentation: what it does, why, an example and what to write instead."""
+    """A rule with its documentation: what it does, why, an example and what to write instead, and
+    the address of its page on the documentation site ("" for a rule that has none)."""
 
     doc: str
+    url: str
 
 
 class RuleList(TypedDict):
@@ -196,7 +198,9 @@ def build_server(root: Path) -> MCPServer[Any]:
             rule = explain(code)
         except KeyError:
             raise ToolError(f"unknown rule {code!r}; list_rules lists them") from None
-        return {**rule_data(rule), "doc": rule.doc}
+        from pytest_handoff.registry import default_registry
+
+        return {**rule_data(rule), "doc": rule.doc, "url": default_registry().page_of(rule.code)}
 
     @server.tool(title="List the rules", annotations=read_only("List the rules"))
     def list_rules(profile: str | None = None) -> RuleList:

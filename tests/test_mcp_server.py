@@ -242,6 +242,7 @@ def test_explain_rule_and_list_rules(project: Project) -> None:
             "error",
         )
         assert "**Use instead**" in explained["doc"]
+        assert explained["url"] == "https://pytest-handoff.github.io/pytest-handoff/rules/NR202/"  # as explain prints
         assert "unknown rule 'XX1'" in await refusal(session, "explain_rule", code="XX1")
         every = (await call(session, "list_rules"))["rules"]
         assert {"HS001", "NR202", "NR307"} <= {rule["code"] for rule in every}
