@@ -19,7 +19,6 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -39,6 +38,11 @@ from pytest_handoff.failure_modes import mode_label  # noqa: E402
 from pytest_handoff.model import Rule  # noqa: E402
 from pytest_handoff.registry import Registry, default_registry  # noqa: E402
 
+if str(DOCS) not in sys.path:  # the rule examples' module beside this one
+    sys.path.insert(0, str(DOCS))
+
+from rule_examples import Run, no_repository_above, rule_examples  # noqa: E402
+
 #: Where each group of rules is described, and its title: a built-in format, or the core's rules.
 GROUPS: dict[str, tuple[str, str]] = {
     "core": ("Every format: reading, schemas, secrets", "formats/index.md"),
@@ -57,11 +61,13 @@ _STAMP_TIME = re.compile(r"T(\d\d)_(\d\d)_(\d\d)")
 
 
 class Example(NamedTuple):
-    """A finding as the text output prints it, and what it was found in."""
+    """A finding as the text output prints it, what it was found in, and the command that prints it."""
 
     text: str
     source: str
     evidence: bool
+    command: str = "handoff-lint"
+    git: bool = True
 
 
 class Source(NamedTuple):
@@ -70,6 +76,7 @@ class Source(NamedTuple):
     folder: Path
     how: str  # said on the page: where the files were put
     lay: Callable[[Path, Path], None]  # (folder, project) -> None
+    run: Run = Run()
 
 
 def group_of(rule: Rule) -> str:
@@ -151,6 +158,7 @@ def sources() -> list[Source]:
         for s in _sets(FIXTURES / "yolo")
     ]
     found += [Source(s, "copied as it is", _copy_tree) for s in _sets(FIXTURES / "contracts")]
+    found += [Source(example.folder, example.how(), example.lay, example.run) for example in rule_examples()]
     return found
 
 
@@ -162,24 +170,6 @@ def _working_directory(folder: Path) -> Iterator[None]:
         yield
     finally:
         os.chdir(before)
-
-
-def _commit_everything(project: Path) -> None:
-    """A git repository holding the project in one commit of a fixed date (what ``--evidence`` reads)."""
-    when = "2026-01-01T00:00:00Z"
-    env = {
-        **os.environ,
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "docs",
-        "GIT_AUTHOR_EMAIL": "docs@example.invalid",
-        "GIT_COMMITTER_NAME": "docs",
-        "GIT_COMMITTER_EMAIL": "docs@example.invalid",
-        "GIT_AUTHOR_DATE": when,
-        "GIT_COMMITTER_DATE": when,
-    }
-    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-verify", "-m", "fixtures"]):
-        subprocess.run(["git", *command], cwd=project, env=env, check=True, capture_output=True)
 
 
 def example_findings(registry: Registry | None = None) -> dict[str, Example]:
@@ -195,10 +185,13 @@ def example_findings(registry: Registry | None = None) -> dict[str, Example]:
             project = Path(temporary) / "project"
             project.mkdir()
             source.lay(source.folder, project)
-            _commit_everything(project)
-            with _working_directory(project):
-                settings = load_settings(project, tables=registry).merged({"evidence": True}, "docs", registry)
-                _, results = check_paths([], project, settings, jobs=1, registry=registry)
+            source.run.prepare(project)
+            with _working_directory(project), no_repository_above(Path(temporary)):
+                settings = load_settings(project, tables=registry).merged(
+                    source.run.overrides(project), "docs", registry
+                )
+                named = [project / path for path in source.run.paths]
+                _, results = check_paths(named, project, settings, jobs=1, registry=registry)
             for result in results:
                 for finding in result.findings:
                     if finding.code in found:
@@ -207,7 +200,10 @@ def example_findings(registry: Registry | None = None) -> dict[str, Example]:
                     if temporary in text:
                         raise RuntimeError(f"{finding.code}: the example names the temporary folder: {text}")
                     shown = f"`{source.folder.relative_to(REPO).as_posix()}` ({source.how})"
-                    found[finding.code] = Example(text, shown, finding.code.startswith("EV"))
+                    evidence = finding.code.startswith("EV")
+                    found[finding.code] = Example(
+                        text, shown, evidence, source.run.command(evidence), source.run.git
+                    )
     return found
 
 
@@ -261,23 +257,7 @@ def rule_page(rule: Rule, example: Example | None) -> str:
     ]
     for part in PARTS:
         lines += [f"## {part}", "", _sentence(parts.get(part, "")) or "(not documented)", ""]
-    lines += ["## An example finding", ""]
-    if example is None:
-        lines += [
-            f"None of this repository's examples and test fixtures triggers {rule.code}, so there is no",
-            "finding of it to show here; the example above says what it reports.",
-        ]
-    elif example.evidence:  # the repository of the claims is the temporary one
-        lines += [
-            f"The first {rule.code} finding `handoff-lint --evidence` reports on {example.source}, "
-            "in a git repository that holds nothing else, as it prints it:",
-            *_text_block(example.text),
-        ]
-    else:
-        lines += [
-            f"The first {rule.code} finding `handoff-lint` reports on {example.source}, as it prints it:",
-            *_text_block(example.text),
-        ]
+    lines += ["## An example finding", "", *_example_lines(rule.code, example)]
     lines += [
         "",
         f"`handoff-lint explain {rule.code}` prints this documentation; "
@@ -285,6 +265,20 @@ def rule_page(rule: Rule, example: Example | None) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _example_lines(code: str, example: Example | None) -> list[str]:
+    """The section's text: where the example finding was found and how it prints, or that none was."""
+    if example is None:
+        return [
+            f"None of this repository's examples and test fixtures triggers {code}, so there is no",
+            "finding of it to show here; the example above says what it reports.",
+        ]
+    said = f"The first {code} finding `{example.command}` reports on {example.source}"
+    if example.evidence:  # the repository of the claims is the temporary one
+        place = "a git repository that holds nothing else" if example.git else "a folder no git repository holds"
+        said += f", in {place}"
+    return [f"{said}, as it prints it:", *_text_block(example.text)]
 
 
 def _text_block(text: str) -> list[str]:
