@@ -35,7 +35,7 @@ DATE = "2026-01-01T00:00:00Z"
 OUTSIDE = "outside.json"
 _CODE = re.compile(r"[A-Z]{2}\d{3}")
 _KEYS = frozenset(
-    {"break", "base", "remove", "stores", "evidence", "junit", "paths", "git", "link-out", "commit"}
+    {"break", "base", "remove", "rename", "stores", "evidence", "junit", "paths", "git", "link-out", "commit"}
 )
 
 
@@ -138,6 +138,7 @@ class RuleExample(NamedTuple):
     planted: str
     base: Path | None
     remove: tuple[str, ...]
+    rename: Mapping[str, str]  # a path of the base -> its new path in the project
     stores: Mapping[str, str]  # store path in the project -> SQL file of the example
     run: Run
 
@@ -146,6 +147,7 @@ class RuleExample(NamedTuple):
         parts = [f"laid over `{self.base.relative_to(REPO).as_posix()}`" if self.base else "copied as it is"]
         if self.remove:
             parts.append("less its " + ", ".join(f"`{Path(path).name}`" for path in self.remove))
+        parts += [f"`{Path(old).name}` renamed `{Path(new).name}`" for old, new in self.rename.items()]
         parts += [f"`{Path(store).name}` built from `{sql}`" for store, sql in self.stores.items()]
         parts += [f"`{Path(link).name}` a symbolic link out of the project" for link in self.run.links_out]
         if self.run.commits:
@@ -158,6 +160,9 @@ class RuleExample(NamedTuple):
             shutil.copytree(self.base, project, dirs_exist_ok=True, symlinks=True)
             for path in self.remove:
                 (project / path).unlink()
+            for old, new in self.rename.items():
+                (project / new).parent.mkdir(parents=True, exist_ok=True)
+                (project / old).rename(project / new)
         inputs = {MANIFEST, *self.stores.values()}
         for file in sorted(path for path in folder.rglob("*") if path.is_file()):
             relative = file.relative_to(folder)
@@ -187,6 +192,13 @@ def _strings(table: Mapping[str, Any], key: str, where: Path) -> tuple[str, ...]
     return tuple(value)
 
 
+def _table(table: Mapping[str, Any], key: str, where: Path) -> dict[str, str]:
+    value = table.get(key, {})
+    if not isinstance(value, dict) or not all(isinstance(item, str) for item in value.values()):
+        raise ValueError(f"{where}: '{key}' must be a table of strings")
+    return dict(value)
+
+
 def read_example(folder: Path) -> RuleExample:
     """The example of ``folder``, from its ``example.toml``."""
     where = folder / MANIFEST
@@ -208,9 +220,15 @@ def read_example(folder: Path) -> RuleExample:
         commits=commits,
         links_out=_strings(table, "link-out", where),
     )
-    stores = {str(store): str(sql) for store, sql in table.get("stores", {}).items()}
     return RuleExample(
-        folder.name, folder, table["break"], base, _strings(table, "remove", where), stores, run
+        code=folder.name,
+        folder=folder,
+        planted=table["break"],
+        base=base,
+        remove=_strings(table, "remove", where),
+        rename=_table(table, "rename", where),
+        stores=_table(table, "stores", where),
+        run=run,
     )
 
 

@@ -100,10 +100,9 @@ def test_a_rule_page_shows_a_finding_exactly_as_handoff_lint_prints_it(
     assert shown in capsys.readouterr().out
 
 
-def test_a_code_no_example_triggers_says_so_rather_than_show_an_invented_finding(
-    written: dict[Path, str],
-) -> None:
-    page = written[RULES / "NR101.md"]
+def test_a_code_no_example_triggers_says_so_rather_than_show_an_invented_finding(generator: ModuleType) -> None:
+    rule = default_registry().rule("NR101")
+    page = generator.rule_page(rule, None)
     assert "None of this repository's examples and test fixtures triggers NR101" in page
     assert "```text" not in page
 
