@@ -35,7 +35,20 @@ DATE = "2026-01-01T00:00:00Z"
 OUTSIDE = "outside.json"
 _CODE = re.compile(r"[A-Z]{2}\d{3}")
 _KEYS = frozenset(
-    {"break", "base", "remove", "rename", "stores", "evidence", "junit", "paths", "git", "link-out", "commit"}
+    {
+        "break",
+        "also",
+        "base",
+        "remove",
+        "rename",
+        "stores",
+        "evidence",
+        "junit",
+        "paths",
+        "git",
+        "link-out",
+        "commit",
+    }
 )
 
 
@@ -136,6 +149,7 @@ class RuleExample(NamedTuple):
     code: str
     folder: Path
     planted: str
+    also: tuple[str, ...]  # codes of other rules that report the same break
     base: Path | None
     remove: tuple[str, ...]
     rename: Mapping[str, str]  # a path of the base -> its new path in the project
@@ -224,6 +238,7 @@ def read_example(folder: Path) -> RuleExample:
         code=folder.name,
         folder=folder,
         planted=table["break"],
+        also=_strings(table, "also", where),
         base=base,
         remove=_strings(table, "remove", where),
         rename=_table(table, "rename", where),
