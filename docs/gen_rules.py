@@ -6,8 +6,10 @@
 One page per rule of the core table and of the built-in formats: its summary, code, format, default
 severity and failure modes, its four-part documentation, and an example finding. The example is the
 first finding of its code that ``handoff-lint --evidence`` reports on this repository's examples and test
-fixtures, each copied into a temporary git repository laid out as its format keeps its files, printed as
-the text output prints it; a page whose code none of them triggers says so. A page of ``docs/`` holding
+fixtures, each copied into a temporary git repository laid out as its format keeps its files, then on
+the rule examples (``tests/fixtures/rule-examples/``: a small project per rule planting its break, run
+as its ``example.toml`` says, see ``docs/rule_examples.py``), printed as the text output prints it; a
+page whose code none of them triggers says so. A page of ``docs/`` holding
 ``<!-- rules: NAME -->`` ... ``<!-- /rules -->`` gets the table of that format's rules in between
 (``all``: every rule, by format). ``tests/test_docs_rules.py`` fails when a committed page differs from
 what this writes, so ``mkdocs build`` needs no plugin.
@@ -41,7 +43,7 @@ from pytest_handoff.registry import Registry, default_registry  # noqa: E402
 if str(DOCS) not in sys.path:  # the rule examples' module beside this one
     sys.path.insert(0, str(DOCS))
 
-from rule_examples import Run, no_repository_above, rule_examples  # noqa: E402
+from rule_examples import RuleExample, Run, no_repository_above, read_example, rule_examples  # noqa: E402
 
 #: Where each group of rules is described, and its title: a built-in format, or the core's rules.
 GROUPS: dict[str, tuple[str, str]] = {
@@ -158,8 +160,15 @@ def sources() -> list[Source]:
         for s in _sets(FIXTURES / "yolo")
     ]
     found += [Source(s, "copied as it is", _copy_tree) for s in _sets(FIXTURES / "contracts")]
-    found += [Source(example.folder, example.how(), example.lay, example.run) for example in rule_examples()]
+    found += [as_source(example) for example in rule_examples()]
     return found
+
+
+def as_source(example: RuleExample | Path) -> Source:
+    """A rule example (or the folder of one, or of a base of some) as a source of findings."""
+    if isinstance(example, Path):
+        example = read_example(example)
+    return Source(example.folder, example.how(), example.lay, example.run)
 
 
 @contextmanager
@@ -172,39 +181,61 @@ def _working_directory(folder: Path) -> Iterator[None]:
         os.chdir(before)
 
 
-def example_findings(registry: Registry | None = None) -> dict[str, Example]:
-    """The first finding of each code on the examples and fixtures, as the text output prints it."""
+class Printed(NamedTuple):
+    """A finding of a source, by its code, as the text output prints it."""
+
+    code: str
+    text: str
+
+
+#: Each source with every finding reported on it, in the order sources are run.
+Found = Sequence[tuple[Source, Sequence[Printed]]]
+
+
+def findings_on(source: Source, registry: Registry | None = None) -> list[Printed]:
+    """Every finding ``handoff-lint`` reports on ``source``, laid out as a project in a temporary folder."""
     from pytest_handoff.config import load_settings
     from pytest_handoff.pipeline.run import check_paths
     from pytest_handoff.reporters.excerpt import format_finding
 
     registry = registry or default_registry()
-    found: dict[str, Example] = {}
-    for source in sources():
-        with tempfile.TemporaryDirectory() as temporary:
-            project = Path(temporary) / "project"
-            project.mkdir()
-            source.lay(source.folder, project)
-            source.run.prepare(project)
-            with _working_directory(project), no_repository_above(Path(temporary)):
-                settings = load_settings(project, tables=registry).merged(
-                    source.run.overrides(project), "docs", registry
-                )
-                named = [project / path for path in source.run.paths]
-                _, results = check_paths(named, project, settings, jobs=1, registry=registry)
-            for result in results:
-                for finding in result.findings:
-                    if finding.code in found:
-                        continue
-                    text = "\n".join(format_finding(finding, result.sources.get(finding.path)))
-                    if temporary in text:
-                        raise RuntimeError(f"{finding.code}: the example names the temporary folder: {text}")
-                    shown = f"`{source.folder.relative_to(REPO).as_posix()}` ({source.how})"
-                    evidence = finding.code.startswith("EV")
-                    found[finding.code] = Example(
-                        text, shown, evidence, source.run.command(evidence), source.run.git
-                    )
-    return found
+    printed = []
+    with tempfile.TemporaryDirectory() as temporary:
+        project = Path(temporary) / "project"
+        project.mkdir()
+        source.lay(source.folder, project)
+        source.run.prepare(project)
+        with _working_directory(project), no_repository_above(Path(temporary)):
+            configured = load_settings(project, tables=registry)
+            settings = configured.merged(source.run.overrides(project), "docs", registry)
+            named = [project / path for path in source.run.paths]
+            _, results = check_paths(named, project, settings, jobs=1, registry=registry)
+        for result in results:
+            for finding in result.findings:
+                text = "\n".join(format_finding(finding, result.sources.get(finding.path)))
+                if temporary in text:
+                    raise RuntimeError(f"{finding.code}: the example names the temporary folder: {text}")
+                printed.append(Printed(finding.code, text))
+    return printed
+
+
+def source_findings(registry: Registry | None = None) -> list[tuple[Source, Sequence[Printed]]]:
+    """Every source with its findings (each source run once)."""
+    registry = registry or default_registry()
+    return [(source, findings_on(source, registry)) for source in sources()]
+
+
+def example_findings(found: Found) -> dict[str, Example]:
+    """The first finding of each code on the sources, in their order."""
+    examples: dict[str, Example] = {}
+    for source, printed in found:
+        shown = f"`{source.folder.relative_to(REPO).as_posix()}` ({source.how})"
+        for finding in printed:
+            if finding.code not in examples:
+                evidence = finding.code.startswith("EV")
+                command = source.run.command(evidence)
+                examples[finding.code] = Example(finding.text, shown, evidence, command, source.run.git)
+    return examples
 
 
 # --- pages -----------------------------------------------------------------------------------------
@@ -316,11 +347,14 @@ def rules_block(name: str, rules: dict[str, Rule], page: str, examples: dict[str
     return "\n".join(lines)
 
 
-def pages(registry: Registry | None = None) -> dict[Path, str]:
-    """Every generated page by path: each rule's, and each page of docs/ with a rules block, filled in."""
+def pages(registry: Registry | None = None, found: Found | None = None) -> dict[Path, str]:
+    """Every generated page by path: each rule's, and each page of docs/ with a rules block, filled in.
+
+    ``found``: what :func:`source_findings` returned, when the caller has it already.
+    """
     registry = registry or default_registry()
     rules = documented_rules(registry)
-    examples = example_findings(registry)
+    examples = example_findings(source_findings(registry) if found is None else found)
     written = {RULES / f"{code}.md": rule_page(rule, examples.get(code)) for code, rule in rules.items()}
     for path in sorted(DOCS.rglob("*.md")):
         if path in written:

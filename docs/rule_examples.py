@@ -119,14 +119,16 @@ def _git(project: Path, when: str, *args: str) -> subprocess.CompletedProcess[st
 
 
 def commit_project(project: Path, commits: tuple[Commit, ...] = ()) -> None:
-    """A git repository of the project: each of ``commits`` in order, then the rest at :data:`DATE`."""
-    _git(project, DATE, "init", "-q")
+    """A git repository of the project: each of ``commits`` in order, then the rest at :data:`DATE`
+    (unless the last of ``commits`` took the rest: its paths are ``["."]``)."""
+    _git(project, DATE, "init", "-q", "--template=")  # no sample hooks to write and delete
     for number, commit in enumerate(commits, 1):
         _git(project, commit.date, "add", "--", *commit.paths)
         _git(project, commit.date, "commit", "-q", "--no-verify", "-m", f"commit {number}")
+    if commits and commits[-1].paths == (".",):
+        return
     _git(project, DATE, "add", "-A")
-    if _git(project, DATE, "status", "--porcelain").stdout:
-        _git(project, DATE, "commit", "-q", "--no-verify", "-m", "fixtures")
+    _git(project, DATE, "commit", "-q", "--no-verify", "-m", "fixtures")
 
 
 @contextmanager
@@ -165,7 +167,7 @@ class RuleExample(NamedTuple):
         parts += [f"`{Path(store).name}` built from `{sql}`" for store, sql in self.stores.items()]
         parts += [f"`{Path(link).name}` a symbolic link out of the project" for link in self.run.links_out]
         if self.run.commits:
-            parts.append(f"committed in {len(self.run.commits) + 1} dated commits (see its `{MANIFEST}`)")
+            parts.append(f"committed at the dates its `{MANIFEST}` gives")
         return "; ".join(parts)
 
     def lay(self, folder: Path, project: Path) -> None:
@@ -173,7 +175,10 @@ class RuleExample(NamedTuple):
         if self.base is not None:
             shutil.copytree(self.base, project, dirs_exist_ok=True, symlinks=True)
             for path in self.remove:
-                (project / path).unlink()
+                if (project / path).is_dir():
+                    shutil.rmtree(project / path)
+                else:
+                    (project / path).unlink()
             for old, new in self.rename.items():
                 (project / new).parent.mkdir(parents=True, exist_ok=True)
                 (project / old).rename(project / new)
