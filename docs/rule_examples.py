@@ -34,8 +34,9 @@ DATE = "2026-01-01T00:00:00Z"
 #: The file a link out of the project leads to: beside the project, in the temporary folder.
 OUTSIDE = "outside.json"
 _CODE = re.compile(r"[A-Z]{2}\d{3}")
+#: The keys of example.toml (tests/fixtures/rule-examples/README.md says what each does).
 _KEYS = frozenset(
-    {
+    (
         "break",
         "also",
         "base",
@@ -48,7 +49,7 @@ _KEYS = frozenset(
         "git",
         "link-out",
         "commit",
-    }
+    )
 )
 
 
