@@ -6,8 +6,10 @@
 One page per rule of the core table and of the built-in formats: its summary, code, format, default
 severity and failure modes, its four-part documentation, and an example finding. The example is the
 first finding of its code that ``handoff-lint --evidence`` reports on this repository's examples and test
-fixtures, each copied into a temporary git repository laid out as its format keeps its files, printed as
-the text output prints it; a page whose code none of them triggers says so. A page of ``docs/`` holding
+fixtures, each copied into a temporary git repository laid out as its format keeps its files, then on
+the rule examples (``tests/fixtures/rule-examples/``: a small project per rule planting its break, run
+as its ``example.toml`` says, see ``docs/rule_examples.py``), printed as the text output prints it; a
+page whose code none of them triggers says so. A page of ``docs/`` holding
 ``<!-- rules: NAME -->`` ... ``<!-- /rules -->`` gets the table of that format's rules in between
 (``all``: every rule, by format). ``tests/test_docs_rules.py`` fails when a committed page differs from
 what this writes, so ``mkdocs build`` needs no plugin.
@@ -19,7 +21,6 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -39,6 +40,11 @@ from pytest_handoff.failure_modes import mode_label  # noqa: E402
 from pytest_handoff.model import Rule  # noqa: E402
 from pytest_handoff.registry import Registry, default_registry  # noqa: E402
 
+if str(DOCS) not in sys.path:  # the rule examples' module beside this one
+    sys.path.insert(0, str(DOCS))
+
+from rule_examples import RuleExample, Run, no_repository_above, read_example, rule_examples  # noqa: E402
+
 #: Where each group of rules is described, and its title: a built-in format, or the core's rules.
 GROUPS: dict[str, tuple[str, str]] = {
     "core": ("Every format: reading, schemas, secrets", "formats/index.md"),
@@ -57,11 +63,13 @@ _STAMP_TIME = re.compile(r"T(\d\d)_(\d\d)_(\d\d)")
 
 
 class Example(NamedTuple):
-    """A finding as the text output prints it, and what it was found in."""
+    """A finding as the text output prints it, what it was found in, and the command that prints it."""
 
     text: str
     source: str
     evidence: bool
+    command: str = "handoff-lint"
+    git: bool = True
 
 
 class Source(NamedTuple):
@@ -70,6 +78,7 @@ class Source(NamedTuple):
     folder: Path
     how: str  # said on the page: where the files were put
     lay: Callable[[Path, Path], None]  # (folder, project) -> None
+    run: Run = Run()
 
 
 def group_of(rule: Rule) -> str:
@@ -151,7 +160,15 @@ def sources() -> list[Source]:
         for s in _sets(FIXTURES / "yolo")
     ]
     found += [Source(s, "copied as it is", _copy_tree) for s in _sets(FIXTURES / "contracts")]
+    found += [as_source(example) for example in rule_examples()]
     return found
+
+
+def as_source(example: RuleExample | Path) -> Source:
+    """A rule example (or the folder of one, or of a base of some) as a source of findings."""
+    if isinstance(example, Path):
+        example = read_example(example)
+    return Source(example.folder, example.how(), example.lay, example.run)
 
 
 @contextmanager
@@ -164,51 +181,61 @@ def _working_directory(folder: Path) -> Iterator[None]:
         os.chdir(before)
 
 
-def _commit_everything(project: Path) -> None:
-    """A git repository holding the project in one commit of a fixed date (what ``--evidence`` reads)."""
-    when = "2026-01-01T00:00:00Z"
-    env = {
-        **os.environ,
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "docs",
-        "GIT_AUTHOR_EMAIL": "docs@example.invalid",
-        "GIT_COMMITTER_NAME": "docs",
-        "GIT_COMMITTER_EMAIL": "docs@example.invalid",
-        "GIT_AUTHOR_DATE": when,
-        "GIT_COMMITTER_DATE": when,
-    }
-    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-verify", "-m", "fixtures"]):
-        subprocess.run(["git", *command], cwd=project, env=env, check=True, capture_output=True)
+class Printed(NamedTuple):
+    """A finding of a source, by its code, as the text output prints it."""
+
+    code: str
+    text: str
 
 
-def example_findings(registry: Registry | None = None) -> dict[str, Example]:
-    """The first finding of each code on the examples and fixtures, as the text output prints it."""
+#: Each source with every finding reported on it, in the order sources are run.
+Found = Sequence[tuple[Source, Sequence[Printed]]]
+
+
+def findings_on(source: Source, registry: Registry | None = None) -> list[Printed]:
+    """Every finding ``handoff-lint`` reports on ``source``, laid out as a project in a temporary folder."""
     from pytest_handoff.config import load_settings
     from pytest_handoff.pipeline.run import check_paths
     from pytest_handoff.reporters.excerpt import format_finding
 
     registry = registry or default_registry()
-    found: dict[str, Example] = {}
-    for source in sources():
-        with tempfile.TemporaryDirectory() as temporary:
-            project = Path(temporary) / "project"
-            project.mkdir()
-            source.lay(source.folder, project)
-            _commit_everything(project)
-            with _working_directory(project):
-                settings = load_settings(project, tables=registry).merged({"evidence": True}, "docs", registry)
-                _, results = check_paths([], project, settings, jobs=1, registry=registry)
-            for result in results:
-                for finding in result.findings:
-                    if finding.code in found:
-                        continue
-                    text = "\n".join(format_finding(finding, result.sources.get(finding.path)))
-                    if temporary in text:
-                        raise RuntimeError(f"{finding.code}: the example names the temporary folder: {text}")
-                    shown = f"`{source.folder.relative_to(REPO).as_posix()}` ({source.how})"
-                    found[finding.code] = Example(text, shown, finding.code.startswith("EV"))
-    return found
+    printed = []
+    with tempfile.TemporaryDirectory() as temporary:
+        project = Path(temporary) / "project"
+        project.mkdir()
+        source.lay(source.folder, project)
+        source.run.prepare(project)
+        with _working_directory(project), no_repository_above(Path(temporary)):
+            configured = load_settings(project, tables=registry)
+            settings = configured.merged(source.run.overrides(project), "docs", registry)
+            named = [project / path for path in source.run.paths]
+            _, results = check_paths(named, project, settings, jobs=1, registry=registry)
+        for result in results:
+            for finding in result.findings:
+                text = "\n".join(format_finding(finding, result.sources.get(finding.path)))
+                if temporary in text:
+                    raise RuntimeError(f"{finding.code}: the example names the temporary folder: {text}")
+                printed.append(Printed(finding.code, text))
+    return printed
+
+
+def source_findings(registry: Registry | None = None) -> list[tuple[Source, Sequence[Printed]]]:
+    """Every source with its findings (each source run once)."""
+    registry = registry or default_registry()
+    return [(source, findings_on(source, registry)) for source in sources()]
+
+
+def example_findings(found: Found) -> dict[str, Example]:
+    """The first finding of each code on the sources, in their order."""
+    examples: dict[str, Example] = {}
+    for source, printed in found:
+        shown = f"`{source.folder.relative_to(REPO).as_posix()}` ({source.how})"
+        for finding in printed:
+            if finding.code not in examples:
+                evidence = finding.code.startswith("EV")
+                command = source.run.command(evidence)
+                examples[finding.code] = Example(finding.text, shown, evidence, command, source.run.git)
+    return examples
 
 
 # --- pages -----------------------------------------------------------------------------------------
@@ -261,23 +288,7 @@ def rule_page(rule: Rule, example: Example | None) -> str:
     ]
     for part in PARTS:
         lines += [f"## {part}", "", _sentence(parts.get(part, "")) or "(not documented)", ""]
-    lines += ["## An example finding", ""]
-    if example is None:
-        lines += [
-            f"None of this repository's examples and test fixtures triggers {rule.code}, so there is no",
-            "finding of it to show here; the example above says what it reports.",
-        ]
-    elif example.evidence:  # the repository of the claims is the temporary one
-        lines += [
-            f"The first {rule.code} finding `handoff-lint --evidence` reports on {example.source}, "
-            "in a git repository that holds nothing else, as it prints it:",
-            *_text_block(example.text),
-        ]
-    else:
-        lines += [
-            f"The first {rule.code} finding `handoff-lint` reports on {example.source}, as it prints it:",
-            *_text_block(example.text),
-        ]
+    lines += ["## An example finding", "", *_example_lines(rule.code, example)]
     lines += [
         "",
         f"`handoff-lint explain {rule.code}` prints this documentation; "
@@ -285,6 +296,20 @@ def rule_page(rule: Rule, example: Example | None) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _example_lines(code: str, example: Example | None) -> list[str]:
+    """The section's text: where the example finding was found and how it prints, or that none was."""
+    if example is None:
+        return [
+            f"None of this repository's examples and test fixtures triggers {code}, so there is no",
+            "finding of it to show here; the example above says what it reports.",
+        ]
+    said = f"The first {code} finding `{example.command}` reports on {example.source}"
+    if example.evidence:  # the repository of the claims is the temporary one
+        place = "a git repository that holds nothing else" if example.git else "a folder no git repository holds"
+        said += f", in {place}"
+    return [f"{said}, as it prints it:", *_text_block(example.text)]
 
 
 def _text_block(text: str) -> list[str]:
@@ -322,11 +347,14 @@ def rules_block(name: str, rules: dict[str, Rule], page: str, examples: dict[str
     return "\n".join(lines)
 
 
-def pages(registry: Registry | None = None) -> dict[Path, str]:
-    """Every generated page by path: each rule's, and each page of docs/ with a rules block, filled in."""
+def pages(registry: Registry | None = None, found: Found | None = None) -> dict[Path, str]:
+    """Every generated page by path: each rule's, and each page of docs/ with a rules block, filled in.
+
+    ``found``: what :func:`source_findings` returned, when the caller has it already.
+    """
     registry = registry or default_registry()
     rules = documented_rules(registry)
-    examples = example_findings(registry)
+    examples = example_findings(source_findings(registry) if found is None else found)
     written = {RULES / f"{code}.md": rule_page(rule, examples.get(code)) for code, rule in rules.items()}
     for path in sorted(DOCS.rglob("*.md")):
         if path in written:

@@ -23,6 +23,10 @@ from pytest_handoff.validation.schemas import compiled_validator
 
 pytest_plugins = ["pytester"]
 
+# Fixtures are data: a rule example's project has test files of its own (tests/fixtures/rule-examples/
+# evidence/clean/tests/), which are the claims of its handoffs, not tests of this repository.
+collect_ignore = ["fixtures"]
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
 #: Chains of our own, one folder per chain (tests/fixtures/neuralrelay/README.md says what each is for).

@@ -1,23 +1,30 @@
 """The rule pages of the documentation site: one per rule, written from the rule tables by
-docs/gen_rules.py and committed, and named by SARIF's helpUri and by `handoff-lint explain`."""
+docs/gen_rules.py and committed, and named by SARIF's helpUri and by `handoff-lint explain`; each
+shows a finding the tool printed, on the examples, the fixtures or the rule examples
+(tests/fixtures/rule-examples/, one small project per rule)."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 from pytest_handoff.cli import main
 from pytest_handoff.registry import Registry, default_registry
 from pytest_handoff.version import rule_page
-from tests.conftest import REPO
+from tests.conftest import EXAMPLES, REPO
 from tests.test_multi_format_engine import ToyLines
 
 RULES = REPO / "docs" / "rules"
+RULE_EXAMPLES = REPO / "tests" / "fixtures" / "rule-examples"
+#: The password of the secret examples (HX001, CK105): made up, and never shown but masked.
+FAKE_PASSWORD = "FAKE-not-real-7Qx2"
 
 
 def load_generator() -> ModuleType:
@@ -36,9 +43,16 @@ def generator() -> ModuleType:
 
 
 @pytest.fixture(scope="module")
-def written(generator: ModuleType) -> dict[Path, str]:
-    """Every page the generator writes, by path (it runs the examples and fixtures once)."""
-    pages: dict[Path, str] = generator.pages()
+def found(generator: ModuleType) -> Sequence[tuple[Any, Sequence[Any]]]:
+    """Every source of example findings with what handoff-lint reports on it (each run once)."""
+    runs: Sequence[tuple[Any, Sequence[Any]]] = generator.source_findings()
+    return runs
+
+
+@pytest.fixture(scope="module")
+def written(generator: ModuleType, found: Sequence[tuple[Any, Sequence[Any]]]) -> dict[Path, str]:
+    """Every page the generator writes, by path."""
+    pages: dict[Path, str] = generator.pages(found=found)
     return pages
 
 
@@ -100,12 +114,83 @@ def test_a_rule_page_shows_a_finding_exactly_as_handoff_lint_prints_it(
     assert shown in capsys.readouterr().out
 
 
-def test_a_code_no_example_triggers_says_so_rather_than_show_an_invented_finding(
-    written: dict[Path, str],
-) -> None:
-    page = written[RULES / "NR101.md"]
+def test_a_code_no_example_triggers_says_so_rather_than_show_an_invented_finding(generator: ModuleType) -> None:
+    rule = default_registry().rule("NR101")
+    page = generator.rule_page(rule, None)
     assert "None of this repository's examples and test fixtures triggers NR101" in page
     assert "```text" not in page
+
+
+def test_every_built_in_rule_page_shows_a_finding_the_tool_printed(written: dict[Path, str]) -> None:
+    without = [code for code in sorted(built_in_codes()) if "```text\n" not in written[RULES / f"{code}.md"]]
+    assert without == [], "give each a rule example in tests/fixtures/rule-examples/"
+    assert not [path for path, text in written.items() if "None of this repository" in text]
+    index = written[RULES / "index.md"]
+    for shown, total in re.findall(r"(\d+) rules \(\[described here\]\([^)]*\)\), (\d+) with an example finding", index):
+        assert shown == total
+
+
+def test_each_rule_example_reports_the_code_it_plants_and_no_other(
+    generator: ModuleType, found: Sequence[tuple[Any, Sequence[Any]]]
+) -> None:
+    examples = {example.folder: example for example in generator.rule_examples()}
+    reported = {source.folder: {printed.code for printed in codes} for source, codes in found}
+    assert set(examples) <= set(reported)
+    wrong = {
+        example.folder.relative_to(RULE_EXAMPLES).as_posix(): sorted(reported[folder])
+        for folder, example in examples.items()
+        if reported[folder] != {example.code, *example.also}
+    }
+    assert wrong == {}
+    assert {folder.name for folder in examples if examples[folder].also} == {"CK105"}  # HX001 reports its secret too
+
+
+def test_each_rule_example_is_filed_under_its_rules_group_and_says_what_it_plants(generator: ModuleType) -> None:
+    rules = default_registry().all_rules()
+    examples = generator.rule_examples()
+    assert len(examples) == len({example.code for example in examples}) >= 60
+    for example in examples:
+        assert example.code in built_in_codes(), example.folder
+        assert example.folder.parent.name == generator.group_of(rules[example.code]), example.folder
+        assert example.planted.strip(), example.folder
+
+
+def test_the_evidence_examples_base_keeps_every_claim_it_makes(generator: ModuleType) -> None:
+    base = generator.as_source(RULE_EXAMPLES / "evidence" / "clean")
+    assert base.run.evidence
+    assert base.run.commits
+    assert generator.findings_on(base) == []
+
+
+def test_the_evidence_examples_are_run_as_the_page_says(written: dict[Path, str]) -> None:
+    junit = written[RULES / "EV501.md"]
+    assert "`handoff-lint --evidence-junit junit.xml` reports on `tests/fixtures/rule-examples/evidence/EV501`" in junit
+    assert "says failing: 0, but junit.xml has 1 failing test(s)" in junit
+    unavailable = written[RULES / "EV001.md"]
+    assert "in a folder no git repository holds" in unavailable
+    assert "claims not checked against git: not a git repository" in unavailable
+    named = written[RULES / "HF005.md"]
+    assert "`handoff-lint notes/renewal-rules.json` reports on `tests/fixtures/rule-examples/core/HF005`" in named
+
+
+def test_no_page_shows_the_made_up_password_of_the_secret_examples_but_masked(written: dict[Path, str]) -> None:
+    planted = sorted(
+        path.relative_to(RULE_EXAMPLES).parts[1]
+        for path in RULE_EXAMPLES.rglob("*.json")
+        if FAKE_PASSWORD in path.read_text(encoding="utf-8")
+    )
+    assert planted == ["CK105", "HX001"]
+    for path, text in written.items():
+        assert FAKE_PASSWORD[4:] not in text, path
+    assert "postgresql://library:FAKE…(18 characters)@db.staging.invalid/loans" in written[RULES / "HX001.md"]
+
+
+def test_the_rule_examples_are_fixtures_neither_the_examples_nor_this_repositorys_tests_collect(
+    pytestconfig: pytest.Config,
+) -> None:
+    assert not RULE_EXAMPLES.is_relative_to(EXAMPLES)  # pytest --handoffs examples/ never reads them
+    assert (RULE_EXAMPLES / "evidence" / "clean" / "tests" / "test_slugify.py").is_file()  # a project's own test
+    assert pytestconfig.hook.pytest_ignore_collect(collection_path=REPO / "tests" / "fixtures", config=pytestconfig)
 
 
 def test_the_rules_index_lists_every_built_in_rule_with_its_name_and_severity() -> None:
