@@ -9,9 +9,10 @@ import importlib
 import json
 import pkgutil
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import yaml  # noqa: F401  (imported before any pytester run, as the modules below)
@@ -142,3 +143,36 @@ def git_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
         monkeypatch.delenv(variable, raising=False)
     return tmp_path
+
+
+class HookSnapshot(NamedTuple):
+    """A git snapshot of this working tree to install the pre-commit hook from, its commit, and a
+    pre-commit home: one per test process, so that pre-commit installs the hook once, not per test."""
+
+    source: Path
+    rev: str
+    home: Path
+
+
+@pytest.fixture(scope="session")
+def hook_snapshot(tmp_path_factory: pytest.TempPathFactory) -> HookSnapshot:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    source = tmp_path_factory.mktemp("hook-source")
+    shutil.copytree(
+        REPO,
+        source,
+        dirs_exist_ok=True,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "build", "dist", "site"
+        ),
+    )
+
+    def git(*args: str) -> str:
+        command = ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args]
+        return subprocess.run(command, cwd=source, capture_output=True, text=True, check=True).stdout
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "snapshot", "--no-verify")
+    return HookSnapshot(source, git("rev-parse", "HEAD").strip(), tmp_path_factory.mktemp("pre-commit-home"))

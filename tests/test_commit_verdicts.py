@@ -18,7 +18,7 @@ import pytest
 from pytest_handoff.cli import main
 from pytest_handoff.config import Settings
 from pytest_handoff.pipeline.run import check_paths
-from tests.conftest import REPO, ChainFolder, copy_chain
+from tests.conftest import REPO, ChainFolder, HookSnapshot, copy_chain
 
 pytestmark = pytest.mark.slow  # end to end: whole pytest sessions, pre-commit or a server process
 
@@ -208,29 +208,9 @@ def test_a_chain_inside_a_named_folder_is_reported_whole_even_with_files_named(c
 # --- real pre-commit --------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def hook_source(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, Path]:
-    """A git snapshot of this working tree to install the hook from, its commit, and a pre-commit home."""
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    source = tmp_path_factory.mktemp("hook-source")
-    shutil.copytree(
-        REPO,
-        source,
-        dirs_exist_ok=True,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "build", "dist"
-        ),
-    )
-    git(source, "init", "-q")
-    git(source, "add", "-A")
-    git(source, "commit", "-qm", "snapshot", "--no-verify")
-    return source, git(source, "rev-parse", "HEAD").stdout.strip(), tmp_path_factory.mktemp("pre-commit-home")
-
-
 @pytest.fixture
-def project(tmp_path: Path, hook_source: tuple[Path, str, Path]) -> ChainFolder:
-    source, rev, _ = hook_source
+def project(tmp_path: Path, hook_snapshot: HookSnapshot) -> ChainFolder:
+    source, rev, _ = hook_snapshot
     chain = new_repo(tmp_path / "project")
     root = chain.directory.parents[2]
     (root / ".pre-commit-config.yaml").write_text(
@@ -255,39 +235,39 @@ def pre_commit(chain: ChainFolder, home: Path) -> subprocess.CompletedProcess[st
 
 
 def test_pre_commit_fails_a_commit_of_the_test_handoff_for_nr301_in_the_dev_handoff(
-    project: ChainFolder, hook_source: tuple[Path, str, Path]
+    project: ChainFolder, hook_snapshot: HookSnapshot
 ) -> None:
     drop_a_classification(project)
     git(project.directory, "add", TEST)
-    result = pre_commit(project, hook_source[2])
+    result = pre_commit(project, hook_snapshot.home)
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"{CHAIN}/{DEV}:" in result.stdout
     assert "NR301 unclassified-property" in result.stdout
 
 
 def test_pre_commit_fails_a_commit_of_the_dev_handoff_for_nr307_on_the_review(
-    project: ChainFolder, hook_source: tuple[Path, str, Path]
+    project: ChainFolder, hook_snapshot: HookSnapshot
 ) -> None:
     overspend_the_dev_agent(project)
     git(project.directory, "add", DEV)
-    result = pre_commit(project, hook_source[2])
+    result = pre_commit(project, hook_snapshot.home)
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"{CHAIN}/{REVIEW}:" in result.stdout
     assert "NR307 token-total" in result.stdout
 
 
 def test_pre_commit_fails_a_commit_that_deletes_a_handoff_for_nr103(
-    project: ChainFolder, hook_source: tuple[Path, str, Path]
+    project: ChainFolder, hook_snapshot: HookSnapshot
 ) -> None:
     git(project.directory, "rm", "-q", TEST)
-    result = pre_commit(project, hook_source[2])
+    result = pre_commit(project, hook_snapshot.home)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "NR103 sequence-numbers" in result.stdout
     assert "NR106 incomplete-chain" in result.stdout
 
 
 def test_pre_commit_on_a_range_fails_for_a_handoff_the_range_deletes(
-    project: ChainFolder, hook_source: tuple[Path, str, Path]
+    project: ChainFolder, hook_snapshot: HookSnapshot
 ) -> None:
     root = project.directory.parents[2]
     git(project.directory, "rm", "-q", TEST)
@@ -306,7 +286,7 @@ def test_pre_commit_on_a_range_fails_for_a_handoff_the_range_deletes(
             "HEAD",
         ],
         cwd=root,
-        env=clean_env(PRE_COMMIT_HOME=str(hook_source[2])),
+        env=clean_env(PRE_COMMIT_HOME=str(hook_snapshot.home)),
         capture_output=True,
         text=True,
         check=False,
@@ -317,16 +297,16 @@ def test_pre_commit_on_a_range_fails_for_a_handoff_the_range_deletes(
 
 
 def test_pre_commit_fails_a_commit_that_untracks_a_handoff_left_on_disk(
-    project: ChainFolder, hook_source: tuple[Path, str, Path]
+    project: ChainFolder, hook_snapshot: HookSnapshot
 ) -> None:
     git(project.directory, "rm", "-q", "--cached", TEST)
-    result = pre_commit(project, hook_source[2])
+    result = pre_commit(project, hook_snapshot.home)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "NR103 sequence-numbers" in result.stdout
 
 
 def test_pre_commit_passes_a_commit_that_deletes_a_whole_chain_or_touches_no_handoff(
-    project: ChainFolder, hook_source: tuple[Path, str, Path]
+    project: ChainFolder, hook_snapshot: HookSnapshot
 ) -> None:
     root = project.directory.parents[2]
     # A broken chain already committed is not the business of a commit that does not touch it.
@@ -336,23 +316,23 @@ def test_pre_commit_passes_a_commit_that_deletes_a_whole_chain_or_touches_no_han
     git(root, "commit", "-qm", "broken", "--no-verify")
     (root / "notes.txt").write_text("unrelated\n")
     git(root, "add", "notes.txt")
-    result = pre_commit(project, hook_source[2])
+    result = pre_commit(project, hook_snapshot.home)
     assert result.returncode == 0, result.stdout + result.stderr
     git(root, "rm", "-rq", CHAIN)
-    result = pre_commit(project, hook_source[2])
+    result = pre_commit(project, hook_snapshot.home)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "handoff-lint" in result.stdout
     assert "Passed" in result.stdout
 
 
 def test_the_pre_commit_hook_writes_nothing_into_the_repository(
-    project: ChainFolder, hook_source: tuple[Path, str, Path]
+    project: ChainFolder, hook_snapshot: HookSnapshot
 ) -> None:
     root = project.directory.parents[2]
     git(project.directory, "rm", "-q", TEST)
     overspend_the_dev_agent(project)
     git(project.directory, "add", DEV)
-    assert pre_commit(project, hook_source[2]).returncode == 1
+    assert pre_commit(project, hook_snapshot.home).returncode == 1
     assert git(root, "status", "--porcelain", "--ignored", "--untracked-files=all").stdout.splitlines() == [
         f"M  {CHAIN}/{DEV}",
         f"D  {CHAIN}/{TEST}",

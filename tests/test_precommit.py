@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import CHAIN_ID, REPO, SAMPLE_CHAIN, copy_chain
+from tests.conftest import CHAIN_ID, REPO, SAMPLE_CHAIN, HookSnapshot, copy_chain
 
 pytestmark = pytest.mark.slow  # end to end: whole pytest sessions, pre-commit or a server process
 
@@ -42,37 +42,19 @@ def git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
 
 
-@pytest.fixture(scope="module")
-def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One pre-commit cache for the module: the hook's isolated install happens once."""
-    return tmp_path_factory.mktemp("pre-commit-home")
+@pytest.fixture
+def pre_commit_home(hook_snapshot: HookSnapshot) -> Path:
+    """One pre-commit cache per test process: the hook's isolated install happens once."""
+    return hook_snapshot.home
 
 
 @pytest.fixture
-def repo_with_hook(tmp_path: Path, pre_commit_home: Path) -> Path:
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    source = tmp_path / "hook-source"
-    # pre-commit installs the hook from a git repository: a snapshot of this working tree.
-    shutil.copytree(
-        REPO,
-        source,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "build", "dist"
-        ),
-    )
-    for args in (
-        ["init", "-q"],
-        ["add", "-A"],
-        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "snapshot"],
-    ):
-        git(source, *args)
-    rev = git(source, "rev-parse", "HEAD").stdout.strip()
+def repo_with_hook(tmp_path: Path, hook_snapshot: HookSnapshot) -> Path:
     repo = tmp_path / "project"
     repo.mkdir()
     git(repo, "init", "-q")
     (repo / ".pre-commit-config.yaml").write_text(
-        f"repos:\n- repo: {source.as_uri()}\n  rev: {rev}\n  hooks:\n  - id: handoff-lint\n"
+        f"repos:\n- repo: {hook_snapshot.source.as_uri()}\n  rev: {hook_snapshot.rev}\n  hooks:\n  - id: handoff-lint\n"
     )
     copy_chain(SAMPLE_CHAIN, repo / ".neuralrelay" / "handoffs" / CHAIN_ID)
     return repo
