@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,7 @@ import pytest
 from pytest_handoff.config import Settings, config_path, load_settings
 from pytest_handoff.errors import ConfigError
 from pytest_handoff.plugin_items import (
+    OTHER_SHARES_KEY,
     PREFETCHED_KEY,
     SETTINGS_KEY,
     ChainItem,
@@ -33,7 +34,8 @@ from pytest_handoff.plugin_items import (
 from pytest_handoff.plugin_items import HandoffContractWarning as HandoffContractWarning
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import GroupResult
+    from pytest_handoff.model import GroupRef, GroupResult
+    from pytest_handoff.plugin_xdist import Share
 
 COLLECTION_KEY = pytest.StashKey[Collection]()
 
@@ -179,9 +181,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
     config.pluginmanager.register(CiReporting(config), "handoff-ci-reporting")
     if config.pluginmanager.hasplugin("xdist"):
-        from pytest_handoff.plugin_xdist import register_controller
+        from pytest_handoff.plugin_xdist import register_controller, share_of
 
         register_controller(config)
+        share = share_of(config)
+        if share is not None:
+            config.pluginmanager.register(XdistWorkerChecks(share), "handoff-xdist-worker")
 
 
 def _jobs(config: pytest.Config) -> int | None:
@@ -275,24 +280,38 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Check every collected group at once, before the run: on several processes when there are many.
 
     Items then only report their group's result, unless a file changed since (a test wrote
-    it): then the item checks its group again. Under xdist the first worker to get here checks
-    every group and the others read its results (:mod:`plugin_xdist`). Left to the items
-    themselves: collect-only runs, projects with their own ``pytest_handoff_check_chain`` hooks
-    (they run in this process, with the item), and every group when checking them together
-    fails (a project rule that raises fails only its own group's item).
+    it): then the item checks its group again. An xdist worker checks its share of the groups
+    instead (:class:`XdistWorkerChecks`). Left to the items themselves: collect-only runs,
+    projects with their own ``pytest_handoff_check_chain`` hooks (they run in this process, with
+    the item), and every group when checking them together fails (a project rule that raises
+    fails only its own group's item).
     """
+    if not hasattr(session.config, "workerinput"):
+        _prefetch(session)
+
+
+class XdistWorkerChecks:
+    """On an xdist worker whose controller shares results: the worker's share of the groups is
+    checked before xdist's own hook tells the controller that this worker has collected (the
+    controller hands out items only once every worker has), so that every share is written
+    before any item runs (:mod:`plugin_xdist`)."""
+
+    def __init__(self, share: Share) -> None:
+        self.share = share
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        _prefetch(session, self.share)
+
+
+def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
+    """Check the collected groups (or ``share``'s of them) and keep the results for the items."""
     config = session.config
     settings = config.stash.get(SETTINGS_KEY, None)
     if settings is None or config.option.collectonly or config.hook.pytest_handoff_check_chain.get_hookimpls():
         return
-    shared = None
-    if hasattr(config, "workerinput"):
-        from pytest_handoff.plugin_xdist import shared_folder
-
-        shared = shared_folder(config)
-        if shared is None:  # a worker of a controller that shares nothing: each item checks its own
-            return
-    refs = {item.ref.paths: item.ref for item in session.items if isinstance(item, ChainItem)}
+    refs = [item.ref for item in session.items if isinstance(item, ChainItem)]
+    refs = list({ref.paths: ref for ref in refs}.values())  # a group once, in collection order
     if not refs:
         return
     from pytest_handoff.pipeline.parallel import check_groups
@@ -300,28 +319,28 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     registry = default_registry()
 
-    def check() -> dict[tuple[Path, ...], tuple[Stamps, GroupResult]]:
-        stamped = {paths: stamps(paths) for paths in refs}  # before reading: a later change is seen
+    def check(chosen: Sequence[GroupRef]) -> dict[tuple[Path, ...], tuple[Stamps, GroupResult]]:
+        stamped = {ref.paths: stamps(ref.paths) for ref in chosen}  # before reading: a later change is seen
         results = check_groups(
-            list(refs.values()),
+            list(chosen),
             settings,
             config.rootpath,
             cache=result_cache(config),
-            jobs=_jobs(config),
+            # An xdist worker checks its share in its own process: it runs threads, and forks none.
+            jobs=1 if share is not None else _jobs(config),
             registry=registry,
         )
         return {result.ref.paths: (stamped[result.ref.paths], result) for result in results}
 
     try:
-        if shared is None:
-            prefetched = check()
+        if share is None:
+            prefetched = check(refs)
         else:
-            from pytest_handoff.plugin_xdist import checked_once
+            from pytest_handoff.plugin_xdist import check_share, read_shares
 
-            found = checked_once(shared, list(refs.values()), registry, config.rootpath, check)
-            if found is None:
-                return
-            prefetched = found
+            prefetched = check_share(share, refs, check)
+            shared = share
+            config.stash[OTHER_SHARES_KEY] = lambda: read_shares(shared, refs, registry, config.rootpath)
     except Exception:  # each item checks its own group again and reports the error
         return
     config.stash[PREFETCHED_KEY] = prefetched

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -32,6 +32,8 @@ SETTINGS_KEY = pytest.StashKey[Settings]()
 CACHE_KEY = pytest.StashKey[Any]()
 # Chain results checked at collection end, with the files' stamps when they were read.
 PREFETCHED_KEY = pytest.StashKey[dict[tuple[Path, ...], tuple["Stamps", "GroupResult"]]]()
+# On an xdist worker: reads the results the other workers checked (see plugin_xdist), once.
+OTHER_SHARES_KEY = pytest.StashKey[Callable[[], dict[tuple[Path, ...], tuple["Stamps", "GroupResult"]]]]()
 Stamps = tuple[tuple[int, int] | None, ...]
 
 
@@ -245,7 +247,13 @@ class ChainItem(pytest.Item):
 
         settings = settings_of(self.config)
         root = self.config.rootpath
-        prefetched = self.config.stash.get(PREFETCHED_KEY, {}).get(self.ref.paths)
+        known = self.config.stash.get(PREFETCHED_KEY, {})
+        prefetched = known.get(self.ref.paths)
+        read_others = self.config.stash.get(OTHER_SHARES_KEY, None)
+        if prefetched is None and read_others is not None:  # another xdist worker checked this group
+            del self.config.stash[OTHER_SHARES_KEY]
+            known.update(read_others())
+            prefetched = known.get(self.ref.paths)
         result = prefetched[1] if prefetched and prefetched[0] == stamps(self.ref.paths) else None
         if result is None:
             extra = [self._user_checks] if self.ihook.pytest_handoff_check_chain.get_hookimpls() else []

@@ -1,12 +1,14 @@
-"""Under pytest-xdist: every group is checked once, by the first worker that needs the results,
-on every core; the other workers wait for them and read them (pytest-mypy shares its run alike).
+"""Under pytest-xdist: every group is checked once, each worker checking its share of them, and
+each worker's items report the results of every share.
 
-Every xdist worker collects every item, so a worker cannot know at collection's end which items
-it will run. Checking each item in the worker that runs it checks every group once, but on one
-core per worker, after each worker has paid for its own start-up and collection. Here the first
-worker checks all groups with the process pool that a run without xdist uses, while the others
-wait on a lock; then every worker's items only report. The controller makes a private folder
-for the results and hands its path to each worker; it removes the folder at the end.
+Every xdist worker collects every item (xdist requires it), so none can know at collection's end
+which items it will run. Worker K of N checks groups K, K+N, K+2N... of the collection (in its
+own process: forking a worker, which runs execnet's threads, is not safe), and writes their
+results to a folder the controller made for the run and handed to every worker. xdist hands out
+no item before every worker has collected, and a worker writes its share before it says it has:
+so an item whose group another worker checked finds that worker's results there, and reads them
+once. Should they be missing (the worker died), the item checks its own group. The controller
+removes the folder at the end; nothing is written beside the handoffs.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 
@@ -34,7 +36,7 @@ SHARED_FOLDER = "handoff_shared_results"
 
 #: Results by a group's paths, each with its files' stamps from before they were read.
 Prefetched = dict[tuple[Path, ...], tuple["Stamps", GroupResult]]
-#: A result as written to the shared file: what it holds but its ref (rebuilt from the worker's own).
+#: A result as written to a share's file: what it holds but its ref (each worker has its own).
 _Stored = tuple[
     "Stamps",
     tuple[Finding, ...],
@@ -65,61 +67,73 @@ def register_controller(config: pytest.Config) -> None:
         config.pluginmanager.hasplugin("xdist")
         and not hasattr(config, "workerinput")
         and getattr(config.option, "dist", "no") != "no"
-        and _can_lock()
     ):
         config.pluginmanager.register(XdistController(), "handoff-xdist-controller")
 
 
-def shared_folder(config: pytest.Config) -> Path | None:
-    """On an xdist worker, the folder its controller shares results in (None elsewhere)."""
-    given = getattr(config, "workerinput", {}).get(SHARED_FOLDER)
-    return Path(given) if given else None
+class Share(NamedTuple):
+    """The groups worker ``worker`` of ``workers`` checks: every ``workers``-th of the collection,
+    from the ``worker``-th."""
+
+    folder: Path
+    worker: int
+    workers: int
+
+    def of(self, refs: Sequence[GroupRef], worker: int | None = None) -> Sequence[GroupRef]:
+        """The share of worker ``worker`` (default: this one) of ``refs``."""
+        return refs[self.worker if worker is None else worker :: self.workers]
+
+    def path(self, refs: Sequence[GroupRef], worker: int) -> Path:
+        """The file of worker ``worker``'s share of these groups (named by them: another collection's is not read)."""
+        digest = hashlib.sha256("\n".join("\0".join(map(str, ref.paths)) for ref in refs).encode()).hexdigest()
+        return self.folder / f"{digest[:32]}-{worker}-of-{self.workers}.pickle"
 
 
-def checked_once(
-    folder: Path,
-    refs: Sequence[GroupRef],
-    registry: Registry,
-    root: Path,
-    check: Callable[[], Prefetched],
-) -> Prefetched | None:
-    """The results of ``refs``: read from ``folder`` if another worker checked them, else checked
-    here (``check``) and written there for the others. None when they cannot be shared (then each
-    item checks its own group).
-
-    The workers' collections are equal (xdist requires it); a digest of the groups' paths makes
-    sure, and a folder written for other groups is not read.
-    """
-    import fcntl
-
-    digest = hashlib.sha256("\n".join("\0".join(map(str, ref.paths)) for ref in refs).encode()).hexdigest()
-    results = folder / f"{digest}.pickle"
-    try:
-        lock = open(folder / f"{digest}.lock", "ab")  # noqa: SIM115 (held across the check below)
-    except OSError:
+def share_of(config: pytest.Config) -> Share | None:
+    """On an xdist worker whose controller shares results, the share it checks (None elsewhere)."""
+    workerinput = getattr(config, "workerinput", {})
+    folder, worker, count = workerinput.get(SHARED_FOLDER), workerinput.get("workerid", ""), workerinput.get("workercount")
+    if not folder or not isinstance(count, int) or count < 1 or not worker[2:].isdigit():
         return None
-    with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released on close, or by the system if this worker dies
-        try:
-            with open(results, "rb") as stored:
-                # Our own file, in a folder only this run's controller made (mode 0700).
-                return _rebuilt(pickle.load(stored), refs, registry, root)
-        except FileNotFoundError:
-            pass
-        prefetched = check()
-        written = results.with_suffix(".partial")
-        with open(written, "wb") as out:
-            pickle.dump([_stored(prefetched[ref.paths]) for ref in refs], out, pickle.HIGHEST_PROTOCOL)
-        os.replace(written, results)
-        return prefetched
+    # A worker started in place of one that died (gw2 for gw0 of two) checks the share it replaces.
+    return Share(Path(folder), int(worker[2:]) % count, count)
 
 
-def _can_lock() -> bool:
+def check_share(
+    share: Share,
+    refs: Sequence[GroupRef],
+    check: Callable[[Sequence[GroupRef]], Prefetched],
+) -> Prefetched:
+    """Check this worker's share of ``refs`` and write its results for the other workers."""
+    mine = share.of(refs)
+    prefetched = check(mine)
+    written = share.path(refs, share.worker)
+    partial = written.with_suffix(".partial")
     try:
-        import fcntl  # noqa: F401  (POSIX only: elsewhere every worker checks its own items)
-    except ImportError:
-        return False
-    return True
+        with open(partial, "wb") as out:
+            pickle.dump([_stored(prefetched[ref.paths]) for ref in mine], out, pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, written)  # whole or not at all: a reader never sees half a file
+    except OSError:
+        pass  # the other workers' items then check their own groups
+    return prefetched
+
+
+def read_shares(share: Share, refs: Sequence[GroupRef], registry: Registry, root: Path) -> Prefetched:
+    """The results the other workers wrote of their shares of ``refs`` (those that are there)."""
+    found: Prefetched = {}
+    for worker in range(share.workers):
+        if worker == share.worker:
+            continue
+        theirs = share.of(refs, worker)
+        try:
+            with open(share.path(refs, worker), "rb") as stored:
+                # Written by a worker of this run, in a folder only its controller made (mode 0700).
+                entries: list[_Stored] = pickle.load(stored)
+        except (OSError, pickle.UnpicklingError, EOFError):
+            continue
+        if len(entries) == len(theirs):
+            found.update(_rebuilt(entries, theirs, registry, root))
+    return found
 
 
 def _stored(entry: tuple[Stamps, GroupResult]) -> _Stored:

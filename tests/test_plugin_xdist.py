@@ -1,10 +1,11 @@
-"""Under pytest-xdist every group is checked once, by one worker, and the others read its results."""
+"""Under pytest-xdist every group is checked once: each worker checks its share and reads the others'."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -13,11 +14,9 @@ from pytest_handoff.model import GroupRef
 from pytest_handoff.pipeline.discovery import discover
 from pytest_handoff.pipeline.parallel import check_groups
 from pytest_handoff.plugin_items import stamps
-from pytest_handoff.plugin_xdist import Prefetched, checked_once
-from pytest_handoff.registry import Registry, default_registry
+from pytest_handoff.plugin_xdist import SHARED_FOLDER, Prefetched, Share, check_share, read_shares, share_of
+from pytest_handoff.registry import default_registry
 from tests.conftest import OTHER_CHAIN, SAMPLE_CHAIN, ChainFolder, copy_chain
-
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="results are shared under a POSIX file lock")
 
 
 def _project(tmp_path: Path) -> Path:
@@ -28,59 +27,68 @@ def _project(tmp_path: Path) -> Path:
     return tmp_path / "project"
 
 
-def _checker(root: Path, calls: list[int]) -> tuple[Sequence[GroupRef], Registry, Callable[[], Prefetched]]:
-    """The project's groups, the registry and a check of them all that counts its calls."""
-    registry = default_registry()
-    refs = discover([], root, Settings(), registry=registry).groups
+def _refs(root: Path) -> list[GroupRef]:
+    return list(discover([], root, Settings(), registry=default_registry()).groups)
 
-    def check() -> Prefetched:
-        calls.append(1)
-        results = check_groups(refs, Settings(), root, registry=registry)
+
+def _counted_check(root: Path, checked: list[GroupRef]) -> Callable[[Sequence[GroupRef]], Prefetched]:
+    """A check of the groups it is given, as the plugin makes it, that records what it checked."""
+
+    def check(chosen: Sequence[GroupRef]) -> Prefetched:
+        checked.extend(chosen)
+        results = check_groups(list(chosen), Settings(), root, jobs=1)
         return {result.ref.paths: (stamps(result.ref.paths), result) for result in results}
 
-    return refs, registry, check
+    return check
 
 
-def test_the_second_worker_reads_what_the_first_checked(tmp_path: Path) -> None:
-    root, shared = _project(tmp_path), tmp_path / "shared"
-    shared.mkdir()
-    calls: list[int] = []
-    refs, registry, check = _checker(root, calls)
+def test_each_worker_checks_its_share_once_and_reads_the_other_workers(tmp_path: Path) -> None:
+    root, folder = _project(tmp_path), tmp_path / "shared"
+    folder.mkdir()
+    refs, checked = _refs(root), []
+    first, second = Share(folder, 0, 2), Share(folder, 1, 2)
 
-    first = checked_once(shared, refs, registry, root, check)
-    second = checked_once(shared, refs, registry, root, check)
+    own_first = check_share(first, refs, _counted_check(root, checked))
+    own_second = check_share(second, refs, _counted_check(root, checked))
+    read_by_first = read_shares(first, refs, default_registry(), root)
 
-    assert calls == [1]
-    assert first is not None
-    assert second is not None
-    assert {paths: result.findings for paths, (_, result) in second.items()} == {
-        paths: result.findings for paths, (_, result) in first.items()
+    assert sorted(ref.group_id for ref in checked) == sorted(ref.group_id for ref in refs)  # each once
+    assert set(own_first).isdisjoint(own_second)
+    assert set(read_by_first) == set(own_second)
+    assert {paths: result.findings for paths, (_, result) in read_by_first.items()} == {
+        paths: result.findings for paths, (_, result) in own_second.items()
     }
-    assert any(f.code == "NR307" for _, result in second.values() for f in result.findings)
-    assert [stamped for stamped, _ in second.values()] == [stamped for stamped, _ in first.values()]
+    everything = {**own_first, **read_by_first}
+    assert [f.code for _, result in everything.values() for f in result.findings] == ["NR307"]
 
 
-def test_results_written_for_other_groups_are_not_read(tmp_path: Path) -> None:
-    root, shared = _project(tmp_path), tmp_path / "shared"
-    shared.mkdir()
-    calls: list[int] = []
-    refs, registry, check = _checker(root, calls)
-    checked_once(shared, refs, registry, root, check)
+def test_shares_written_for_other_groups_are_not_read(tmp_path: Path) -> None:
+    root, folder = _project(tmp_path), tmp_path / "shared"
+    folder.mkdir()
+    refs = _refs(root)
+    check_share(Share(folder, 1, 2), refs, _counted_check(root, []))
 
-    fewer = refs[:1]
-    found = checked_once(shared, fewer, registry, root, check)
-
-    assert calls == [1, 1]
-    assert found is not None
+    assert read_shares(Share(folder, 0, 2), refs[:1], default_registry(), root) == {}
 
 
-def test_an_unwritable_folder_leaves_each_item_to_check_its_own_group(tmp_path: Path) -> None:
-    root = _project(tmp_path)
-    calls: list[int] = []
-    refs, registry, check = _checker(root, calls)
+def test_a_share_no_worker_wrote_is_nothing_to_read(tmp_path: Path) -> None:
+    root, folder = _project(tmp_path), tmp_path / "shared"
+    folder.mkdir()
 
-    assert checked_once(tmp_path / "missing", refs, registry, root, check) is None
-    assert calls == []
+    assert read_shares(Share(folder, 0, 2), _refs(root), default_registry(), root) == {}
+
+
+def _config(workerinput: dict[str, Any] | None) -> Any:
+    return SimpleNamespace() if workerinput is None else SimpleNamespace(workerinput=workerinput)
+
+
+def test_a_worker_knows_its_share_and_a_replacement_worker_takes_the_share_it_replaces(tmp_path: Path) -> None:
+    given = {SHARED_FOLDER: str(tmp_path), "workercount": 2}
+
+    assert share_of(_config({**given, "workerid": "gw1"})) == Share(tmp_path, 1, 2)
+    assert share_of(_config({**given, "workerid": "gw2"})) == Share(tmp_path, 0, 2)
+    assert share_of(_config({"workerid": "gw0", "workercount": 2})) is None  # its controller shares nothing
+    assert share_of(_config(None)) is None  # not a worker
 
 
 _COUNTING_CONFTEST = """
@@ -89,11 +97,14 @@ import pytest_handoff.pipeline.check as check_module
 import pytest_handoff.pipeline.parallel as parallel_module
 
 _original = check_module.check_group
+os.environ.pop("PYTEST_CURRENT_TEST", None)  # the outer test's, inherited: set again only while an item runs
 
 
 def _counted(ref, *args, **kwargs):
+    # When: at collection's end, or while an item runs (pytest sets PYTEST_CURRENT_TEST then).
+    when = "item" if os.environ.get("PYTEST_CURRENT_TEST") else "collection"
     with open(os.path.join(os.path.dirname(__file__), "checks.log"), "a") as log:
-        log.write(f"{os.getpid()} {ref.group_id}\\n")
+        log.write(f"{ref.group_id} {when}\\n")
     return _original(ref, *args, **kwargs)
 
 
@@ -103,7 +114,7 @@ parallel_module.check_group = _counted
 
 
 @pytest.mark.slow
-def test_under_xdist_one_worker_checks_every_group_once(
+def test_under_xdist_every_group_is_checked_once_before_any_item_runs(
     sample_chain: ChainFolder, pytester: pytest.Pytester
 ) -> None:
     copy_chain(OTHER_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / OTHER_CHAIN.name)
@@ -115,6 +126,5 @@ def test_under_xdist_one_worker_checks_every_group_once(
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*NR307 token-total*"])
     checks = (pytester.path / "checks.log").read_text().split("\n")[:-1]
-    assert sorted(line.split()[1] for line in checks) == sorted([SAMPLE_CHAIN.name, OTHER_CHAIN.name])
-    assert len({line.split()[0] for line in checks}) == 1  # one worker checked both
+    assert sorted(checks) == sorted([f"{SAMPLE_CHAIN.name} collection", f"{OTHER_CHAIN.name} collection"])
     assert not list(pytester.path.glob("**/*.pickle"))  # nothing written beside the handoffs
