@@ -48,11 +48,14 @@ def result_cache(config: pytest.Config) -> Any:
         from pytest_handoff.pipeline.cache import ResultCache
 
         pytest_cache = getattr(config, "cache", None)
-        config.stash[CACHE_KEY] = (
+        cache = (
             ResultCache(pytest_cache.mkdir("handoff"), settings_of(config).fingerprint())
             if pytest_cache is not None
             else None
         )
+        if cache is not None and hasattr(config, "workerinput"):
+            cache.carry_over()  # an xdist worker checks its share: the others' entries stay
+        config.stash[CACHE_KEY] = cache
     return config.stash[CACHE_KEY]
 
 

@@ -95,7 +95,8 @@ def share_of(config: pytest.Config) -> Share | None:
     folder, worker, count = workerinput.get(SHARED_FOLDER), workerinput.get("workerid", ""), workerinput.get("workercount")
     if not folder or not isinstance(count, int) or count < 1 or not worker[2:].isdigit():
         return None
-    # A worker started in place of one that died (gw2 for gw0 of two) checks the share it replaces.
+    # xdist numbers a worker started in place of one that died on (gw2, gw3, ...): it takes a share
+    # by its number, whichever it is; a share that no worker wrote is checked by its items.
     return Share(Path(folder), int(worker[2:]) % count, count)
 
 
@@ -113,8 +114,8 @@ def check_share(
         with open(partial, "wb") as out:
             pickle.dump([_stored(prefetched[ref.paths]) for ref in mine], out, pickle.HIGHEST_PROTOCOL)
         os.replace(partial, written)  # whole or not at all: a reader never sees half a file
-    except OSError:
-        pass  # the other workers' items then check their own groups
+    except Exception:  # not written: the other workers' items check their own groups
+        pass
     return prefetched
 
 
@@ -129,7 +130,7 @@ def read_shares(share: Share, refs: Sequence[GroupRef], registry: Registry, root
             with open(share.path(refs, worker), "rb") as stored:
                 # Written by a worker of this run, in a folder only its controller made (mode 0700).
                 entries: list[_Stored] = pickle.load(stored)
-        except (OSError, pickle.UnpicklingError, EOFError):
+        except Exception:  # unreadable, or written by another interpreter: its items check their own groups
             continue
         if len(entries) == len(theirs):
             found.update(_rebuilt(entries, theirs, registry, root))

@@ -164,7 +164,7 @@ def hook_snapshot(tmp_path_factory: pytest.TempPathFactory) -> HookSnapshot:
         source,
         dirs_exist_ok=True,
         ignore=shutil.ignore_patterns(
-            ".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "build", "dist", "site"
+            ".git", ".venv*", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "build", "dist", "site"
         ),
     )
 

@@ -82,7 +82,7 @@ def _config(workerinput: dict[str, Any] | None) -> Any:
     return SimpleNamespace() if workerinput is None else SimpleNamespace(workerinput=workerinput)
 
 
-def test_a_worker_knows_its_share_and_a_replacement_worker_takes_the_share_it_replaces(tmp_path: Path) -> None:
+def test_a_worker_knows_its_share_by_its_number(tmp_path: Path) -> None:
     given = {SHARED_FOLDER: str(tmp_path), "workercount": 2}
 
     assert share_of(_config({**given, "workerid": "gw1"})) == Share(tmp_path, 1, 2)
@@ -128,3 +128,59 @@ def test_under_xdist_every_group_is_checked_once_before_any_item_runs(
     checks = (pytester.path / "checks.log").read_text().split("\n")[:-1]
     assert sorted(checks) == sorted([f"{SAMPLE_CHAIN.name} collection", f"{OTHER_CHAIN.name} collection"])
     assert not list(pytester.path.glob("**/*.pickle"))  # nothing written beside the handoffs
+
+
+_CHECKING_CONFTEST = """
+import os
+import pytest_handoff.pipeline.check as check_module
+
+_original = check_module._check_contents
+
+
+def _counted(ref, *args, **kwargs):  # a group checked, not taken from the cache
+    with open(os.path.join(os.path.dirname(__file__), "checks.log"), "a") as log:
+        log.write(f"{ref.group_id}\\n")
+    return _original(ref, *args, **kwargs)
+
+
+check_module._check_contents = _counted
+"""
+
+
+@pytest.mark.slow
+def test_under_xdist_the_cache_keeps_every_shares_results_after_a_change(pytester: pytest.Pytester) -> None:
+    handoffs = pytester.path / ".neuralrelay" / "handoffs"
+    copy_chain(SAMPLE_CHAIN, handoffs / SAMPLE_CHAIN.name)
+    other = ChainFolder(copy_chain(OTHER_CHAIN, handoffs / OTHER_CHAIN.name))
+    pytester.makeconftest(_CHECKING_CONFTEST)
+    log = pytester.path / "checks.log"
+
+    def checked_in_a_run() -> list[str]:
+        log.write_text("")
+        pytester.runpytest_subprocess("--handoffs", "-n", "2").assert_outcomes(passed=2)
+        return sorted(log.read_text().split())
+
+    assert checked_in_a_run() == sorted([SAMPLE_CHAIN.name, OTHER_CHAIN.name])  # cold
+    assert checked_in_a_run() == []  # warm
+    other.edit("04-review-agent.json", lambda d: d.update(summary=d["summary"] + " "))
+    assert checked_in_a_run() == [OTHER_CHAIN.name]  # the changed chain only
+    assert checked_in_a_run() == []  # and every chain's result is still kept
+
+
+_HOOK_CONFTEST = """
+def pytest_handoff_check_chain(chain):
+    return [chain.hit(document, "", "a project rule") for document in chain.documents if document.name == "01-ba-agent.json"]
+"""
+
+
+@pytest.mark.slow
+def test_under_xdist_a_projects_own_rule_reports_on_every_chain(pytester: pytest.Pytester) -> None:
+    handoffs = pytester.path / ".neuralrelay" / "handoffs"
+    copy_chain(SAMPLE_CHAIN, handoffs / SAMPLE_CHAIN.name)
+    copy_chain(OTHER_CHAIN, handoffs / OTHER_CHAIN.name)
+    pytester.makeconftest(_HOOK_CONFTEST)
+
+    result = pytester.runpytest_subprocess("--handoffs", "-p", "no:cacheprovider", "-n", "2")
+
+    result.assert_outcomes(failed=2)
+    assert result.stdout.str().count("a project rule") >= 2

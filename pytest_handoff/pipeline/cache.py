@@ -83,7 +83,16 @@ class ResultCache:
         self._known: dict[str, Entry] = {}
         self._kept: dict[str, Entry] = {}
         self._added = 0
+        self._carry_over = False
         self._load()
+
+    def carry_over(self) -> None:
+        """Keep every entry read, used or not, in the pack this run writes.
+
+        For a process that checks only part of the groups (an xdist worker its share): the packs it
+        removes also hold the other parts' entries, which it never asks for.
+        """
+        self._carry_over = True
 
     def _load(self) -> None:
         try:
@@ -160,7 +169,7 @@ class ResultCache:
             self.directory.mkdir(parents=True, exist_ok=True)
             with temporary.open("w", encoding="utf-8") as stream:
                 json.dump(
-                    {"salt": self.salt.hex(), "entries": self._kept},
+                    {"salt": self.salt.hex(), "entries": {**self._known, **self._kept} if self._carry_over else self._kept},
                     stream,
                     ensure_ascii=False,
                     separators=(",", ":"),
