@@ -1,7 +1,7 @@
 """The version of pytest-handoff (read by the build, and by ``handoff-lint --version``) and where its
 documentation lives (``mkdocs.yml``'s ``site_url``; SARIF's ``helpUri`` and ``explain`` name a rule's page)."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: The documentation site (``mkdocs.yml``'s ``site_url``; a test keeps the two equal).
 DOCS_URL = "https://pytest-handoff.github.io/pytest-handoff/"

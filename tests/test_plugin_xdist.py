@@ -161,7 +161,6 @@ def test_under_xdist_the_cache_keeps_every_shares_results_after_a_change(pyteste
         return sorted(log.read_text().split())
 
     assert checked_in_a_run() == sorted([SAMPLE_CHAIN.name, OTHER_CHAIN.name])  # cold
-    assert checked_in_a_run() == []  # warm
     other.edit("04-review-agent.json", lambda d: d.update(summary=d["summary"] + " "))
     assert checked_in_a_run() == [OTHER_CHAIN.name]  # the changed chain only
     assert checked_in_a_run() == []  # and every chain's result is still kept
