@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +25,6 @@ from pytest_handoff.plugin_items import (
     Collection,
     GroupFile,
     GroupFolder,
-    Stamps,
     handoff_arguments,
     initial_paths,
     place,
@@ -34,8 +34,8 @@ from pytest_handoff.plugin_items import (
 from pytest_handoff.plugin_items import HandoffContractWarning as HandoffContractWarning
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import GroupRef, GroupResult
-    from pytest_handoff.plugin_xdist import Share
+    from pytest_handoff.model import GroupRef
+    from pytest_handoff.plugin_xdist import Prefetched, Share
 
 COLLECTION_KEY = pytest.StashKey[Collection]()
 
@@ -319,7 +319,7 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
 
     registry = default_registry()
 
-    def check(chosen: Sequence[GroupRef]) -> dict[tuple[Path, ...], tuple[Stamps, GroupResult]]:
+    def check(chosen: Sequence[GroupRef]) -> Prefetched:
         stamped = {ref.paths: stamps(ref.paths) for ref in chosen}  # before reading: a later change is seen
         results = check_groups(
             list(chosen),
@@ -339,8 +339,8 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
             from pytest_handoff.plugin_xdist import check_share, read_shares
 
             prefetched = check_share(share, refs, check)
-            shared = share
-            config.stash[OTHER_SHARES_KEY] = lambda: read_shares(shared, refs, registry, config.rootpath)
+            read_others: Callable[[], Prefetched] = partial(read_shares, share, refs, registry, config.rootpath)
+            config.stash[OTHER_SHARES_KEY] = read_others
     except Exception:  # each item checks its own group again and reports the error
         return
     config.stash[PREFETCHED_KEY] = prefetched

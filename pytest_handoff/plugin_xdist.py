@@ -62,12 +62,8 @@ class XdistController:
 
 
 def register_controller(config: pytest.Config) -> None:
-    """On a run that starts xdist workers, share the groups' results among them."""
-    if (
-        config.pluginmanager.hasplugin("xdist")
-        and not hasattr(config, "workerinput")
-        and getattr(config.option, "dist", "no") != "no"
-    ):
+    """On a run that starts xdist workers, share the groups' results among them (called when xdist is loaded)."""
+    if not hasattr(config, "workerinput") and getattr(config.option, "dist", "no") != "no":
         config.pluginmanager.register(XdistController(), "handoff-xdist-controller")
 
 

@@ -209,13 +209,11 @@ class Registry:
         Every rule of the core table and of the built-in formats has a page (``docs/rules/``, generated
         from these tables); ``USER`` and a plugin's rules do not.
         """
-        code = code.upper()
-        owners = [spec.name for spec in self.specs.values() if spec.code_prefix and code.startswith(spec.code_prefix)]
-        if any(rule.code == code for rule in _core_rules()) or any(
-            code in self.rules_of(name).by_code for name in owners
-        ):
-            return rule_page(code)
-        return ""
+        rule = self.rule(code)
+        if rule is None or rule is _user_rule():
+            return ""
+        builtin = rule.profile is None or any(spec.name == rule.profile for spec in BUILTIN_SPECS)
+        return rule_page(rule.code) if builtin else ""
 
     def all_rules(self) -> dict[str, Rule]:
         """Every rule of every profile and the core's, by code (sorted); ``USER``, a project's own

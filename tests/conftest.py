@@ -6,12 +6,14 @@ from __future__ import annotations
 # sys.modules when the run ends, and a later process pool would pickle classes of a second copy.
 import concurrent.futures.process  # noqa: F401
 import importlib
+import importlib.util
 import json
 import pkgutil
 import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import pytest
@@ -143,6 +145,17 @@ def git_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for variable in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "FORCE_COLOR"):
         monkeypatch.delenv(variable, raising=False)
     return tmp_path
+
+
+def module_at(path: Path, name: str) -> ModuleType:
+    """The module of the file at ``path`` (a script or generator outside the package), by its path:
+    a package of the same name elsewhere on sys.path must not stand in for it."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 class HookSnapshot(NamedTuple):

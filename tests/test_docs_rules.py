@@ -5,7 +5,6 @@ shows a finding the tool printed, on the examples, the fixtures or the rule exam
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from collections.abc import Sequence
@@ -18,7 +17,7 @@ import pytest
 from pytest_handoff.cli import main
 from pytest_handoff.registry import Registry, default_registry
 from pytest_handoff.version import rule_page
-from tests.conftest import EXAMPLES, REPO
+from tests.conftest import EXAMPLES, REPO, module_at
 from tests.test_multi_format_engine import ToyLines
 
 RULES = REPO / "docs" / "rules"
@@ -28,13 +27,7 @@ FAKE_PASSWORD = "FAKE-not-real-7Qx2"
 
 
 def load_generator() -> ModuleType:
-    # By its path: a package named "docs" elsewhere on sys.path must not stand in for it.
-    spec = importlib.util.spec_from_file_location("gen_rules", REPO / "docs" / "gen_rules.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return module_at(REPO / "docs" / "gen_rules.py", "gen_rules")
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ drift from the findings neither way. A clean project has no finding at all, not 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -24,7 +23,7 @@ from pytest_handoff.config import load_settings
 from pytest_handoff.model import Finding, GroupResult, Severity
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.registry import default_registry
-from tests.conftest import EXAMPLES, REPO
+from tests.conftest import EXAMPLES, REPO, module_at
 
 #: One folder per format, named after its profile.
 FORMATS = ("contracts", "craik", "neuralrelay", "ralph", "trinity", "yolo")
@@ -48,12 +47,7 @@ class Planted(NamedTuple):
 
 def script(name: str) -> ModuleType:
     """A script of ``scripts/`` as a module."""
-    spec = importlib.util.spec_from_file_location(f"scripts_{name}", REPO / "scripts" / f"{name}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return module_at(REPO / "scripts" / f"{name}.py", f"scripts_{name}")
 
 
 def _cell(text: str) -> str:

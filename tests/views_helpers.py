@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import shutil
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 
 from pytest_handoff.cli import main
+from tests.conftest import module_at
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -73,12 +73,7 @@ def copy_chain(source: Path, root: Path, group_id: str | None = None) -> Path:
 
 def generator() -> ModuleType:
     """``benchmarks/generate.py``, which writes realistic chains (clean, or broken on purpose)."""
-    spec = importlib.util.spec_from_file_location("handoff_generate", REPO / "benchmarks" / "generate.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return module_at(REPO / "benchmarks" / "generate.py", "handoff_generate")
 
 
 # --- GitHub tables, parsed back ------------------------------------------------------------------

@@ -102,19 +102,17 @@ def rule_descriptor(code: str, example: Finding, rule: Rule | None, page: str = 
             "shortDescription": {"text": name},
             "defaultConfiguration": {"level": sarif_level(example.severity)},
         }
-    descriptor: dict[str, Any] = {
+    return {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": _plain(rule.summary) or rule.name},
         "fullDescription": {"text": full_description(rule.doc) or rule.name},
         "help": {"text": _plain(rule.doc) or rule.name, "markdown": rule.doc or rule.name},
+        **({"helpUri": page} if page else {}),
+        "defaultConfiguration": {"level": sarif_level(rule.severity)},
+        # The format the rule belongs to (every format's for a core rule) and its failure modes.
+        "properties": {"tags": [rule.profile or "all-formats", *rule.modes]},
     }
-    if page:
-        descriptor["helpUri"] = page
-    descriptor["defaultConfiguration"] = {"level": sarif_level(rule.severity)}
-    # The format the rule belongs to (every format's for a core rule) and its failure modes.
-    descriptor["properties"] = {"tags": [rule.profile or "all-formats", *rule.modes]}
-    return descriptor
 
 
 class SarifReporter(Reporter):
