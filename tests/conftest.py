@@ -8,9 +8,11 @@ import concurrent.futures.process  # noqa: F401
 import importlib
 import importlib.util
 import json
+import os
 import pkgutil
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -25,6 +27,11 @@ from pytest_handoff.registry import default_registry
 from pytest_handoff.validation.schemas import compiled_validator
 
 pytest_plugins = ["pytester"]
+
+# The suite starts Python often (pytester, pre-commit, the MCP server, the CLI): let every process
+# cache bytecode, as users' Pythons do, even where the environment turns that off for the shell.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 # Fixtures are data: a rule example's project has test files of its own (tests/fixtures/rule-examples/
 # evidence/clean/tests/), which are the claims of its handoffs, not tests of this repository.
