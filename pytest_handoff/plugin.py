@@ -21,11 +21,13 @@ from pytest_handoff.plugin_items import (
     OTHER_SHARES_KEY,
     PREFETCHED_KEY,
     SETTINGS_KEY,
+    ChainFolder,
     ChainItem,
     Collection,
     GroupFile,
     GroupFolder,
     handoff_arguments,
+    holds_only,
     initial_paths,
     place,
     result_cache,
@@ -256,9 +258,14 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
     if collection is None or path not in collection.by_folder:
         return None
     placed = collection.by_folder[path]
+    members = frozenset(member for item in placed for member in item.ref.paths)
+    if path != parent.config.rootpath and holds_only(path, members):
+        chain: ChainFolder = ChainFolder.from_parent(parent, path=path)
+        chain.placed = placed
+        return chain
     folder: GroupFolder = GroupFolder.from_parent(parent, path=path)
     folder.placed = placed
-    folder.members = frozenset(member for item in placed for member in item.ref.paths)
+    folder.members = members
     return folder
 
 

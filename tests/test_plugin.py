@@ -169,6 +169,33 @@ def test_last_failed_reruns_only_the_broken_chain(
     result.stdout.fnmatch_lines(["*run-last-failure*"])
 
 
+def test_a_root_conftest_hooks_reach_the_chain_items(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    # A chain folder holding only its handoffs is collected without pytest's conftest walk.
+    pytester.makeconftest(
+        """
+        import pytest
+
+        def pytest_runtest_setup(item):
+            if item.get_closest_marker("handoff"):
+                pytest.skip("skipped by the root conftest")
+        """
+    )
+    run_handoffs("-rs").stdout.fnmatch_lines(["*skipped by the root conftest*", "*1 skipped*"])
+
+
+def test_a_conftest_inside_a_chain_folder_is_honoured(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    (sample_chain.directory / "conftest.py").write_text(
+        "import pytest\n\n"
+        "def pytest_runtest_setup(item):\n"
+        "    pytest.skip('skipped by the chain folder conftest')\n"
+    )
+    run_handoffs("-rs").stdout.fnmatch_lines(["*skipped by the chain folder conftest*", "*1 skipped*"])
+
+
 def test_a_handoff_outside_any_chain_is_an_item_of_its_own(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
