@@ -225,6 +225,21 @@ def test_many_chains_give_the_same_findings_on_several_processes(
     assert json.loads(serial)["summary"]["chains"] == 6
 
 
+def test_checking_leaves_the_hosts_garbage_collection_thresholds_as_they_were(
+    in_repo: ChainFolder, pytester: pytest.Pytester
+) -> None:
+    import gc
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pytest_handoff.config import Settings
+    from pytest_handoff.pipeline.run import check_paths
+
+    before = gc.get_threshold()
+    with ThreadPoolExecutor(4) as threads:
+        list(threads.map(lambda _: check_paths([in_repo.directory], pytester.path, Settings(), jobs=1), range(16)))
+    assert gc.get_threshold() == before
+
+
 def test_checking_one_clean_file_imports_nothing_heavy_and_no_other_format(in_repo: ChainFolder) -> None:
     # Reporters' rich, jsonschema (only for schema errors), the process pool, entry-point
     # metadata, and what dataclasses, argparse's help width and strptime pull in: each costs the
