@@ -13,10 +13,15 @@ pipeline, whatever rules ran.
 from __future__ import annotations
 
 import re
+from functools import cache
+
 
 # Every C0 control (line breaks included) but the tab, C1 controls, DEL, line and paragraph
 # separators, and the bidi marks and overrides.
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+@cache
+def _control() -> re.Pattern[str]:
+    """Compiled on first use: a run with nothing to report shows no handoff text."""
+    return re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _show(match: re.Match[str]) -> str:
@@ -30,7 +35,7 @@ def inert(text: str, *, opens_line: bool = True) -> str:
     Every ``##[`` gets its first ``#`` escaped; unless the caller places the text after text of
     its own on the line (``opens_line=False``), a ``::`` after leading white space does too.
     """
-    shown = _CONTROL.sub(_show, text.replace("\t", " "))
+    shown = _control().sub(_show, text.replace("\t", " "))
     if "##[" in shown:
         shown = shown.replace("##[", "\\x23#[")
     body = shown.lstrip()  # every Unicode space, as the runner's TrimStart()

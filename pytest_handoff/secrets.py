@@ -12,6 +12,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterator
+from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.model import Hit
@@ -135,7 +136,10 @@ def looks_random(value: str) -> bool:
 #: A part of a file name or path written by people: words, numbers and capitalised words joined
 #: by ".", "-" or "_" (base64 runs its letters together: wJalrXUtnFEMI).
 _NAME_PART = r"(?:[a-z]+[0-9]*|[A-Z][a-z]*[0-9]*|[0-9]+[a-z]*)"
-_PATH_SEGMENT = re.compile(rf"\.?{_NAME_PART}(?:[._-]{_NAME_PART})*")
+@cache
+def _path_segment() -> re.Pattern[str]:
+    """Compiled on first use: only a long value under a key-like name is asked about."""
+    return re.compile(rf"\.?{_NAME_PART}(?:[._-]{_NAME_PART})*")
 
 
 #: File name endings that make a value without a slash a file name (``plan.v2.md``); a dotted
@@ -151,7 +155,7 @@ def looks_like_path(value: str) -> bool:
     if "/" not in value and not value.endswith(_FILE_ENDINGS):
         return False
     segments = [segment for segment in value.split("/") if segment not in ("", ".", "..", "~")]
-    return bool(segments) and all(_PATH_SEGMENT.fullmatch(segment) for segment in segments)
+    return bool(segments) and all(_path_segment().fullmatch(segment) for segment in segments)
 
 
 def is_documented_example(secret: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import TYPE_CHECKING
 
 from pytest_handoff.model import Hit
@@ -23,35 +24,48 @@ _OUTCOME = (
     r"becomes?|became|evaluates?|results?|creates?|created|deletes?|deleted|saves?|saved|writes?|wrote|"
     r"crash(?:es|ed)?|hangs?|times? out|status|exception|error"
 )
-#: What makes a counterexample reproducible: a call, an Expected/Actual pair, a comparison or
-#: mapping, an HTTP request, a quoted input with an outcome, or an outcome with a value. Matched
-#: on lower-cased text: IGNORECASE makes the outcome alternation slow to compile on every run.
-CONCRETE_MARKERS = (
-    re.compile(r"[a-z_][\w.]*\([^()\n]*\)"),  # a call: parse('x'), f()
-    re.compile(
-        r"\bexpected\b[\s\S]*\b(?:actual|got|but|received|returns?|returned)\b|"
-        r"\b(?:actual|got)\b[\s\S]*\bexpected\b|\binstead of\b|\brather than\b",
-    ),
-    re.compile(r"==|!=|=>|->|\u2192|\w=\S"),  # a comparison, mapping or key=value
-    re.compile(rf"\b(?:{_OUTCOME})\b\W{{0,3}}(?:\w+\W+){{0,3}}?\d"),  # "returns 500"
-)
 _JUDGED = 2000
-_HTTP_REQUEST = re.compile(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/")  # as written
-_QUOTES = re.compile(_QUOTED)
-_OUTCOME_WORD = re.compile(rf"\b(?:{_OUTCOME})\b")
+
+
+@cache
+def concrete_markers() -> tuple[re.Pattern[str], ...]:
+    """What makes a counterexample reproducible: a call, an Expected/Actual pair, a comparison or
+    mapping, an HTTP request, a quoted input with an outcome, or an outcome with a value. Matched
+    on lower-cased text: IGNORECASE makes the outcome alternation slow to compile. Compiled on
+    first use: most chains have no bug, so no counterexample to judge."""
+    return (
+        re.compile(r"[a-z_][\w.]*\([^()\n]*\)"),  # a call: parse('x'), f()
+        re.compile(
+            r"\bexpected\b[\s\S]*\b(?:actual|got|but|received|returns?|returned)\b|"
+            r"\b(?:actual|got)\b[\s\S]*\bexpected\b|\binstead of\b|\brather than\b",
+        ),
+        re.compile(r"==|!=|=>|->|\u2192|\w=\S"),  # a comparison, mapping or key=value
+        re.compile(rf"\b(?:{_OUTCOME})\b\W{{0,3}}(?:\w+\W+){{0,3}}?\d"),  # "returns 500"
+    )
+
+
+@cache
+def _quoted_outcome() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """An HTTP request as written, a quoted input, an outcome word (compiled on first use)."""
+    return (
+        re.compile(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/"),
+        re.compile(_QUOTED),
+        re.compile(rf"\b(?:{_OUTCOME})\b"),
+    )
 
 
 def is_concrete(counterexample: str) -> bool:
-    """True when a counterexample gives something to replay (see :data:`CONCRETE_MARKERS`)."""
+    """True when a counterexample gives something to replay (see :func:`concrete_markers`)."""
     # What makes one concrete shows early: a long one (NR206's concern) is judged by its start,
     # which also keeps the backtracking markers linear.
     counterexample = counterexample[:_JUDGED]
     text = counterexample.lower()
-    if _HTTP_REQUEST.search(counterexample) or any(marker.search(text) for marker in CONCRETE_MARKERS):
+    http_request, quotes, outcome_word = _quoted_outcome()
+    if http_request.search(counterexample) or any(marker.search(text) for marker in concrete_markers()):
         return True
     # A quoted input with an outcome outside the quotes ("'2024-02-30' raises ValueError").
-    outside = _QUOTES.sub("\0", text)
-    return outside != text and _OUTCOME_WORD.search(outside) is not None
+    outside = quotes.sub("\0", text)
+    return outside != text and outcome_word.search(outside) is not None
 
 
 def check_counterexample_present(document: Document, settings: Settings) -> Iterator[Hit]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import TYPE_CHECKING
 
 from pytest_handoff.model import Hit
@@ -73,7 +74,10 @@ GAP_FILLER = frozenset(
     error errors behaviour behavior situation situations condition conditions unusual rare
     """.split()  # noqa: SIM905 (a word list reads better as text)
 )
-_SPECIFIC = re.compile(r"\d|['\"`\u2018\u201c]|\w\(|[a-z][A-Z]|\w_\w|\w\.[a-z]{1,5}\b|/\w")
+@cache
+def _specific() -> re.Pattern[str]:
+    """What makes a short gap specific (compiled on first use: most gaps are long enough)."""
+    return re.compile(r"\d|['\"`\u2018\u201c]|\w\(|[a-z][A-Z]|\w_\w|\w\.[a-z]{1,5}\b|/\w")
 VAGUE_CRITERION_PHRASES = (
     "works properly",
     "work properly",
@@ -215,7 +219,7 @@ def check_coverage_gaps_are_specific(document: Document, settings: Settings) -> 
         phrases = find_phrases(gap, VAGUE_GAP_PHRASES)
         if phrases:
             rest = content_tokens(gap) - set().union(*(content_tokens(p) for p in phrases)) - GAP_FILLER
-            if len(rest) < 3 and not _SPECIFIC.search(gap):
+            if len(rest) < 3 and not _specific().search(gap):
                 yield Hit(
                     document,
                     f"/coverage_gaps/{index}",
