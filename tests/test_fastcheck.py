@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_handoff.validation.fastcheck import compile_schema
-from pytest_handoff.validation.schemas import available_schemas, build_validator, load_schema
-from tests.conftest import EXAMPLES
+from pytest_handoff.validation.prebuilt import prebuilt_check
+from pytest_handoff.validation.schemas import available_schemas, build_validator, compiled_schema, load_schema
+from tests.conftest import EXAMPLES, REPO, module_at
 
 CLEAN = sorted((EXAMPLES / "neuralrelay" / "clean").rglob("*.json"))
 TYPE_TO_SCHEMA = {
@@ -75,8 +76,29 @@ def test_the_fast_check_agrees_with_jsonschema_on_mutated_handoffs(path: Path, d
     if data.draw(st.booleans()) and isinstance(mutated, dict) and mutated:
         mutated.pop(data.draw(st.sampled_from(sorted(mutated))))
     fast = compile_schema(schema)
+    prebuilt = prebuilt_check(TYPE_TO_SCHEMA[document["handoff_type"]], schema)
     assert fast is not None
-    assert fast(mutated) == build_validator(schema).is_valid(mutated)
+    assert prebuilt is not None
+    assert fast(mutated) == prebuilt(mutated) == build_validator(schema).is_valid(mutated)
+
+
+@pytest.mark.parametrize("name", available_schemas())
+def test_every_shipped_schema_is_checked_by_the_check_written_ahead_of_time(name: str) -> None:
+    prebuilt = prebuilt_check(name, load_schema(name))
+    assert prebuilt is not None
+    assert compiled_schema(name).is_valid.__code__ is prebuilt.__code__  # type: ignore[union-attr]
+
+
+def test_the_checks_written_ahead_of_time_are_up_to_date_with_the_schemas() -> None:
+    script = module_at(REPO / "scripts" / "prebuild_checks.py", "prebuild_checks")
+    stale = [path.name for path, text in script.modules().items() if path.read_text(encoding="utf-8") != text]
+    assert stale == [], "run: python scripts/prebuild_checks.py"
+
+
+def test_a_schema_changed_since_its_check_was_written_is_compiled_at_run_time() -> None:
+    schema = load_schema("neuralrelay/dev_to_test")
+    assert prebuilt_check("neuralrelay/dev_to_test", {**schema, "required": [*schema["required"], "x"]}) is None
+    assert prebuilt_check("no-such-folder/dev_to_test", schema) is None
 
 
 def test_unsupported_keywords_fall_back_to_jsonschema() -> None:

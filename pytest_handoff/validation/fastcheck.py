@@ -205,3 +205,46 @@ def compile_schema(schema: Any, compile_pattern: Callable[[str], Any] = re.compi
     except Unsupported:
         return None
     return generator.build(root)
+
+
+#: Names the generated checks take from the module they are written into (see :func:`factory_source`).
+_MODULE_NAMES = ("_date_time", "_json_equal")
+
+
+def schema_fingerprint(schema: Any) -> int:
+    """A checksum of ``schema``'s canonical text: a prebuilt check is used only for the schema it
+    was written from."""
+    import zlib
+
+    return zlib.crc32(json.dumps(schema, sort_keys=True).encode("utf-8"))
+
+
+def factory_source(schema: Any, factory: str) -> str | None:
+    """Python source of a function named ``factory`` that returns :func:`compile_schema`'s check
+    of ``schema``, for a module written ahead of time (which Python compiles once and caches as
+    bytecode, where compiling at every start costs milliseconds); None when the schema uses
+    anything unsupported. The module must define ``re``, ``_date_time`` and ``_json_equal``."""
+    generator = _Generator(re.compile)
+    try:
+        root = generator.node(schema)
+    except Unsupported:
+        return None
+    lines = [f"def {factory}():"]
+    for name, value in generator.namespace.items():
+        if name not in _MODULE_NAMES:
+            lines.append(f"    {name} = {_literal(value)}")
+    for function in generator.functions:
+        lines.extend(f"    {line}" for line in function.rstrip("\n").split("\n"))
+    for table, entries in generator.tables:
+        lines.append(f"    {table} = {{{', '.join(f'{key!r}: {name}' for key, name in entries.items())}}}")
+    lines.append(f"    return {root}")
+    return "\n".join(lines) + "\n"
+
+
+def _literal(value: Any) -> str:
+    """``value`` as Python source that makes an equal value (a pattern: its compile)."""
+    if isinstance(value, re.Pattern):
+        return f"re.compile({value.pattern!r})"
+    # A set's order is the process's string hashing: sorted, the module is the same every time.
+    # Anything else is a JSON value or a tuple of key names, whose repr is their source.
+    return f"frozenset({sorted(value)!r})" if isinstance(value, frozenset) else repr(value)

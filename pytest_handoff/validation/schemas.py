@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
     from pytest_handoff.read.document import Anchor, Document
+    from pytest_handoff.validation.fastcheck import Check
 
 
 def schema_root() -> Path:
@@ -40,11 +41,11 @@ def load_schema(name: str) -> dict[str, Any]:
 class CompiledSchema:
     """A schema prepared once per process: a fast yes/no check, and jsonschema for the errors."""
 
-    def __init__(self, schema: dict[str, Any]) -> None:
+    def __init__(self, schema: dict[str, Any], prebuilt: Check | None = None) -> None:
         from pytest_handoff.validation.fastcheck import compile_schema
 
         self.schema = schema
-        self.is_valid = compile_schema(schema)
+        self.is_valid = prebuilt or compile_schema(schema)
         self._full: Validator | None = None
 
     @property
@@ -67,8 +68,11 @@ class CompiledSchema:
 
 @cache
 def compiled_schema(name: str) -> CompiledSchema:
-    """A shipped schema, compiled once per process."""
-    return CompiledSchema(load_schema(name))
+    """A shipped schema, compiled once per process (its check written ahead of time, mostly)."""
+    from pytest_handoff.validation.prebuilt import prebuilt_check
+
+    schema = load_schema(name)
+    return CompiledSchema(schema, prebuilt_check(name, schema))
 
 
 def compiled_validator(name: str) -> Validator:
