@@ -1,8 +1,6 @@
 """``python -m pytest_handoff``: the same as ``handoff-lint``."""
 
-import sys
-
-from pytest_handoff.cli import main
+from pytest_handoff.cli import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

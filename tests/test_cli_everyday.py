@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -128,6 +129,20 @@ def test_a_closed_pipe_ends_the_run_quietly(project: Path, args: list[str]) -> N
         os.close(writing)
     assert run.stderr == ""
     assert run.returncode == SIGPIPE_STATUS
+
+
+def test_the_command_prints_all_it_has_and_exits_with_mains_status(project: Path) -> None:
+    # The command skips the interpreter's teardown (cli.run): what it printed must still be whole.
+    def command(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "pytest_handoff", *args], cwd=project, capture_output=True, text=True, timeout=120
+        )
+
+    broken = command("--format", "json")
+    assert (broken.returncode, json.loads(broken.stdout)["summary"]["errors"]) == (1, 10)
+    assert command("--help").returncode == 0
+    bad = command("--no-such-option")
+    assert (bad.returncode, "unrecognized arguments" in bad.stderr) == (2, True)
 
 
 def test_output_files_are_complete_when_the_stdout_reader_goes_away(project: Path) -> None:
