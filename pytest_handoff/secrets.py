@@ -8,7 +8,6 @@ masked too (see :func:`secrets_to_mask`).
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -119,8 +118,10 @@ PLACEHOLDER = (
 
 def entropy(text: str) -> float:
     """Shannon entropy in bits per character."""
+    from math import log2  # only values already long and key-like get here
+
     counts = Counter(text)
-    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+    return -sum(n / len(text) * log2(n / len(text)) for n in counts.values())
 
 
 def looks_random(value: str) -> bool:

@@ -8,7 +8,6 @@ tokens (stop words dropped, a light plural stemming).
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from itertools import chain
 
@@ -213,7 +212,9 @@ def match_words(text: str) -> frozenset[str]:
     (``rejected`` -> ``reject``) and adds a marker for words of one concept (:data:`CONCEPTS`).
     """
     if not text.isascii():
-        text = unicodedata.normalize("NFC", text)
+        from unicodedata import normalize  # a library module of its own: loaded for such text only
+
+        text = normalize("NFC", text)
     words = set(chain.from_iterable(map(_WORD_FORMS.__getitem__, _WORD.findall(text))))
     folded = text.casefold()
     words.update(concept for phrase, concept in PHRASE_CONCEPTS if phrase in folded)

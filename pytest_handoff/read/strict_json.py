@@ -8,7 +8,6 @@ line and column where it shows, with a message that says what was found.
 from __future__ import annotations
 
 import json
-import math
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -23,6 +22,9 @@ from pytest_handoff.read.pointers import pointer_join
 
 if TYPE_CHECKING:
     pass
+
+#: What a number too large for a float reads as (1e999): as non-standard as Infinity.
+_INFINITY = float("inf")
 
 
 def _deepest_opening(text: str) -> int | None:
@@ -65,7 +67,7 @@ def _first_non_finite_pointer(text: str) -> str:
 
     def number(token: str) -> Any:
         value = float(token)
-        return marker if math.isinf(value) else value
+        return marker if abs(value) == _INFINITY else value
 
     try:
         data = json.loads(text, parse_constant=constant, parse_float=number, object_pairs_hook=_Pairs)
@@ -91,7 +93,7 @@ def _reject_constant(token: str) -> Any:
 def _finite_float(token: str) -> float:
     # 1e999 reads as inf: as non-standard as the Infinity token, and it must not pass silently.
     value = float(token)
-    if math.isinf(value):
+    if abs(value) == _INFINITY:
         raise _NonFinite(token)
     return value
 

@@ -211,12 +211,10 @@ def compile_schema(schema: Any, compile_pattern: Callable[[str], Any] = re.compi
 _MODULE_NAMES = ("_date_time", "_json_equal")
 
 
-def schema_fingerprint(schema: Any) -> int:
-    """A checksum of ``schema``'s canonical text: a prebuilt check is used only for the schema it
-    was written from."""
-    import zlib
-
-    return zlib.crc32(json.dumps(schema, sort_keys=True).encode("utf-8"))
+def schema_fingerprint(schema: Any) -> str:
+    """``schema``'s canonical text: a prebuilt check is used only for the schema it was written
+    from (a checksum would load a library module at every start; comparing text costs less)."""
+    return json.dumps(schema, sort_keys=True, separators=(",", ":"))
 
 
 def factory_source(schema: Any, factory: str) -> str | None:

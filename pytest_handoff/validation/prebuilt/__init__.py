@@ -62,6 +62,6 @@ def module_source(folder: Path) -> str:
         if source is None:
             continue  # compiled at run time (jsonschema does all the work)
         parts.append(f"\n{source}\n")
-        entries.append(f"    {path.name.removesuffix('.schema.json')!r}: ({schema_fingerprint(schema)}, {factory}),")
+        entries.append(f"    {path.name.removesuffix('.schema.json')!r}: ({schema_fingerprint(schema)!r}, {factory}),")
     parts.append("\nCHECKS = {\n" + "\n".join(entries) + "\n}\n")
     return "".join(parts)

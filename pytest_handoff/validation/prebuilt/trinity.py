@@ -44,5 +44,5 @@ def _check_0():
 
 
 CHECKS = {
-    'handoff': (3029205078, _check_0),
+    'handoff': ('{"$id":"https://pytest-handoff.dev/schemas/trinity/handoff.schema.json","$schema":"http://json-schema.org/draft-07/schema#","description":"One handoff between Trinity agents: a file {from}-{ISO timestamp}.json that the sending agent leaves in the handoff/ folder of the receiving agent\'s workspace. Keys beyond these five are allowed: Trinity\'s design describes the fields it writes, not a closed format.","properties":{"context":{"description":"What the sender passes on: any JSON value, as the sending agent chose it."},"from":{"description":"The sending agent; the file name starts with it.","minLength":1,"pattern":"^[^/\\\\\\\\]+$","type":"string"},"status":{"description":"pending when written; the receiving agent sets accepted when it takes the handoff up.","enum":["pending","accepted"],"type":"string"},"timestamp":{"description":"When the handoff was written, ISO 8601 with a time zone (new Date().toISOString() gives 2026-04-02T10:00:00.000Z); the file name holds the same moment.","format":"date-time","type":"string"},"to":{"description":"The receiving agent, whose workspace holds the file.","minLength":1,"pattern":"^[^/\\\\\\\\]+$","type":"string"}},"required":["from","to","timestamp","context","status"],"title":"Trinity handoff","type":"object"}', _check_0),
 }
