@@ -300,14 +300,17 @@ class ChainItem(pytest.Item):
         self.handoff_findings = [finding.to_wire() for finding in result.findings]
         for finding in result.findings:
             self.user_properties.append(("handoff_finding", one_line(finding)))
-        if result.notes:
-            self.add_report_section("call", "handoff trace", "\n".join(inert(note) for note in result.notes))
         escalated = [
             finding
             for finding in result.findings
             if finding.severity == Severity.WARNING and not _warn(finding)
         ]
-        if result.failed or escalated:
+        failed = result.failed or bool(escalated)
+        # A passing chain's trace only when it is shown (-rA, -rP): under xdist every section
+        # travels to the controller, for each of thousands of chains.
+        if result.notes and (failed or _shows_passed(self.config)):
+            self.add_report_section("call", "handoff trace", "\n".join(inert(note) for note in result.notes))
+        if failed:
             raise HandoffContractError(render_failure(result, warnings_are_errors=bool(escalated)))
 
     def _user_checks(self, chain: Group) -> Iterator[Hit | Finding]:
@@ -343,6 +346,12 @@ class ChainItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"handoff chain {inert(shown_path(self.ref.group_id))}"
+
+
+def _shows_passed(config: pytest.Config) -> bool:
+    """Whether ``-r`` asks for the output of passing tests (``P``, or ``A``; ``N`` resets)."""
+    chars = str(config.getoption("reportchars", "") or "").rpartition("N")[2]
+    return "P" in chars or "A" in chars
 
 
 def _warn(finding: Finding) -> bool:

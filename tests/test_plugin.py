@@ -196,6 +196,16 @@ def test_a_conftest_inside_a_chain_folder_is_honoured(
     run_handoffs("-rs").stdout.fnmatch_lines(["*skipped by the chain folder conftest*", "*1 skipped*"])
 
 
+@pytest.mark.parametrize(("report", "shown"), [((), False), (("-rA",), True), (("-rP",), True), (("-rAN",), False)])
+def test_a_passing_chain_carries_its_trace_only_when_the_report_shows_passes(
+    sample_chain: ChainFolder, run_handoffs: Run, report: tuple[str, ...], shown: bool
+) -> None:
+    # Under xdist every report section travels to the controller: a passing chain's trace only when shown.
+    result = run_handoffs(*report)
+    result.assert_outcomes(passed=1)
+    assert ("handoff trace" in result.stdout.str()) is shown
+
+
 def test_a_handoff_outside_any_chain_is_an_item_of_its_own(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
