@@ -130,12 +130,14 @@ def place(discovery: Discovery, root: Path, registry: Registry) -> Collection:
     by_file: dict[Path, list[Placed]] = {}
     for ref in discovery.groups:
         named = reported_files(ref, discovery, root)
-        plain = _plain(ref, root)
+        displays = [display_path_for(path, root) for path in ref.paths]
+        plain = _plain(ref, root, displays)
         if named is None or ref.standalone:  # a file on its own is its whole group
             placed = [Placed(ref, None, plain)]
         else:
-            placed = [Placed(ref, path, plain) for path in ref.paths if display_path_for(path, root) in named]
-        if not plain or not all(path.is_relative_to(root) for path in ref.paths):
+            placed = [Placed(ref, path, plain) for path, shown in zip(ref.paths, displays, strict=True) if shown in named]
+        # A display path is absolute exactly when its file is outside the project.
+        if not plain or any(os.path.isabs(shown) for shown in displays):
             # pytest would print such paths raw in node ids; sources outside the project have no node.
             by_folder.setdefault(root, []).extend(placed)
         elif ref.directory is not None and registry.profile(ref.profile).groups_by_folder:
@@ -152,10 +154,11 @@ def place(discovery: Discovery, root: Path, registry: Registry) -> Collection:
     return Collection(by_folder, by_file, frozenset(walk_into))
 
 
-def _plain(ref: GroupRef, root: Path) -> bool:
-    """True when every path of the group can be shown as it is: one line, no secret in it."""
-    places = [*ref.paths, *([ref.directory] if ref.directory is not None else [])]
-    displays = [display_path_for(place, root) for place in places]
+def _plain(ref: GroupRef, root: Path, member_displays: list[str]) -> bool:
+    """True when every path of the group (its members' displays given) can be shown as it is:
+    one line, no secret in it."""
+    folder = [display_path_for(ref.directory, root)] if ref.directory is not None else []
+    displays = [*member_displays, *folder]
     joined = "/".join(displays)  # one look for the whole group: "/" is a character inert() keeps
     if inert(joined, opens_line=False) != joined or any(d.lstrip().startswith("::") for d in displays):
         return False
@@ -218,10 +221,13 @@ class ChainFolder(pytest.File):
     """
 
     placed: Sequence[Placed] = ()
+    _hooks: Any = None
 
     @property
     def ihook(self) -> Any:
-        return self.session.gethookproxy(self.path.parent)
+        if self._hooks is None:  # asked by each hook call of each item: looked up once
+            self._hooks = self.session.gethookproxy(self.path.parent)
+        return self._hooks
 
     def collect(self) -> Iterable[pytest.Item]:
         return list(items_for(self, self.placed))
