@@ -201,6 +201,8 @@ class _WordForms(dict[str, tuple[str, ...]]):
 
 
 _WORD_FORMS = _WordForms()
+#: _WORD on ASCII text: letters and digits kept, every other byte a blank.
+_BLANK_ALL_BUT_ASCII_WORDS = bytes(byte if chr(byte).isalnum() and byte < 128 else ord(" ") for byte in range(256))
 
 
 @lru_cache(maxsize=16384)
@@ -211,11 +213,16 @@ def match_words(text: str) -> frozenset[str]:
     (``refreshAccessToken`` also gives ``refresh``, ``access``, ``token``), stems derived forms
     (``rejected`` -> ``reject``) and adds a marker for words of one concept (:data:`CONCEPTS`).
     """
-    if not text.isascii():
+    if text.isascii():
+        # ASCII letter and digit runs: blanking every other byte and splitting is three times
+        # as fast as the pattern (which any script needs).
+        found = text.encode("ascii").translate(_BLANK_ALL_BUT_ASCII_WORDS).decode("ascii").split()
+    else:
         from unicodedata import normalize  # a library module of its own: loaded for such text only
 
         text = normalize("NFC", text)
-    words = set(chain.from_iterable(map(_WORD_FORMS.__getitem__, _WORD.findall(text))))
+        found = _WORD.findall(text)
+    words = set(chain.from_iterable(map(_WORD_FORMS.__getitem__, found)))
     folded = text.casefold()
     words.update(concept for phrase, concept in PHRASE_CONCEPTS if phrase in folded)
     return frozenset(words)

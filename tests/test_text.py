@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_handoff.text import STOP_WORDS, content_tokens, normalise, stem
+from pytest_handoff.text import STOP_WORDS, content_tokens, match_words, normalise, stem
 
 # Letters, digits, every kind of white space and dash, and characters whose case folding
 # changes their length or leaves ASCII.
@@ -38,3 +38,11 @@ def test_normalise_is_casefold_dashes_and_single_spaces(text: str) -> None:
 @given(texts)
 def test_content_tokens_are_the_stemmed_words_that_are_not_stop_words(text: str) -> None:
     assert content_tokens.__wrapped__(text) == plain_content_tokens(text)
+
+
+@settings(max_examples=300)
+@given(text=st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_match_words_reads_ascii_text_as_its_pattern_does(text: str) -> None:
+    # An em space (no word character, unchanged by NFC and case folding) sends the same text
+    # down the pattern's path, which any script takes.
+    assert match_words(text) == match_words(text + "\u2003")
