@@ -136,7 +136,7 @@ def place(discovery: Discovery, root: Path, registry: Registry) -> Collection:
             placed = [Placed(ref, None, plain)]
         else:
             placed = [Placed(ref, path, plain) for path, shown in zip(ref.paths, displays, strict=True) if shown in named]
-        # A display path is absolute exactly when its file is outside the project.
+        # An absolute display path: the file is outside the project (or in a folder named "..x").
         if not plain or any(os.path.isabs(shown) for shown in displays):
             # pytest would print such paths raw in node ids; sources outside the project have no node.
             by_folder.setdefault(root, []).extend(placed)
@@ -221,13 +221,11 @@ class ChainFolder(pytest.File):
     """
 
     placed: Sequence[Placed] = ()
-    _hooks: Any = None
 
     @property
     def ihook(self) -> Any:
-        if self._hooks is None:  # asked by each hook call of each item: looked up once
-            self._hooks = self.session.gethookproxy(self.path.parent)
-        return self._hooks
+        # Looked up at every call, as pytest's own: a conftest loaded later elsewhere stays out.
+        return self.session.gethookproxy(self.path.parent)
 
     def collect(self) -> Iterable[pytest.Item]:
         return list(items_for(self, self.placed))

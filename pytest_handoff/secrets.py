@@ -137,6 +137,8 @@ def looks_random(value: str) -> bool:
 #: A part of a file name or path written by people: words, numbers and capitalised words joined
 #: by ".", "-" or "_" (base64 runs its letters together: wJalrXUtnFEMI).
 _NAME_PART = r"(?:[a-z]+[0-9]*|[A-Z][a-z]*[0-9]*|[0-9]+[a-z]*)"
+
+
 @cache
 def _path_segment() -> re.Pattern[str]:
     """Compiled on first use: only a long value under a key-like name is asked about."""

@@ -202,7 +202,9 @@ class _WordForms(dict[str, tuple[str, ...]]):
 
 _WORD_FORMS = _WordForms()
 #: _WORD on ASCII text: letters and digits kept, every other byte a blank.
-_BLANK_ALL_BUT_ASCII_WORDS = bytes(byte if chr(byte).isalnum() and byte < 128 else ord(" ") for byte in range(256))
+_BLANK_ALL_BUT_ASCII_WORDS = bytes(
+    byte if chr(byte).isalnum() and byte < 128 else ord(" ") for byte in range(256)
+)
 
 
 @lru_cache(maxsize=16384)

@@ -235,9 +235,22 @@ def test_checking_leaves_the_hosts_garbage_collection_thresholds_as_they_were(
     from pytest_handoff.pipeline.run import check_paths
 
     before = gc.get_threshold()
+    while_checking: list[int] = []
+
+    def check(_: int) -> object:
+        progress = lambda refs, done: while_checking.append(gc.get_threshold()[0])  # noqa: E731
+        return check_paths([in_repo.directory], pytester.path, Settings(), jobs=1, progress=progress)
+
     with ThreadPoolExecutor(4) as threads:
-        list(threads.map(lambda _: check_paths([in_repo.directory], pytester.path, Settings(), jobs=1), range(16)))
+        list(threads.map(check, range(16)))
     assert gc.get_threshold() == before
+    assert max(while_checking) >= 10_000 > before[0]  # collected less often while checking
+    gc.set_threshold(0)  # a host that turned collection off keeps it off
+    try:
+        check(0)
+        assert while_checking[-1] == 0
+    finally:
+        gc.set_threshold(*before)
 
 
 def test_checking_one_clean_file_imports_nothing_heavy_and_no_other_format(in_repo: ChainFolder) -> None:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_handoff.validation.fastcheck import compile_schema
+from pytest_handoff.validation.fastcheck import compile_schema, factory_source
 from pytest_handoff.validation.prebuilt import prebuilt_check
 from pytest_handoff.validation.schemas import available_schemas, build_validator, compiled_schema, load_schema
 from tests.conftest import EXAMPLES, REPO, module_at
@@ -93,6 +93,22 @@ def test_the_checks_written_ahead_of_time_are_up_to_date_with_the_schemas() -> N
     script = module_at(REPO / "scripts" / "prebuild_checks.py", "prebuild_checks")
     stale = [path.name for path, text in script.modules().items() if path.read_text(encoding="utf-8") != text]
     assert stale == [], "run: python scripts/prebuild_checks.py"
+
+
+@pytest.mark.parametrize("name", available_schemas())
+@settings(max_examples=25, deadline=None)
+@given(value=json_values)
+def test_the_check_written_ahead_of_time_answers_as_the_compiled_one(name: str, value: Any) -> None:
+    schema = load_schema(name)
+    prebuilt, compiled = prebuilt_check(name, schema), compile_schema(schema)
+    assert prebuilt is not None
+    assert compiled is not None
+    assert prebuilt(value) == compiled(value)
+
+
+def test_a_constant_with_no_python_literal_is_left_to_the_run_time_compiler() -> None:
+    assert factory_source({"type": "number", "maximum": float("inf")}, "check") is None
+    assert factory_source({"type": "number", "maximum": 3}, "check") is not None
 
 
 def test_a_schema_changed_since_its_check_was_written_is_compiled_at_run_time() -> None:

@@ -198,12 +198,24 @@ def test_a_conftest_inside_a_chain_folder_is_honoured(
 
 @pytest.mark.parametrize(("report", "shown"), [((), False), (("-rA",), True), (("-rP",), True), (("-rAN",), False)])
 def test_a_passing_chain_carries_its_trace_only_when_the_report_shows_passes(
-    sample_chain: ChainFolder, run_handoffs: Run, report: tuple[str, ...], shown: bool
+    sample_chain: ChainFolder, pytester: pytest.Pytester, report: tuple[str, ...], shown: bool
 ) -> None:
     # Under xdist every report section travels to the controller: a passing chain's trace only when shown.
-    result = run_handoffs(*report)
-    result.assert_outcomes(passed=1)
-    assert ("handoff trace" in result.stdout.str()) is shown
+    reports = pytester.inline_run("--handoffs", "-p", "no:cacheprovider", *report).getreports("pytest_runtest_logreport")
+    calls = [r for r in reports if r.when == "call"]
+    assert [r.passed for r in calls] == [True]
+    assert any(title.startswith("Captured handoff trace") for title, _ in calls[0].sections) is shown
+
+
+def test_a_conftest_of_another_folder_stays_out_of_the_chain_items(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
+) -> None:
+    elsewhere = pytester.mkdir("zzz")
+    (elsewhere / "conftest.py").write_text(
+        "import pytest\n\ndef pytest_runtest_setup(item):\n    pytest.skip('the zzz conftest')\n"
+    )
+    (elsewhere / "test_z.py").write_text("def test_z():\n    pass\n")
+    run_handoffs().assert_outcomes(passed=1, skipped=1)
 
 
 def test_a_handoff_outside_any_chain_is_an_item_of_its_own(

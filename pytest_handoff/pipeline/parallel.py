@@ -135,7 +135,7 @@ def rarer_collections() -> Iterator[None]:
     with _THRESHOLD_LOCK:  # threads checking at once: the first one in saves, the last one out restores
         if _CHECKING == 0:
             _HOST_THRESHOLDS = gc.get_threshold()
-            gc.set_threshold(max(_HOST_THRESHOLDS[0], YOUNG_COLLECTION_THRESHOLD), *_HOST_THRESHOLDS[1:])
+            gc.set_threshold(_rarer(_HOST_THRESHOLDS[0]), *_HOST_THRESHOLDS[1:])
         _CHECKING += 1
     try:
         yield
@@ -144,6 +144,11 @@ def rarer_collections() -> Iterator[None]:
             _CHECKING -= 1
             if _CHECKING == 0:
                 gc.set_threshold(*_HOST_THRESHOLDS)
+
+
+def _rarer(threshold: int) -> int:
+    """A young-generation threshold no lower than ours; 0 (collection turned off) stays 0."""
+    return threshold and max(threshold, YOUNG_COLLECTION_THRESHOLD)
 
 
 _THRESHOLD_LOCK = _thread.allocate_lock()
@@ -168,7 +173,7 @@ def _receive_refs(refs: Sequence[GroupRef], registry: Registry) -> None:
     global _FORKED_REFS, _FORKED_REGISTRY
     _FORKED_REFS = refs
     _FORKED_REGISTRY = registry
-    gc.set_threshold(max(gc.get_threshold()[0], YOUNG_COLLECTION_THRESHOLD))  # see rarer_collections
+    gc.set_threshold(_rarer(gc.get_threshold()[0]))  # see rarer_collections
 
 
 def _check_forked(

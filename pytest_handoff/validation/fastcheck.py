@@ -225,12 +225,14 @@ def factory_source(schema: Any, factory: str) -> str | None:
     generator = _Generator(re.compile)
     try:
         root = generator.node(schema)
+        constants = [
+            f"    {name} = {_literal(value)}"
+            for name, value in generator.namespace.items()
+            if name not in _MODULE_NAMES
+        ]
     except Unsupported:
         return None
-    lines = [f"def {factory}():"]
-    for name, value in generator.namespace.items():
-        if name not in _MODULE_NAMES:
-            lines.append(f"    {name} = {_literal(value)}")
+    lines = [f"def {factory}():", *constants]
     for function in generator.functions:
         lines.extend(f"    {line}" for line in function.rstrip("\n").split("\n"))
     for table, entries in generator.tables:
@@ -243,6 +245,22 @@ def _literal(value: Any) -> str:
     """``value`` as Python source that makes an equal value (a pattern: its compile)."""
     if isinstance(value, re.Pattern):
         return f"re.compile({value.pattern!r})"
-    # A set's order is the process's string hashing: sorted, the module is the same every time.
-    # Anything else is a JSON value or a tuple of key names, whose repr is their source.
-    return f"frozenset({sorted(value)!r})" if isinstance(value, frozenset) else repr(value)
+    if isinstance(value, frozenset) and all(isinstance(item, str) for item in value):
+        # A set's order is the process's string hashing: sorted, the module is the same every time.
+        return f"frozenset({sorted(value)!r})"
+    if not _is_literal(value):
+        raise Unsupported(f"a constant with no literal: {value!r}")
+    return repr(value)
+
+
+def _is_literal(value: Any) -> bool:
+    """True for a JSON value (finite numbers) or a tuple of them: its repr is its source."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return True
+    if isinstance(value, float):
+        return value == value and abs(value) != float("inf")
+    if isinstance(value, (list, tuple)):
+        return all(_is_literal(item) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and _is_literal(item) for key, item in value.items())
+    return False

@@ -74,10 +74,14 @@ GAP_FILLER = frozenset(
     error errors behaviour behavior situation situations condition conditions unusual rare
     """.split()  # noqa: SIM905 (a word list reads better as text)
 )
+
+
 @cache
 def _specific() -> re.Pattern[str]:
     """What makes a short gap specific (compiled on first use: most gaps are long enough)."""
     return re.compile(r"\d|['\"`\u2018\u201c]|\w\(|[a-z][A-Z]|\w_\w|\w\.[a-z]{1,5}\b|/\w")
+
+
 VAGUE_CRITERION_PHRASES = (
     "works properly",
     "work properly",
