@@ -240,15 +240,18 @@ def _check_contents(
     claim_fields, claim_time = profile.claims_declared(ref, settings) if settings.evidence else ((), "")
     group = Group(ref, documents, root=root, claim_fields=claim_fields, claim_time=claim_time)
     valid = group.valid()
+    # The documents of each rule's handoff types, in order: many rules share their types.
+    of_types: dict[tuple[str, ...], list[Document]] = {(): valid}
     document_rules, group_rules = registry.enabled_rules(profile.name, settings)
     for rule in document_rules:
         severity = decision_for(rule.code, rule.severity, settings)
         if severity is None:
             continue
         check, types = _check_of(rule), rule.handoff_types
-        for document in valid:
-            if types and document.handoff_type not in types:
-                continue
+        targets = of_types.get(types)
+        if targets is None:
+            targets = of_types[types] = [document for document in valid if document.handoff_type in types]
+        for document in targets:
             if tally.is_spent(document.display_path, rule.code):
                 tally.stopped.add((document.display_path, rule.code))
                 continue
@@ -280,7 +283,8 @@ def _check_contents(
     )  # fmt: skip
     from pytest_handoff.secrets import find_secrets, secrets_to_mask
 
-    secrets = secrets_to_mask(group)
+    # Nothing of the handoffs' text is shown without a finding or a note: then nothing to mask.
+    secrets = secrets_to_mask(group) if kept or group.notes else []
     # A file's name and a record's id can hold a secret too, and messages may quote them.
     names = [*displays, *(document.logical for document in documents if document.logical)]
     if shown_paths or masked_id or (len(names) > len(displays) and may_hold_secrets("\n".join(names))):

@@ -74,6 +74,8 @@ class Document:
         self.schema_valid = False
         # Set by a reader that knows no object of the text repeats a key.
         self.unique_keys = False
+        #: What a profile works out once per document and several rules ask for.
+        self.memo: dict[str, Any] = {}
 
     def __repr__(self) -> str:
         where = f" {self.label}" if self.label else ""

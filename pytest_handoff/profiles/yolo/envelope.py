@@ -26,9 +26,9 @@ def _rules_of(document: Document, settings: Settings) -> tuple[MessageSchemas, s
     name = v2_type(document.handoff_type)
     if name is None:
         return None
-    from pytest_handoff.profiles.yolo.project import message_schemas  # v2 messages only
+    from pytest_handoff.profiles.yolo.project import document_schemas  # v2 messages only
 
-    project = message_schemas(document.path, settings)
+    project = document_schemas(document, settings)
     if project is None or project.problem or name not in project.types:
         return None
     return project, name, project.types[name]

@@ -183,9 +183,9 @@ class YoloProfile(Profile):
         declared = data.get("type")
         if not isinstance(declared, str):
             return V2, ()  # the envelope schema reports a missing or mistyped type
-        from pytest_handoff.profiles.yolo.project import message_schemas  # v2 messages only
+        from pytest_handoff.profiles.yolo.project import document_schemas  # v2 messages only
 
-        project = message_schemas(document.path, settings)
+        project = document_schemas(document, settings)
         if project is not None and not project.problem:
             known: Iterable[str] = project.types
             source = f"the types of {project.shown}"

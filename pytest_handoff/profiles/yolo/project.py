@@ -19,6 +19,7 @@ from pytest_handoff.profiles.yolo.layout import EXECUTION_STATE, PROJECT_STATE, 
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
+    from pytest_handoff.read.document import Document
 
 
 
@@ -167,6 +168,15 @@ def message_schemas(document_path: Path, settings: Settings) -> MessageSchemas |
     if found is None:
         return None
     return found._replace(shown=shown)
+
+
+def document_schemas(document: Document, settings: Settings) -> MessageSchemas | None:
+    """:func:`message_schemas` of a document, looked up once for it (its classification and
+    four rules ask; each lookup makes sure the file has not changed)."""
+    if "message_schemas" not in document.memo:
+        document.memo["message_schemas"] = message_schemas(document.path, settings)
+    found: MessageSchemas | None = document.memo["message_schemas"]
+    return found
 
 
 def escalation_ids(data: Any) -> set[str] | None:
