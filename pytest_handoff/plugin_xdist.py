@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 
-from pytest_handoff.model import Finding, GroupRef, GroupResult, Stamp
-from pytest_handoff.pipeline.check import GroupNames, result_of
+from pytest_handoff.model import GroupRef, GroupResult
+from pytest_handoff.pipeline.check import ResultParts, from_parts, parts_of
 from pytest_handoff.registry import Registry
 
 if TYPE_CHECKING:
@@ -36,16 +36,8 @@ SHARED_FOLDER = "handoff_shared_results"
 
 #: Results by a group's paths, each with its files' stamps from before they were read.
 Prefetched = dict[tuple[Path, ...], tuple["Stamps", GroupResult]]
-#: A result as written to a share's file: what it holds but its ref (each worker has its own).
-_Stored = tuple[
-    "Stamps",
-    tuple[Finding, ...],
-    tuple[str, ...],
-    dict[str, tuple[str, ...]],
-    tuple[Stamp, ...],
-    "str | None",
-    GroupNames,
-]
+#: A result as written to a share's file: its files' stamps, and the result but its ref.
+_Stored = tuple["Stamps", ResultParts]
 
 
 class XdistController:
@@ -135,14 +127,11 @@ def read_shares(share: Share, refs: Sequence[GroupRef], registry: Registry, root
 
 def _stored(entry: tuple[Stamps, GroupResult]) -> _Stored:
     stamped, result = entry
-    names = (dict(result.shown_paths), result.masked_id)
-    return stamped, result.findings, result.notes, dict(result.sources), result.stamps, result.cache_key, names
+    return stamped, parts_of(result)
 
 
 def _rebuilt(stored: list[_Stored], refs: Sequence[GroupRef], registry: Registry, root: Path) -> Prefetched:
-    prefetched: Prefetched = {}
-    for ref, (stamped, findings, notes, sources, stamps, key, names) in zip(refs, stored, strict=True):
-        profile = registry.profile(ref.profile)
-        result = result_of(ref, profile, root, findings, notes, sources, stamps, cache_key=key, names=names)
-        prefetched[ref.paths] = (stamped, result)
-    return prefetched
+    return {
+        ref.paths: (stamped, from_parts(ref, parts, registry, root))
+        for ref, (stamped, parts) in zip(refs, stored, strict=True)
+    }

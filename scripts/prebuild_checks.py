@@ -55,13 +55,20 @@ def modules() -> dict[Path, str]:
     """Each prebuilt module's path and the text it must have (a folder's package too)."""
     written = {}
     for folder in sorted(path for path in (REPO / "schemas").iterdir() if path.is_dir()):
-        for schema in sorted(folder.glob("*.schema.json")):
-            text = module_source(schema)
-            if text is not None:
-                written[module_path(f"{folder.name}/{schema.name.removesuffix('.schema.json')}")] = text
-                package = HEADER.format(source=f"schemas/{folder.name}/")
-                written[module_path(f"{folder.name}/x").with_name("__init__.py")] = package
+        checks = {
+            module_path(f"{folder.name}/{schema.name.removesuffix('.schema.json')}"): module_source(schema)
+            for schema in sorted(folder.glob("*.schema.json"))
+        }
+        written.update({path: text for path, text in checks.items() if text is not None})
+        if written.keys() & checks.keys():
+            package = REPO / module_name(folder.name).replace(".", "/") / "__init__.py"
+            written[package] = HEADER.format(source=f"schemas/{folder.name}/")
     return written
+
+
+def stale(written: dict[Path, str]) -> list[Path]:
+    """The modules of ``written`` missing or different on disk."""
+    return [path for path, text in written.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
 
 
 def extra(written: dict[Path, str]) -> list[Path]:
@@ -74,23 +81,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 when a committed module differs")
     options = parser.parse_args(argv)
     written = modules()
-    stale = []
-    for path, text in written.items():
-        current = path.read_text(encoding="utf-8") if path.is_file() else None
-        if current == text:
-            continue
-        stale.append(path)
+    out_of_date, extras = stale(written), extra(written)
+    for path in out_of_date:
+        print(f"{'out of date' if options.check else 'wrote'}: {path.relative_to(REPO)}")
         if not options.check:
             path.parent.mkdir(exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-    for path in stale:
-        print(f"{'out of date' if options.check else 'wrote'}: {path.relative_to(REPO)}")
-    for path in extra(written):
+            path.write_text(written[path], encoding="utf-8")
+    for path in extras:
         print(f"{'extra' if options.check else 'removed'}: {path.relative_to(REPO)}")
         if not options.check:
             path.unlink()
-    return 1 if options.check and (stale or extra(written)) else 0
-
+    return 1 if options.check and (out_of_date or extras) else 0
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -135,6 +135,23 @@ def result_of(
 
 #: How a group shows the display paths of its files that hold a secret, and its id if it holds one.
 GroupNames = tuple[dict[str, str], str]
+#: A result without its ref, as it travels between processes (a worker's pool, xdist's shares):
+#: unpickling a ref's paths costs more than checking some rules.
+ResultParts = tuple[
+    tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]], tuple[Stamp, ...], "str | None", GroupNames
+]
+
+
+def parts_of(result: GroupResult) -> ResultParts:
+    """What :func:`from_parts` needs, besides the ref, to make ``result`` again."""
+    names = (dict(result.shown_paths), result.masked_id)
+    return result.findings, result.notes, dict(result.sources), result.stamps, result.cache_key, names
+
+
+def from_parts(ref: GroupRef, parts: ResultParts, registry: Registry, root: Path) -> GroupResult:
+    """The result of ``ref`` that :func:`parts_of` took apart."""
+    findings, notes, sources, stamps, key, names = parts
+    return result_of(ref, registry.profile(ref.profile), root, findings, notes, sources, stamps, cache_key=key, names=names)
 
 
 def group_names(ref: GroupRef, displays: Sequence[str]) -> GroupNames:

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.config import Settings
-from pytest_handoff.model import ExtraCheck, Finding, GroupRef, GroupResult, Stamp
-from pytest_handoff.pipeline.check import GroupNames, cached_result, check_group, result_of
+from pytest_handoff.model import ExtraCheck, GroupRef, GroupResult
+from pytest_handoff.pipeline.check import ResultParts, cached_result, check_group, from_parts, parts_of
 from pytest_handoff.registry import Registry, default_registry
 
 if TYPE_CHECKING:
@@ -102,13 +102,11 @@ def check_groups(
             finally:
                 if freeze:
                     gc.unfreeze()
-        for index, (findings, notes, sources, stamps, key, names) in zip(todo, computed, strict=True):
-            profile = registry.profile(refs[index].profile)
-            results[index] = result_of(
-                refs[index], profile, root, findings, notes, sources, stamps, cache_key=key, names=names
-            )
+        for index, parts in zip(todo, computed, strict=True):
+            results[index] = from_parts(refs[index], parts, registry, root)
             told(refs, refs[index])
             # The workers' copies of the cache are gone: record what they computed here.
+            findings, notes, sources, stamps, key, _ = parts
             if cache is not None and key is not None:
                 cache.put(key, findings, notes, sources, stamps)
     return [result for result in results if result is not None]
@@ -176,13 +174,8 @@ def _receive_refs(refs: Sequence[GroupRef], registry: Registry) -> None:
     gc.set_threshold(_rarer(gc.get_threshold()[0]))  # see rarer_collections
 
 
-def _check_forked(
-    index: int, *, settings: Settings, root: Path, cache: ResultCache | None
-) -> tuple[
-    tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]], tuple[Stamp, ...], str | None, GroupNames
-]:
+def _check_forked(index: int, *, settings: Settings, root: Path, cache: ResultCache | None) -> ResultParts:
     result = check_group(
         _FORKED_REFS[index], settings, root, (), cache, registry=_FORKED_REGISTRY, links=_FORKED_LINKS
     )
-    names = (dict(result.shown_paths), result.masked_id)
-    return result.findings, result.notes, dict(result.sources), result.stamps, result.cache_key, names
+    return parts_of(result)

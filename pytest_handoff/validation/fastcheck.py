@@ -68,12 +68,17 @@ def json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+#: What every generated check may call; a module written ahead of time imports them by these names
+#: (see :func:`factory_source`).
+_HELPERS: dict[str, Any] = {"_date_time": is_rfc3339_date_time, "_json_equal": json_equal}
+
+
 class _Generator:
     """Writes one function per schema node; constants go into the module's namespace."""
 
     def __init__(self, compile_pattern: Callable[[str], Any]) -> None:
         self.functions: list[str] = []
-        self.namespace: dict[str, Any] = {"_date_time": is_rfc3339_date_time, "_json_equal": json_equal}
+        self.namespace: dict[str, Any] = dict(_HELPERS)
         self.tables: list[tuple[str, dict[str, str]]] = []
         self.by_shape: dict[str, str] = {}
         self.compile_pattern = compile_pattern
@@ -207,8 +212,6 @@ def compile_schema(schema: Any, compile_pattern: Callable[[str], Any] = re.compi
     return generator.build(root)
 
 
-#: Names the generated checks take from the module they are written into (see :func:`factory_source`).
-_MODULE_NAMES = ("_date_time", "_json_equal")
 
 
 def schema_fingerprint(schema: Any) -> str:
@@ -228,7 +231,7 @@ def factory_source(schema: Any, factory: str) -> str | None:
         constants = [
             f"    {name} = {_literal(value)}"
             for name, value in generator.namespace.items()
-            if name not in _MODULE_NAMES
+            if name not in _HELPERS
         ]
     except Unsupported:
         return None

@@ -210,9 +210,9 @@ def check_project_schemas_usable(chain: Group, settings: Settings) -> Iterator[H
     )
     if first is None:
         return
-    from pytest_handoff.profiles.yolo.project import message_schemas
+    from pytest_handoff.profiles.yolo.project import document_schemas
 
-    project = message_schemas(first.path, settings)
+    project = document_schemas(first, settings)
     if project is not None and project.problem:
         yield Hit(
             first,
