@@ -35,7 +35,8 @@ REPO = HERE.parent
 FIXTURES = REPO / "tests" / "fixtures"
 SCHEMAS = REPO / "schemas"
 sys.path.insert(0, str(HERE))
-from run import arg_budget, child_env, chunked, ensure_check_jsonschema, git_state, log, markdown, plain  # noqa: E402
+from timing import arg_budget, child_env, chunked, ensure_check_jsonschema, git_state, log  # noqa: E402
+from verdicts import markdown, plain  # noqa: E402
 
 #: Stored trees are regenerated when this, this file, the fixtures or the size change.
 GENERATOR_VERSION = 1

@@ -170,7 +170,7 @@ def _substitutions(rng: random.Random) -> Callable[[str], str]:
 
     def change(text: str) -> str:
         for pattern, replacement in compiled:
-            text = pattern.sub(lambda m, r=replacement: m.expand(r), text)
+            text = pattern.sub(replacement, text)  # replacement: a template, as Match.expand takes
         return text
 
     return change
