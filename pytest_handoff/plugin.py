@@ -2,6 +2,8 @@
 
 Ordered by the pytest lifecycle: options, configure, collection, run, report. The groups are
 the pipeline's (one discovery over pytest's arguments); the items live in :mod:`plugin_items`.
+pytest loads this module at every start: the engine is imported only once ``--handoffs`` is
+given (each hook returns at once without it), so other test runs do not pay for it.
 """
 
 from __future__ import annotations
@@ -15,31 +17,21 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_handoff.config import Settings, config_path, load_settings
 from pytest_handoff.errors import ConfigError
-from pytest_handoff.plugin_items import (
+from pytest_handoff.plugin_base import (
+    CACHE_KEY,
+    COLLECTION_KEY,
     OTHER_SHARES_KEY,
     PREFETCHED_KEY,
     SETTINGS_KEY,
-    ChainFolder,
-    ChainItem,
-    Collection,
-    GroupFile,
-    GroupFolder,
-    handoff_arguments,
-    holds_only,
-    initial_paths,
-    place,
-    result_cache,
-    stamps,
+    Prefetched,
 )
-from pytest_handoff.plugin_items import HandoffContractWarning as HandoffContractWarning
+from pytest_handoff.plugin_base import HandoffContractWarning as HandoffContractWarning
 
 if TYPE_CHECKING:
     from pytest_handoff.model import GroupRef
-    from pytest_handoff.plugin_xdist import Prefetched, Share
-
-COLLECTION_KEY = pytest.StashKey[Collection]()
+    from pytest_handoff.plugin_items import ChainFolder, Collection, GroupFile, GroupFolder
+    from pytest_handoff.plugin_xdist import Share
 
 # --- options -----------------------------------------------------------------
 
@@ -153,6 +145,8 @@ def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
 def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("handoff_enabled"):
         return
+    from pytest_handoff.config import Settings, config_path, load_settings
+
     try:
         from pytest_handoff.registry import default_registry
 
@@ -213,6 +207,7 @@ def _collection(config: pytest.Config) -> Collection | None:
         return None
     if COLLECTION_KEY not in config.stash:
         from pytest_handoff.pipeline.discovery import discover
+        from pytest_handoff.plugin_items import handoff_arguments, initial_paths, place
         from pytest_handoff.registry import default_registry
 
         root = config.rootpath
@@ -257,6 +252,8 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
     collection = _collection(parent.config)
     if collection is None or path not in collection.by_folder:
         return None
+    from pytest_handoff.plugin_items import ChainFolder, GroupFolder, holds_only
+
     placed = collection.by_folder[path]
     members = frozenset(member for item in placed for member in item.ref.paths)
     if path != parent.config.rootpath and holds_only(path, members):
@@ -274,6 +271,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     collection = _collection(parent.config)
     if collection is None or file_path not in collection.by_file:
         return None
+    from pytest_handoff.plugin_items import GroupFile
+
     collected: GroupFile = GroupFile.from_parent(parent, path=file_path)
     collected.placed = collection.by_file[file_path]
     return collected
@@ -317,6 +316,8 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
     settings = config.stash.get(SETTINGS_KEY, None)
     if settings is None or config.option.collectonly or config.hook.pytest_handoff_check_chain.get_hookimpls():
         return
+    from pytest_handoff.plugin_items import ChainItem, result_cache, stamps
+
     refs = [item.ref for item in session.items if isinstance(item, ChainItem)]
     refs = list({ref.paths: ref for ref in refs}.values())  # a group once, in collection order
     if not refs:
@@ -361,7 +362,11 @@ def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report: pytest.TestReport = yield
-    if isinstance(item, ChainItem) and call.when == "call":
+    if call.when != "call" or SETTINGS_KEY not in item.config.stash:
+        return report  # without --handoffs there is no chain item
+    from pytest_handoff.plugin_items import ChainItem
+
+    if isinstance(item, ChainItem):
         # Plain data survives xdist's report serialisation, so the controller sees it.
         report.handoff_profile = item.ref.profile  # type: ignore[attr-defined]
         report.handoff_chain = item.ref.group_id  # type: ignore[attr-defined]
@@ -371,8 +376,6 @@ def pytest_runtest_makereport(
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    from pytest_handoff.plugin_items import CACHE_KEY
-
     cache = session.config.stash.get(CACHE_KEY, None)
     if cache is not None:
         problem = cache.flush()

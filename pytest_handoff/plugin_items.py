@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -20,6 +20,14 @@ from pytest_handoff.config import Settings
 from pytest_handoff.model import Finding
 from pytest_handoff.pipeline.masking import shown_path
 from pytest_handoff.pipeline.run import reported_files
+from pytest_handoff.plugin_base import (
+    CACHE_KEY,
+    OTHER_SHARES_KEY,
+    PREFETCHED_KEY,
+    SETTINGS_KEY,
+    HandoffContractWarning,
+    Stamps,
+)
 from pytest_handoff.read.files import display_path_for
 from pytest_handoff.registry import Registry, default_registry
 from pytest_handoff.secrets import may_hold_secrets
@@ -28,13 +36,6 @@ if TYPE_CHECKING:
     from pytest_handoff.model import Group, GroupRef, GroupResult, Hit
     from pytest_handoff.pipeline.discovery import Discovery
 
-SETTINGS_KEY = pytest.StashKey[Settings]()
-CACHE_KEY = pytest.StashKey[Any]()
-# Chain results checked at collection end, with the files' stamps when they were read.
-PREFETCHED_KEY = pytest.StashKey[dict[tuple[Path, ...], tuple["Stamps", "GroupResult"]]]()
-# On an xdist worker: reads the results the other workers checked (see plugin_xdist), once.
-OTHER_SHARES_KEY = pytest.StashKey[Callable[[], dict[tuple[Path, ...], tuple["Stamps", "GroupResult"]]]]()
-Stamps = tuple[tuple[int, int] | None, ...]
 
 
 def settings_of(config: pytest.Config) -> Settings:
@@ -248,10 +249,6 @@ class GroupFile(pytest.File):
 
     def collect(self) -> Iterable[pytest.Item]:
         return list(items_for(self, self.placed))
-
-
-class HandoffContractWarning(UserWarning):
-    """A handoff finding of severity warning."""
 
 
 class HandoffContractError(Exception):

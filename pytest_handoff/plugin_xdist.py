@@ -20,24 +20,20 @@ import shutil
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
 from pytest_handoff.model import GroupRef, GroupResult
 from pytest_handoff.pipeline.check import ResultParts, from_parts, parts_of
+from pytest_handoff.plugin_base import Prefetched, Stamps
 from pytest_handoff.registry import Registry
-
-if TYPE_CHECKING:
-    from pytest_handoff.plugin_items import Stamps
 
 #: The key of ``workerinput`` that names the folder the workers share results in.
 SHARED_FOLDER = "handoff_shared_results"
 
-#: Results by a group's paths, each with its files' stamps from before they were read.
-Prefetched = dict[tuple[Path, ...], tuple["Stamps", GroupResult]]
 #: A result as written to a share's file: its files' stamps, and the result but its ref.
-_Stored = tuple["Stamps", ResultParts]
+_Stored = tuple[Stamps, ResultParts]
 
 
 class XdistController:

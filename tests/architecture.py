@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pipeline", ("registry", "pipeline")),
     ("output", ("reporters", "views")),
     ("entry points", (
-        "cli", "plugin", "plugin_items", "plugin_ci", "plugin_xdist", "api", "claude_hook", "hook_support", "bash_writes",
+        "cli", "plugin", "plugin_base", "plugin_items", "plugin_ci", "plugin_xdist", "api", "claude_hook", "hook_support", "bash_writes",
         "agent_stop", "mcp_server", "hookspecs",
         "staged", "__init__", "__main__",
     )),

@@ -40,6 +40,25 @@ def test_plain_pytest_does_not_collect_handoffs(sample_chain: ChainFolder, pytes
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
 
 
+@pytest.mark.slow
+def test_plain_pytest_loads_nothing_of_the_engine(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
+    """Every pytest run loads the plugin; without --handoffs it must not cost the engine's imports."""
+    pytester.makepyfile(
+        test_modules="""
+        import sys
+
+        def test_only_the_plugin_module_is_loaded():
+            loaded = {name for name in sys.modules if name.startswith("pytest_handoff")}
+            assert loaded <= {
+                "pytest_handoff", "pytest_handoff.version", "pytest_handoff.errors", "pytest_handoff.hookspecs",
+                "pytest_handoff.plugin", "pytest_handoff.plugin_base",
+            }, sorted(loaded)
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
+    result.assert_outcomes(passed=1)
+
+
 def test_it_collects_one_item_per_chain_from_the_repository_root(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
