@@ -42,7 +42,7 @@ from format_trees import (  # noqa: E402
     make_yolo_messages,
 )
 from timing import arg_budget, child_env, chunked, ensure_check_jsonschema, git_state, log  # noqa: E402
-from verdicts import markdown, plain  # noqa: E402
+from verdicts import markdown, over, plain  # noqa: E402
 
 #: Stored trees are regenerated when this, this file, the fixtures or the size change.
 GENERATOR_VERSION = 1
@@ -218,10 +218,10 @@ def measure(shape: Shape, root: Path, lint: str, python: str, cj: str | None, re
                       for chunk in chunked([cj, "--schemafile", str(schema)], files, budget)]  # fmt: skip
     runs: dict[str, list[float]] = {name: [] for name in jobs}
     for round_ in range(repeat + 1):  # round 0 is the untimed warm-up
-        for name, commands in jobs.items():
-            elapsed = timed(commands, root, (0, 1) if name == "lint" else (0,), errors)
-            if elapsed is not None and round_ > 0:
-                runs[name].append(elapsed)
+        times = {name: timed(commands, root, (0, 1) if name == "lint" else (0,), errors) for name, commands in jobs.items()}
+        if round_ > 0 and None not in times.values():  # a round with a failure is left out of every job
+            for name, elapsed in times.items():
+                runs[name].append(elapsed)  # type: ignore[arg-type]
         log(f"  {shape.name}: round {round_}/{repeat}" + (" (warm-up)" if round_ == 0 else ""))
     cache_dir = root.parent / f"{shape.name}.handoff-cache"  # outside the tree: no glob finds it
     cold: list[float] = []
@@ -243,23 +243,27 @@ def measure(shape: Shape, root: Path, lint: str, python: str, cj: str | None, re
 
 
 def verdicts(result: dict[str, Any]) -> dict[str, Any]:
-    def median(key: str, sub: str | None = None) -> float | None:
+    """Each figure taken round by round (see verdicts.over): the median of the rounds, and their range."""
+
+    def runs(key: str, sub: str | None = None) -> list[float] | None:
         entry = result[key][sub] if sub else result.get(key)
-        return entry["median_ms"] if entry else None
+        return entry["runs_ms"] if entry and entry["median_ms"] is not None else None
 
-    def ratio(a: float | None, b: float | None) -> float | None:
-        return round(a / b, 2) if a is not None and b else None
-
-    lint, floor, cj = median("lint"), median("floor"), median("cj")
-    checks: dict[str, tuple[float | None, Callable[[float], bool]]] = {
-        "lint/floor": (ratio(lint, floor), lambda v: v <= TARGET_RATIO),
-        "cj/lint": (ratio(cj, lint), lambda v: v > 1),
-        "rss_mb": (result["rss"]["peak_mb"], lambda v: v < TARGET_RSS_MB),
-        "warm/cold": (ratio(median("cache", "warm"), median("cache", "cold")), lambda v: v <= TARGET_WARM),
+    lint = runs("lint")
+    checks: dict[str, tuple[list[float] | None, Callable[[float], bool]]] = {
+        "lint/floor": (over(lint, runs("floor")), lambda v: v <= TARGET_RATIO),
+        "cj/lint": (over(runs("cj"), lint), lambda v: v > 1),
+        "rss_mb": ([result["rss"]["peak_mb"]], lambda v: v < TARGET_RSS_MB),
+        "warm/cold": (over(runs("cache", "warm"), runs("cache", "cold")), lambda v: v <= TARGET_WARM),
     }
-    return {key: {"value": value, "unit": " MB" if key == "rss_mb" else "x",
-                  "result": "n/a" if value is None else ("PASS" if ok(value) else "FAIL")}
-            for key, (value, ok) in checks.items()}  # fmt: skip
+    found = {}
+    for key, (rounds, ok) in checks.items():
+        value = None if not rounds else round(statistics.median(rounds), 2)
+        found[key] = {"value": value, "unit": " MB" if key == "rss_mb" else "x",
+                      "min": None if not rounds else round(min(rounds), 2),
+                      "max": None if not rounds else round(max(rounds), 2),
+                      "result": "n/a" if value is None else ("PASS" if ok(value) else "FAIL")}  # fmt: skip
+    return found
 
 
 # --- report ---------------------------------------------------------------------------------------------
@@ -273,7 +277,11 @@ def ms(entry: dict[str, Any] | None, spread: bool = True) -> str:
 
 def cell(verdict: dict[str, Any]) -> str:
     value, unit = verdict["value"], verdict["unit"]
-    return "n/a" if value is None else f"{value:.{1 if unit == ' MB' else 2}f}{unit} {verdict['result']}"
+    if value is None:
+        return "n/a"
+    low, high = verdict.get("min"), verdict.get("max")
+    spread = "" if unit == " MB" or low is None or low == high else f" ({low:.2f}-{high:.2f})"
+    return f"{value:.{1 if unit == ' MB' else 2}f}{unit}{spread} {verdict['result']}"
 
 
 def table(results: dict[str, Any]) -> tuple[list[list[str]], list[list[str]]]:

@@ -399,13 +399,15 @@ def main(argv: list[str] | None = None) -> int:
         run_jobs(jobs, args.repeat if size >= 4 else max(args.repeat, SMALL_REPEAT))
         for job in jobs:
             slot = results["timings"].setdefault(job.name, {})
-            if job.size == "-" and "-" in slot:  # size-independent: pool the runs of every size
-                previous = slot["-"]
+            if job.size == "-":  # size-independent: pool the runs of every size, and keep each size's
+                previous = slot.get("-", {"runs_ms": [], "runs_by_size": {}})
                 runs = previous["runs_ms"] + [round(t, 2) for t in job.runs_ms]
                 slot["-"] = {
                     **job.as_dict(),
                     "runs_ms": runs,
                     "median_ms": statistics.median(runs) if runs and not job.errors else None,
+                    # the rounds of each size, for figures taken round by round
+                    "runs_by_size": {**previous["runs_by_size"], str(size): [round(t, 2) for t in job.runs_ms]},
                 }
             else:
                 slot[job.size] = job.as_dict()

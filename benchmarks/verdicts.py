@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,37 @@ def size_label(size: int) -> str:
     return f"{size:,} file" + ("s" if size != 1 else "")
 
 
+def per_round(combine: Callable[..., float], *series: list[float] | None) -> list[float] | None:
+    """``combine`` of the runs of each round: the runs of one round were made minutes apart at most,
+    so drift on a shared machine cancels out of their ratio. None when a series is missing."""
+    if any(s is None or not s for s in series):
+        return None
+    try:
+        # Equal lengths: a measurement that failed a round has no series at all.
+        return [combine(*values) for values in zip(*series, strict=False)]
+    except ZeroDivisionError:
+        return None
+
+
+def over(a: list[float] | None, b: list[float] | None) -> list[float] | None:
+    """The ratio a/b of each round."""
+    return per_round(lambda x, y: x / y, a, b)
+
+
 def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) -> list[dict[str, Any]]:
+    """Each figure with its target: the median over the rounds of the figure taken round by
+    round, with its smallest and largest round."""
     timings = results["timings"]
 
-    def median(name: str, size: int | str) -> float | None:
-        entry = timings.get(name, {}).get(str(size))
-        return None if entry is None else entry["median_ms"]
+    def runs(name: str, size: int) -> list[float] | None:
+        """The runs of a measurement at ``size``, one per round (a size-independent one: the runs
+        made in the rounds of that size)."""
+        per_size = timings.get(name, {})
+        entry = per_size.get(str(size)) or per_size.get("-")
+        if entry is None or entry["median_ms"] is None:
+            return None
+        found: list[float] = entry.get("runs_by_size", {}).get(str(size), entry["runs_ms"])
+        return found
 
     big = 10000 if 10000 in sizes else max((s for s in sizes if s >= 4), default=None)
     one = 1 if 1 in sizes else None
@@ -35,16 +61,19 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
 
     def add(
         name: str,
-        value: float | None,
+        rounds: list[float] | None,
         target: str,
         ok: Callable[[float], bool],
         unit: str = "x",
         note: str = "",
     ) -> None:
+        value = None if not rounds else statistics.median(rounds)
         verdicts.append(
             {
                 "name": name,
                 "value": None if value is None else round(value, 3),
+                "min": None if not rounds else round(min(rounds), 3),
+                "max": None if not rounds else round(max(rounds), 3),
                 "unit": unit,
                 "target": target,
                 "result": "N/A" if value is None else ("PASS" if ok(value) else "FAIL"),
@@ -52,99 +81,67 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
             }
         )
 
-    def info(name: str, value: float | None, unit: str = "x") -> None:
+    def info(name: str, rounds: list[float] | None, unit: str = "x") -> None:
         """A figure shown next to the targets, judged by none."""
-        add(name, value, "-", lambda v: True, unit=unit)
+        add(name, rounds, "-", lambda v: True, unit=unit)
         verdicts[-1]["result"] = "info"
-
-    def ratio(a: float | None, b: float | None) -> float | None:
-        return a / b if a is not None and b else None
 
     cj = "check-jsonschema (4 schemas, summed)"
     if big is not None:
         k = f"{big // 1000}k" if big >= 1000 else str(big)
-        add(
-            f"check-jsonschema {k} / handoff-lint {k}, all rules (speed-up)",
-            ratio(median(cj, big), median("handoff-lint clean", big)),
-            ">= 4x",
-            lambda v: v >= 4,
-        )
+        lint, cj_big = runs("handoff-lint clean", big), runs(cj, big)
+        serial, noop = runs("pytest --handoffs clean", big), runs("floor: pytest, one no-op item per chain", big)
+        add(f"check-jsonschema {k} / handoff-lint {k}, all rules (speed-up)", over(cj_big, lint), ">= 4x", lambda v: v >= 4)
         add(
             f"check-jsonschema {k} / handoff-lint --select HF,HS {k}, schema rules only (speed-up)",
-            ratio(median(cj, big), median("handoff-lint clean, schema only (--select HF,HS)", big)),
+            over(cj_big, runs("handoff-lint clean, schema only (--select HF,HS)", big)),
             ">= 10x",
             lambda v: v >= 10,
         )
         add(
             f"handoff-lint {k} / read+json.loads floor {k}",
-            ratio(median("handoff-lint clean", big), median("floor: read + json.loads", big)),
+            over(lint, runs("floor: read + json.loads", big)),
             "<= 4x",
             lambda v: v <= 4,
         )
-        add(
-            f"check-jsonschema {k} / pytest --handoffs {k} (speed-up)",
-            ratio(median(cj, big), median("pytest --handoffs clean", big)),
-            ">= 4x",
-            lambda v: v >= 4,
-        )
-        noop, lint = median("floor: pytest, one no-op item per chain", big), median("handoff-lint clean", big)
+        add(f"check-jsonschema {k} / pytest --handoffs {k} (speed-up)", over(cj_big, serial), ">= 4x", lambda v: v >= 4)
         add(
             f"pytest --handoffs {k} / (pytest's no-op items + handoff-lint) {k}",
-            ratio(median("pytest --handoffs clean", big), None if noop is None or lint is None else noop + lint),
+            per_round(lambda whole, items, alone: whole / (items + alone), serial, noop, lint),
             "<= 1.15x",
             lambda v: v <= 1.15,
         )
-        add(
-            f"pytest --handoffs -n 2 {k} / pytest --handoffs {k} (xdist helps)",
-            ratio(median(XDIST, big), median("pytest --handoffs clean", big)),
-            "<= 1x",
-            lambda v: v <= 1.0,
-        )
+        xdist, noop_xdist = runs(XDIST, big), runs(XDIST_NOOP, big)
+        add(f"pytest --handoffs -n 2 {k} / pytest --handoffs {k} (xdist helps)", over(xdist, serial), "<= 1x", lambda v: v <= 1.0)
         # Serial runs already check on every core: under xdist the items' own cost is what can grow.
-        noop_xdist = median(XDIST_NOOP, big)
-        info(
-            f"pytest -n 2 / pytest, one no-op item per chain {k} (xdist's own cost, nothing checked)",
-            ratio(noop_xdist, noop),
-        )
-        xdist, serial = median(XDIST, big), median("pytest --handoffs clean", big)
+        info(f"pytest -n 2 / pytest, one no-op item per chain {k} (xdist's own cost, nothing checked)", over(noop_xdist, noop))
         info(
             f"pytest --handoffs -n 2 {k} less pytest --handoffs {k}, over xdist's own extra on no-op items",
-            None
-            if noop_xdist is None or noop is None or xdist is None or serial is None
-            else ratio(xdist - serial, noop_xdist - noop),
+            per_round(lambda x, s, nx, n: (x - s) / (nx - n), xdist, serial, noop_xdist, noop),
         )
-        info(
-            f"check-jsonschema {k} / pytest with one no-op item per chain {k} (best any plugin can do)",
-            ratio(median(cj, big), median("floor: pytest, one no-op item per chain", big)),
-        )
+        info(f"check-jsonschema {k} / pytest with one no-op item per chain {k} (best any plugin can do)", over(cj_big, noop))
         add(
             f"pytest --handoffs {k}: all broken / clean",
-            ratio(median("pytest --handoffs all broken", big), median("pytest --handoffs clean", big)),
+            over(runs("pytest --handoffs all broken", big), serial),
             "<= 3x",
             lambda v: v <= 3,
         )
-        add(
-            f"handoff-lint {k}: every file named / the folder named",
-            ratio(median(NAMED_ALL, big), median("handoff-lint clean", big)),
-            "<= 1.5x",
-            lambda v: v <= 1.5,
-        )
-        info(
-            f"handoff-lint {k}: all broken / clean",
-            ratio(median("handoff-lint all broken", big), median("handoff-lint clean", big)),
-        )
+        add(f"handoff-lint {k}: every file named / the folder named", over(runs(NAMED_ALL, big), lint), "<= 1.5x", lambda v: v <= 1.5)
+        info(f"handoff-lint {k}: all broken / clean", over(runs("handoff-lint all broken", big), lint))
         cache = results.get("cache", {}).get(str(big), {})
         pytest_cache = cache.get("pytest --handoffs -p cacheprovider")
         if pytest_cache is not None:
+            # Not the same rounds: the cache pairs run after every other measurement of the size.
             info(
                 f"pytest with one no-op item per chain {k} / pytest --handoffs cold {k} (best warm / cold possible)",
-                ratio(
-                    median("floor: pytest, one no-op item per chain", big), pytest_cache["cold"]["median_ms"]
-                ),
+                None if noop is None or pytest_cache["cold"]["median_ms"] is None
+                else [statistics.median(noop) / pytest_cache["cold"]["median_ms"]],
             )
         # The target applies to whichever tool keeps a result cache; one without is shown only.
         for name, c in cache.items():
-            add(f"{name} {k}: warm / cold", c["warm_over_cold"], "<= 0.2x (1/5)", lambda v: v <= 0.2)
+            cold = c["cold"]["runs_ms"] if c["cold"]["median_ms"] is not None else None
+            warm = c["warm"]["runs_ms"] if c["warm"]["median_ms"] is not None else None
+            add(f"{name} {k}: warm / cold", over(warm, cold), "<= 0.2x (1/5)", lambda v: v <= 0.2)
             if not c["has_cache"] and verdicts[-1]["result"] != "N/A":
                 verdicts[-1]["result"] = "no cache"
                 verdicts[-1]["note"] = "no handoff result cache found after the cold run"
@@ -158,36 +155,23 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
             )
             verdicts[-1]["result"] = "FAIL"
     if one is not None:
-        add(
-            "handoff-lint 1 file / check-jsonschema 1 file",
-            ratio(median("handoff-lint clean", one), median(cj, one)),
-            "<= 0.25x",
-            lambda v: v <= 0.25,
-        )
-        add(
-            "handoff-lint 1 file / python -c pass",
-            ratio(median("handoff-lint clean", one), median("python -c pass", "-")),
-            "<= 4x",
-            lambda v: v <= 4,
-        )
+        lint_one, bare = runs("handoff-lint clean", one), runs("python -c pass", one)
+        add("handoff-lint 1 file / check-jsonschema 1 file", over(lint_one, runs(cj, one)), "<= 0.25x", lambda v: v <= 0.25)
+        add("handoff-lint 1 file / python -c pass", over(lint_one, bare), "<= 4x", lambda v: v <= 4)
         info(
             "python importing the standard library a one-file run loads / python -c pass (best one-file ratio)",
-            ratio(median(STDLIB_FLOOR, one), median("python -c pass", "-")),
+            over(runs(STDLIB_FLOOR, one), bare),
         )
     memory = results.get("memory", {})
     if "10000" in memory and "50000" in memory:
         growth = (
             memory["50000"]["handoff_lint"]["max_rss_mb"] - memory["10000"]["handoff_lint"]["max_rss_mb"]
         ) / 4
-        info(
-            "handoff-lint peak RSS growth, 10k -> 50k files (per 10k files)",
-            growth,
-            unit=" MB",
-        )
+        info("handoff-lint peak RSS growth, 10k -> 50k files (per 10k files)", [growth], unit=" MB")
     if "10000" in memory:
         add(
             "handoff-lint peak RSS at 10k files",
-            memory["10000"]["handoff_lint"]["max_rss_mb"],
+            [memory["10000"]["handoff_lint"]["max_rss_mb"]],
             "< 300 MB",
             lambda v: v < 300,
             unit=" MB",
@@ -208,9 +192,14 @@ def spread(entry: dict[str, Any]) -> str:
 
 
 def fmt_value(v: dict[str, Any]) -> str:
+    """A figure: ``1.75x (1.70-1.82)``, the median of its rounds with the smallest and largest."""
     if v["value"] is None:
         return "-"
-    return f"{v['value']:.1f}{v['unit']}" if v["unit"] == " MB" else f"{v['value']:.2f}{v['unit']}"
+    if v["unit"] == " MB":
+        return f"{v['value']:.1f}{v['unit']}"
+    shown = f"{v['value']:.2f}{v['unit']}"
+    low, high = v.get("min"), v.get("max")
+    return shown if low is None or low == high else f"{shown} ({low:.2f}-{high:.2f})"
 
 
 def tables(results: dict[str, Any], sizes: list[int]) -> dict[str, list[list[str]]]:
