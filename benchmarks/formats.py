@@ -181,11 +181,13 @@ def timed(commands: list[list[str]], cwd: Path, ok: tuple[int, ...], errors: lis
     return None
 
 
-def stats(runs: list[float]) -> dict[str, Any]:
-    if not runs:
-        return {"min_ms": None, "median_ms": None, "max_ms": None, "runs_ms": []}
-    rounded = [round(t, 1) for t in runs]
-    return {"min_ms": min(rounded), "median_ms": statistics.median(rounded), "max_ms": max(rounded), "runs_ms": rounded}
+def stats(runs: list[float | None]) -> dict[str, Any]:
+    """Min, median and max of the runs that succeeded; ``runs_ms`` keeps every round (None: failed)."""
+    rounded = [None if t is None else round(t, 1) for t in runs]
+    done = [t for t in rounded if t is not None]
+    if not done:
+        return {"min_ms": None, "median_ms": None, "max_ms": None, "runs_ms": rounded}
+    return {"min_ms": min(done), "median_ms": statistics.median(done), "max_ms": max(done), "runs_ms": rounded}
 
 
 def findings_of(lint: str, root: Path) -> dict[str, Any]:
@@ -216,21 +218,21 @@ def measure(shape: Shape, root: Path, lint: str, python: str, cj: str | None, re
         budget = arg_budget(ENV)
         jobs["cj"] = [chunk for schema, files in shape.schemas(root).items()
                       for chunk in chunked([cj, "--schemafile", str(schema)], files, budget)]  # fmt: skip
-    runs: dict[str, list[float]] = {name: [] for name in jobs}
+    runs: dict[str, list[float | None]] = {name: [] for name in jobs}
     for round_ in range(repeat + 1):  # round 0 is the untimed warm-up
-        times = {name: timed(commands, root, (0, 1) if name == "lint" else (0,), errors) for name, commands in jobs.items()}
-        if round_ > 0 and None not in times.values():  # a round with a failure is left out of every job
-            for name, elapsed in times.items():
-                runs[name].append(elapsed)  # type: ignore[arg-type]
+        for name, commands in jobs.items():
+            elapsed = timed(commands, root, (0, 1) if name == "lint" else (0,), errors)
+            if round_ > 0:
+                runs[name].append(elapsed)  # None: failed, and left out of this round's figures
         log(f"  {shape.name}: round {round_}/{repeat}" + (" (warm-up)" if round_ == 0 else ""))
     cache_dir = root.parent / f"{shape.name}.handoff-cache"  # outside the tree: no glob finds it
-    cold: list[float] = []
-    warm: list[float] = []
+    cold: list[float | None] = []
+    warm: list[float | None] = []
     for pair in range(repeat + 1):  # pair 0 is the untimed warm-up
         shutil.rmtree(cache_dir, ignore_errors=True)
         first = timed([[lint, "--cache-dir", str(cache_dir)]], root, (0, 1), errors)
         second = timed([[lint, "--cache-dir", str(cache_dir)]], root, (0, 1), errors)
-        if pair > 0 and first is not None and second is not None:
+        if pair > 0:
             cold, warm = [*cold, first], [*warm, second]
     cache_found = cache_dir.is_dir() and any(cache_dir.rglob("*"))
     shutil.rmtree(cache_dir, ignore_errors=True)
@@ -245,7 +247,7 @@ def measure(shape: Shape, root: Path, lint: str, python: str, cj: str | None, re
 def verdicts(result: dict[str, Any]) -> dict[str, Any]:
     """Each figure taken round by round (see verdicts.over): the median of the rounds, and their range."""
 
-    def runs(key: str, sub: str | None = None) -> list[float] | None:
+    def runs(key: str, sub: str | None = None) -> list[float | None] | None:
         entry = result[key][sub] if sub else result.get(key)
         return entry["runs_ms"] if entry and entry["median_ms"] is not None else None
 

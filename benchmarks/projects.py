@@ -57,16 +57,19 @@ print(json.dumps([name for name in sys.modules if name.split(".")[0] in sys.stdl
 """
 
 
-def stdlib_of_run(python: str, argv: list[str], cwd: Path) -> list[str]:
-    """The standard-library modules a handoff-lint run on ``argv`` loads, in the order loaded."""
+def stdlib_floor(python: str, argv: list[str], cwd: Path) -> str | None:
+    """A script importing the standard-library modules a handoff-lint run on ``argv`` loads, in the
+    order loaded, and ending without the interpreter's teardown as the command does (None when the
+    probe fails: the row is left out, and why is logged)."""
     run = subprocess.run(
         [python, "-c", STDLIB_PROBE, *argv], cwd=cwd, capture_output=True, text=True, env=ENV, check=False
     )
-    lines = run.stdout.strip().splitlines()
-    if not lines:
-        raise SystemExit(f"the standard-library probe printed nothing: {run.stderr.strip()[-300:]}")
-    names: list[str] = json.loads(lines[-1])
-    return names
+    try:
+        names = json.loads(run.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        log(f"  no standard-library floor: the probe failed: {run.stderr.strip()[-300:]}")
+        return None
+    return f"import os, {', '.join(names)}; os._exit(0)"
 
 
 # --- trees ----------------------------------------------------------------------------------
@@ -172,7 +175,6 @@ def noop_items_project(workdir: Path, items: int) -> tuple[Path, str]:
     name = f"items-{items}.noop"
     (folder / name).write_text(str(items))
     return folder, name
-
 
 
 # --- a snapshot of the package ------------------------------------------------------------------

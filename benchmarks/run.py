@@ -44,7 +44,7 @@ from projects import (  # noqa: E402
     has_handoff_cache,
     noop_items_project,
     snapshot_package,
-    stdlib_of_run,
+    stdlib_floor,
 )
 from timing import (  # noqa: E402
     ENV,
@@ -69,6 +69,7 @@ from verdicts import (  # noqa: E402
     draw_chart,
     judge,
     markdown,
+    over,
     plain,
     size_label,
     tables,
@@ -145,14 +146,8 @@ def main_jobs(tools: Tools, size: int, clean: Tree, broken: Tree, with_cj: bool,
         *(
             # The standard library a one-file run needs, imported and nothing else: the least any
             # Python tool that uses it pays (judged against python -c pass).
-            [
-                Job(
-                    STDLIB_FLOOR,
-                    label,
-                    [Command([*py, "import " + ", ".join(stdlib_of_run(tools.python, ct, clean.root))], clean.root)],
-                )
-            ]
-            if size < 4
+            [Job(STDLIB_FLOOR, label, [Command([*py, floor], clean.root)])]
+            if size < 4 and (floor := stdlib_floor(tools.python, ct, clean.root)) is not None
             else []
         ),
         Job("handoff-lint clean", label, [Command([tools.handoff_lint, *ct], clean.root)], cleared(clean)),
@@ -208,7 +203,6 @@ def main_jobs(tools: Tools, size: int, clean: Tree, broken: Tree, with_cj: bool,
     return jobs
 
 
-
 def has_xdist(tools: Tools) -> bool:
     """True when the measured pytest has pytest-xdist."""
     probe = [tools.python, "-c", "import xdist"]
@@ -247,7 +241,8 @@ def cache_runs(tools: Tools, size: int, tree: Tree, repeat: int) -> dict[str, An
                 warm_job.runs_ms.append(warm)
         clear_artefacts(tree.root)
         cold_ms, warm_ms = cold_job.median, warm_job.median
-        ratio = warm_ms / cold_ms if cold_ms and warm_ms is not None else None
+        pairs = None if cold_ms is None or warm_ms is None else over(warm_job.runs_ms, cold_job.runs_ms)
+        ratio = None if pairs is None else statistics.median(pairs)  # pair by pair, as every figure
         results[name] = {
             "has_cache": cached,
             "cold": cold_job.as_dict(),
@@ -407,7 +402,10 @@ def main(argv: list[str] | None = None) -> int:
                     "runs_ms": runs,
                     "median_ms": statistics.median(runs) if runs and not job.errors else None,
                     # the rounds of each size, for figures taken round by round
-                    "runs_by_size": {**previous["runs_by_size"], str(size): [round(t, 2) for t in job.runs_ms]},
+                    "runs_by_size": {
+                        **previous["runs_by_size"],
+                        str(size): None if job.errors else [round(t, 2) for t in job.runs_ms],
+                    },
                 }
             else:
                 slot[job.size] = job.as_dict()
@@ -440,8 +438,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.chart is not None:
         draw_chart(results["verdicts"], args.chart)
     return 0
-
-
 
 
 if __name__ == "__main__":

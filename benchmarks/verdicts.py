@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,19 +23,23 @@ def size_label(size: int) -> str:
     return f"{size:,} file" + ("s" if size != 1 else "")
 
 
-def per_round(combine: Callable[..., float], *series: list[float] | None) -> list[float] | None:
+def per_round(
+    combine: Callable[..., float], *series: Sequence[float | None] | None
+) -> list[float] | None:
     """``combine`` of the runs of each round: the runs of one round were made minutes apart at most,
-    so drift on a shared machine cancels out of their ratio. None when a series is missing."""
-    if any(s is None or not s for s in series):
+    so drift on a shared machine cancels out of their ratio. A round where a run failed (None) is
+    left out; None when a series is missing or no round is left."""
+    if any(s is None for s in series):
         return None
+    rounds = [values for values in zip(*series, strict=True) if None not in values]
     try:
-        # Equal lengths: a measurement that failed a round has no series at all.
-        return [combine(*values) for values in zip(*series, strict=False)]
+        found = [combine(*values) for values in rounds]
     except ZeroDivisionError:
         return None
+    return found or None
 
 
-def over(a: list[float] | None, b: list[float] | None) -> list[float] | None:
+def over(a: Sequence[float | None] | None, b: Sequence[float | None] | None) -> list[float] | None:
     """The ratio a/b of each round."""
     return per_round(lambda x, y: x / y, a, b)
 
@@ -49,10 +53,11 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
         """The runs of a measurement at ``size``, one per round (a size-independent one: the runs
         made in the rounds of that size)."""
         per_size = timings.get(name, {})
-        entry = per_size.get(str(size)) or per_size.get("-")
-        if entry is None or entry["median_ms"] is None:
-            return None
-        found: list[float] = entry.get("runs_by_size", {}).get(str(size), entry["runs_ms"])
+        if str(size) in per_size:
+            entry = per_size[str(size)]
+            return None if entry["median_ms"] is None else list(entry["runs_ms"])
+        pooled = per_size.get("-", {})
+        found: list[float] | None = pooled.get("runs_by_size", {}).get(str(size))  # None: it failed there
         return found
 
     big = 10000 if 10000 in sizes else max((s for s in sizes if s >= 4), default=None)
@@ -267,7 +272,6 @@ def markdown(rows: list[list[str]]) -> str:
     out = ["| " + " | ".join(rows[0]) + " |", "|" + "|".join(["---"] + ["---:"] * (len(rows[0]) - 1)) + "|"]
     out.extend("| " + " | ".join(c or " " for c in row) + " |" for row in rows[1:])
     return "\n".join(out)
-
 
 
 def draw_chart(verdicts: list[dict[str, Any]], path: Path) -> None:

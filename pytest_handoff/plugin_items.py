@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from pytest_handoff.pipeline.discovery import Discovery
 
 
-
 def settings_of(config: pytest.Config) -> Settings:
     """The run's settings (set when ``--handoffs`` is given)."""
     return config.stash[SETTINGS_KEY]

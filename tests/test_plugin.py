@@ -49,13 +49,14 @@ def test_plain_pytest_loads_nothing_of_the_engine(sample_chain: ChainFolder, pyt
 
         def test_only_the_plugin_module_is_loaded():
             loaded = {name for name in sys.modules if name.startswith("pytest_handoff")}
+            assert "pytest_handoff.plugin" in loaded  # the plugin is loaded: its imports are what is seen
             assert loaded <= {
                 "pytest_handoff", "pytest_handoff.version", "pytest_handoff.errors", "pytest_handoff.hookspecs",
                 "pytest_handoff.plugin", "pytest_handoff.plugin_base",
             }, sorted(loaded)
         """
     )
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
+    result = pytester.runpytest_subprocess("-p", "no:hypothesispytest")
     result.assert_outcomes(passed=1)
 
 
