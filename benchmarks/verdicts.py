@@ -302,5 +302,5 @@ def draw_chart(verdicts: list[dict[str, Any]], path: Path) -> None:
     axes.set_xlabel("share of the target (at most 1 meets it)")
     axes.tick_params(axis="y", labelsize=7)
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
+    figure.savefig(path, dpi=110, bbox_inches="tight")  # the longest name whole
     log(f"chart written to {path}")
