@@ -41,14 +41,23 @@ from format_trees import (  # noqa: E402
     make_yolo_jsonl,
     make_yolo_messages,
 )
-from timing import arg_budget, child_env, chunked, ensure_check_jsonschema, git_state, log  # noqa: E402
+from timing import (  # noqa: E402
+    ENV,
+    RETRY_PAUSE,
+    Command,
+    Job,
+    arg_budget,
+    chunked,
+    ensure_check_jsonschema,
+    git_state,
+    log,
+    peak_rss,
+)
 from verdicts import markdown, over, plain  # noqa: E402
 
 #: Stored trees are regenerated when this, this file, the fixtures or the size change.
 GENERATOR_VERSION = 1
 STAMP = ".bench-stamp"
-ENV = {**child_env(), "PYTHONDONTWRITEBYTECODE": ""}  # empty: bytecode is written and reused
-RETRY_PAUSE = 30.0  # the package may be mid-edit: one retry after this pause
 TARGET_RATIO, TARGET_RSS_MB, TARGET_WARM = 4.0, 300.0, 0.2
 
 
@@ -124,16 +133,6 @@ elif mode == "yaml":
     for path in files(".yaml"):
         yaml.load(read(path), Loader=loader)
 """
-# A fresh helper per measurement: the largest waited-for descendant's ru_maxrss (KiB on Linux).
-RSS_HELPER = """
-import os, resource, sys
-null = os.open(os.devnull, os.O_WRONLY)
-pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, null, 1)])
-_, status = os.waitpid(pid, 0)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, os.waitstatus_to_exitcode(status))
-"""
-
-
 def ensure_tree(shape: Shape, workdir: Path, count: int) -> tuple[Path, bool]:
     """The shape's tree, generated unless a stored one has the same parameters."""
     root = workdir / shape.name
@@ -160,27 +159,6 @@ def tree_size(root: Path) -> tuple[int, int]:
 # --- measuring ------------------------------------------------------------------------------------------
 
 
-def timed(commands: list[list[str]], cwd: Path, ok: tuple[int, ...], errors: list[str]) -> float | None:
-    """Milliseconds of ``commands`` run one after the other (summed); one retry after an unexpected exit."""
-    for attempt in (1, 2):
-        total, failed = 0.0, ""
-        for argv in commands:
-            started = time.perf_counter()
-            done = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE, env=ENV, check=False)  # fmt: skip
-            total += (time.perf_counter() - started) * 1000
-            if done.returncode not in ok:
-                shown = " ".join(a if len(a) < 80 else "<script>" for a in argv[:4])
-                failed = f"exit {done.returncode} from {shown} ...: {done.stderr.decode()[-400:]}"
-                break
-        if not failed:
-            return total
-        errors.append(failed)
-        log(f"    {failed}" + (f"; retrying in {RETRY_PAUSE:.0f} s" if attempt == 1 else ""))
-        time.sleep(RETRY_PAUSE if attempt == 1 else 0)
-    return None
-
-
 def stats(runs: list[float | None]) -> dict[str, Any]:
     """Min, median and max of the runs that succeeded; ``runs_ms`` keeps every round (None: failed)."""
     rounded = [None if t is None else round(t, 1) for t in runs]
@@ -204,43 +182,40 @@ def findings_of(lint: str, root: Path) -> dict[str, Any]:
     return {"exit": done.returncode, "total": None, "error": done.stderr.decode("utf-8", "replace")[-800:]}
 
 
-def peak_rss_mb(python: str, argv: list[str], cwd: Path) -> tuple[float, int]:
-    done = subprocess.run([python, "-I", "-S", "-c", RSS_HELPER, *argv], cwd=cwd, capture_output=True,
-                          text=True, env=ENV, check=True)  # fmt: skip
-    kib, code = done.stdout.split()
-    return int(kib) / (1024 * 1024 if sys.platform == "darwin" else 1024), int(code)
-
-
 def measure(shape: Shape, root: Path, lint: str, python: str, cj: str | None, repeat: int) -> dict[str, Any]:
-    errors: list[str] = []
-    jobs: dict[str, list[list[str]]] = {"lint": [[lint]], "floor": [[python, "-c", FLOOR, shape.floor, str(root)]]}
+    # Each job's commands run one after the other, summed; an unexpected exit is retried once (timing.Job).
+    jobs = {
+        "lint": Job("handoff-lint", shape.name, [Command([lint], root, (0, 1))]),
+        "floor": Job("floor", shape.name, [Command([python, "-c", FLOOR, shape.floor, str(root)], root)]),
+    }
     if cj and shape.schemas:
         budget = arg_budget(ENV)
-        jobs["cj"] = [chunk for schema, files in shape.schemas(root).items()
-                      for chunk in chunked([cj, "--schemafile", str(schema)], files, budget)]  # fmt: skip
+        jobs["cj"] = Job("check-jsonschema", shape.name, [Command(chunk, root) for schema, files in shape.schemas(root).items()
+                                                          for chunk in chunked([cj, "--schemafile", str(schema)], files, budget)])  # fmt: skip
     runs: dict[str, list[float | None]] = {name: [] for name in jobs}
     for round_ in range(repeat + 1):  # round 0 is the untimed warm-up
-        for name, commands in jobs.items():
-            elapsed = timed(commands, root, (0, 1) if name == "lint" else (0,), errors)
+        for name, job in jobs.items():
+            elapsed = job.run_once()
             if round_ > 0:
                 runs[name].append(elapsed)  # None: failed, and left out of this round's figures
         log(f"  {shape.name}: round {round_}/{repeat}" + (" (warm-up)" if round_ == 0 else ""))
     cache_dir = root.parent / f"{shape.name}.handoff-cache"  # outside the tree: no glob finds it
+    cached = [Command([lint, "--cache-dir", str(cache_dir)], root, (0, 1))]
+    cold_job = Job("cold", shape.name, cached, before=lambda: shutil.rmtree(cache_dir, ignore_errors=True))
+    warm_job = Job("warm", shape.name, cached)
     cold: list[float | None] = []
     warm: list[float | None] = []
     for pair in range(repeat + 1):  # pair 0 is the untimed warm-up
-        shutil.rmtree(cache_dir, ignore_errors=True)
-        first = timed([[lint, "--cache-dir", str(cache_dir)]], root, (0, 1), errors)
-        second = timed([[lint, "--cache-dir", str(cache_dir)]], root, (0, 1), errors)
+        first, second = cold_job.run_once(), warm_job.run_once()
         if pair > 0:
             cold, warm = [*cold, first], [*warm, second]
     cache_found = cache_dir.is_dir() and any(cache_dir.rglob("*"))
     shutil.rmtree(cache_dir, ignore_errors=True)
-    rss, rss_exit = peak_rss_mb(python, [lint], root)
+    _, rss, rss_exit = peak_rss(python, [lint], root)
     result: dict[str, Any] = {name: stats(values) for name, values in runs.items()}
     result["cache"] = {"cold": stats(cold), "warm": stats(warm), "cache_found": cache_found}
     result["rss"] = {"peak_mb": round(rss, 1), "exit": rss_exit}
-    result["errors"] = errors[:6]
+    result["errors"] = [error for job in (*jobs.values(), cold_job, warm_job) for error in job.errors][:6]
     return result
 
 
