@@ -416,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
 
     log("peak memory:")
     results["memory"] = memory_runs(tools, workdir, memory_sizes, args.seed)
+    args.output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")  # kept if judging fails
     results["verdicts"] = judge(results, sizes, memory_sizes)
     results["meta"]["seconds"] = round((datetime.now(timezone.utc) - started_at).total_seconds(), 1)
     args.output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

@@ -154,7 +154,7 @@ class Job:
                 tail = run.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
                 return total * 1000, (
                     f"exit {run.returncode} (expected {'/'.join(map(str, command.ok_codes))}) from "
-                    f"{' '.join(command.argv[:4])} ...: {' | '.join(tail)}"
+                    f"{' '.join(a if len(a) < 80 else '<script>' for a in command.argv[:4])} ...: {' | '.join(tail)}"
                 )
         return total * 1000, None
 
