@@ -53,7 +53,7 @@ from timing import (  # noqa: E402
     log,
     peak_rss,
 )
-from verdicts import markdown, over, plain  # noqa: E402
+from verdicts import fmt_value, markdown, over, plain  # noqa: E402
 
 #: Stored trees are regenerated when this, this file, the fixtures or the size change.
 GENERATOR_VERSION = 1
@@ -255,12 +255,7 @@ def ms(entry: dict[str, Any] | None, spread: bool = True) -> str:
 
 
 def cell(verdict: dict[str, Any]) -> str:
-    value, unit = verdict["value"], verdict["unit"]
-    if value is None:
-        return "n/a"
-    low, high = verdict.get("min"), verdict.get("max")
-    spread = "" if unit == " MB" or low is None or low == high else f" ({low:.2f}-{high:.2f})"
-    return f"{value:.{1 if unit == ' MB' else 2}f}{unit}{spread} {verdict['result']}"
+    return "n/a" if verdict["value"] is None else f"{fmt_value(verdict)} {verdict['result']}"
 
 
 def table(results: dict[str, Any]) -> tuple[list[list[str]], list[list[str]]]:

@@ -93,5 +93,6 @@ def main(argv: list[str]) -> int:
             path.unlink()
     return 1 if options.check and (out_of_date or extras) else 0
 
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

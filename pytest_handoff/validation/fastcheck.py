@@ -212,8 +212,6 @@ def compile_schema(schema: Any, compile_pattern: Callable[[str], Any] = re.compi
     return generator.build(root)
 
 
-
-
 def schema_fingerprint(schema: Any) -> str:
     """``schema``'s canonical text: a prebuilt check is used only for the schema it was written
     from (a checksum would load a library module at every start; comparing text costs less)."""
