@@ -121,20 +121,25 @@ def changed_in_git(handoffs: Handoffs) -> list[Path] | None:
     """The handoff files git sees new (untracked) or changed against ``HEAD``, or None when the
     project is not in a git work tree (or git cannot run).
 
-    Files git ignores are not listed. ``--no-optional-locks`` keeps git from refreshing the index.
+    Files git ignores are not listed. git runs as :mod:`pytest_handoff.read.git` runs it: it writes
+    nothing and starts no program the repository's configuration names.
     """
-    from pytest_handoff.staged import GitError, run_git
+    from pytest_handoff.read.git import GitError, run_git
 
     top = git_top(handoffs.root)
     if top is None:
         return None
-
     command = [
-        "git", "--no-optional-locks", "-C", str(handoffs.root), "status", "--porcelain=v1", "-z",
-        "--untracked-files=all", "--no-renames", "--", *handoffs.pathspecs(),
-    ]  # fmt: skip
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=all",
+        "--no-renames",
+        "--",
+        *handoffs.pathspecs(),
+    ]
     try:
-        code, out = run_git(command)
+        code, out, _ = run_git(handoffs.root, command)
     except GitError:
         return None
     if code != 0:
@@ -205,7 +210,9 @@ def named_files(paths: Sequence[Path], root: Path) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def findings_reason(errors: Sequence[Finding], first_line: str, own: Iterable[str], last_line: str = "") -> str:
+def findings_reason(
+    errors: Sequence[Finding], first_line: str, own: Iterable[str], last_line: str = ""
+) -> str:
     """Findings as the agent reads them: place, pointer, message and fix, most important first.
 
     ``own`` are the display paths (masked) of the files the reason is about: their findings come

@@ -4,7 +4,8 @@ One :class:`Repository` per project root and state of git (HEAD, the index) is k
 life of the process, and each question is asked at most once: the index (``git ls-files``,
 which holds staged files, so that in a commit hook the index counts as the tree), uncommitted
 changes (``git status``), and the history (one ``git log --all`` with each commit's hash, author
-time and the paths it touched). Nothing is ever written: git runs with ``--no-optional-locks``.
+time and the paths it touched). Every command runs through :mod:`pytest_handoff.read.git`: nothing
+is written, and no program the repository's configuration names is started.
 
 Outside a git repository, without git, or in a shallow clone, :attr:`Repository.problem` or
 :attr:`Repository.shallow` say what cannot be known; the rules then say so, never guess.
@@ -14,52 +15,20 @@ from __future__ import annotations
 
 import bisect
 import os
-import subprocess
 from collections.abc import Collection
 from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
-#: A command's output past this many bytes is not read (a history too large to hold).
-MAX_OUTPUT = 256 * 1024 * 1024
-#: Seconds a git command may take.
-TIMEOUT = 60
+from pytest_handoff.read.git import GitError, git_text
+
+__all__ = ["Commit", "GitError", "Repository", "forget_repositories", "repository_for"]
 
 
 class Commit(NamedTuple):
     sha: str
     time: int  # author time, seconds since the epoch
     paths: tuple[str, ...]
-
-
-class GitError(Exception):
-    """A git command failed; the message says which and why, in one line."""
-
-
-def _git(top: Path, *args: str, stdin: str | None = None) -> str:
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
-    try:
-        done = subprocess.run(
-            ["git", "--no-optional-locks", "-c", "core.fsmonitor=false", "-C", str(top), *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="surrogateescape",
-            timeout=TIMEOUT,
-            env=env,
-            check=False,
-        )
-    except FileNotFoundError as error:
-        raise GitError("git is not installed") from error
-    except subprocess.TimeoutExpired as error:
-        raise GitError(f"git {args[0]} took more than {TIMEOUT} s") from error
-    if done.returncode != 0:
-        first = (done.stderr.strip().splitlines() or ["failed"])[0]
-        raise GitError(f"git {args[0]}: {first[:200]}")
-    if len(done.stdout) > MAX_OUTPUT:
-        raise GitError(f"git {args[0]}: more output than {MAX_OUTPUT // (1024 * 1024)} MB")
-    return done.stdout
 
 
 class Repository:
@@ -71,7 +40,7 @@ class Repository:
         self.problem = ""  # why git cannot be asked (empty when it can)
         self.shallow = False
         try:
-            lines = _git(root, "rev-parse", "--show-toplevel", "--is-shallow-repository").splitlines()
+            lines = git_text(root, "rev-parse", "--show-toplevel", "--is-shallow-repository").splitlines()
         except GitError as error:
             self.problem = "not a git repository" if "not a git repository" in str(error) else str(error)
             return
@@ -158,8 +127,14 @@ class Repository:
         wanted = [name for name in names if name and all(c in "0123456789abcdefABCDEF" for c in name)]
         if not wanted:
             return set()
-        answer = _git(self.top or self.root, "cat-file", "--batch-check", stdin="".join(f"{n}\n" for n in wanted))
-        return {name for name, line in zip(wanted, answer.splitlines(), strict=False) if line.split(" ")[1:2] == ["commit"]}
+        answer = git_text(
+            self.top or self.root, "cat-file", "--batch-check", stdin="".join(f"{n}\n" for n in wanted)
+        )
+        return {
+            name
+            for name, line in zip(wanted, answer.splitlines(), strict=False)
+            if line.split(" ")[1:2] == ["commit"]
+        }
 
     @cached_property
     def oldest(self) -> int | None:
@@ -169,13 +144,14 @@ class Repository:
     def touched(self, path: str, since: int | None, until: int | None) -> bool:
         """True when a commit dated within [since, until] (open ends) touched ``path``."""
         return any(
-            (since is None or time >= since) and (until is None or time <= until) for time in self._times.get(path, ())
+            (since is None or time >= since) and (until is None or time <= until)
+            for time in self._times.get(path, ())
         )
 
     def _ask(self, *args: str) -> str:
         if self.top is None:
             raise GitError(self.problem or "not a git repository")
-        return _git(self.top, *args)
+        return git_text(self.top, *args)
 
 
 _OPEN: dict[tuple[str, tuple[int, int], tuple[int, int], tuple[int, int]], Repository] = {}
