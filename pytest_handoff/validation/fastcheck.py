@@ -199,7 +199,8 @@ def _shape(schema: Any) -> str:
 
 
 def compile_schema(schema: Any, compile_pattern: Callable[[str], Any] = re.compile) -> Check | None:
-    """A validity check for ``schema``, or None when it uses anything unsupported.
+    """A validity check for ``schema``, or None when it uses anything unsupported (or nests too
+    deeply to be compiled: jsonschema then answers, or says why it cannot).
 
     ``compile_pattern`` compiles a ``pattern`` (anything with ``search``): a user's schema gets
     RE2, which runs in linear time; our own schemas, Python's engine.
@@ -207,7 +208,7 @@ def compile_schema(schema: Any, compile_pattern: Callable[[str], Any] = re.compi
     generator = _Generator(compile_pattern)
     try:
         root = generator.node(schema)
-    except Unsupported:
+    except (Unsupported, RecursionError):
         return None
     return generator.build(root)
 

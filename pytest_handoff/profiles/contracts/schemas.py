@@ -23,6 +23,7 @@ from pytest_handoff.profiles.contracts.patterns import (
     linear_pattern_properties,
     schema_pattern,
 )
+from pytest_handoff.profiles.contracts.refcycles import cycle_message, ref_cycle, refuse_ref_cycle
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -62,6 +63,8 @@ def read_data_file(path: Path) -> Any:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
         raise ConfigError(f"{path}: not valid JSON: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nests too deeply to be read") from None
 
 
 def _walk(node: Any) -> Iterator[Any]:
@@ -249,18 +252,21 @@ def schema_files_digest(contract: Contract) -> str:
 def check_schema_file(path: str, schema_map: Mapping[str, str]) -> None:
     """Check a contract's schema and every schema it refers to.
 
-    Raises ConfigError naming the file: missing, unreadable, not itself a valid schema, or with a
-    ``$ref`` that leads to the network (unless mapped) or to a missing file.
+    Raises ConfigError naming the file: missing, unreadable, not itself a valid schema, with a
+    ``$ref`` that leads to the network (unless mapped) or to a missing file, or with ``$ref`` s
+    that form a cycle checking no part of the value (:mod:`.refcycles`).
     """
     pending = [Path(path)]
     seen: set[str] = set()
+    root: Any = None
     while pending:
         current = pending.pop()
         key = os.path.normcase(os.path.abspath(current))
         if key in seen:
             continue
-        seen.add(key)
         schema = read_data_file(current)
+        root = root if seen else schema
+        seen.add(key)
         problem = _schema_problem(schema)
         if problem is not None:
             raise ConfigError(f"{current}: not a valid JSON Schema: {problem}")
@@ -272,6 +278,7 @@ def check_schema_file(path: str, schema_map: Mapping[str, str]) -> None:
             if not local.is_file():
                 raise ConfigError(f"{current}: $ref {uri!r}: no such file {local}")
             pending.append(local)
+    refuse_ref_cycle(root, path, schema_map)
 
 
 def _schema_problem(schema: Any) -> str | None:
@@ -294,6 +301,8 @@ def _schema_problem(schema: Any) -> str | None:
     except SchemaError as error:
         where = "/".join(str(part) for part in error.absolute_path) or "the root"
         return f"{error.message} (at {where})"
+    except RecursionError:
+        return "it nests more deeply than can be checked"
     return None
 
 
@@ -364,6 +373,7 @@ class UserSchema:
         self.schema = schema
         self.schema_map = schema_map
         self.is_valid: Check | None = None
+        self.cycle: str | None = None  # a $ref cycle checking no part of the value: never validated
         if _is_subset(schema):
             from pytest_handoff.validation.fastcheck import compile_schema
 
@@ -377,11 +387,15 @@ class UserSchema:
                 from pytest_handoff.validation.fastcheck import compile_schema
 
                 self.is_valid = compile_schema(inlined, schema_pattern)
+            elif inlined is None:  # recursive, maybe without end
+                self.cycle = ref_cycle(schema, path, schema_map)
         self._full: Validator | None = None
 
     @property
     def full(self) -> Validator:
         """jsonschema's validator, with a registry that reads local files and refuses the network."""
+        if self.cycle is not None:
+            raise ConfigError(cycle_message(path_name(self.path), self.cycle))
         if self._full is None:
             self._full = self._build()
         return self._full
@@ -432,7 +446,7 @@ class UserSchema:
 
         try:
             return bool(self.full.is_valid(document.data))
-        except (Unresolvable, ConfigError):
+        except (Unresolvable, ConfigError, RecursionError):
             return False
 
     def findings(self, document: Document) -> list[Finding]:
@@ -445,12 +459,14 @@ class UserSchema:
 
         try:
             return list(validate_document(document, self.full, compile_pattern=schema_pattern))
-        except (Unresolvable, ConfigError) as error:
+        except (Unresolvable, ConfigError, RecursionError) as error:
             from pytest_handoff.model import Finding, Severity
 
             ref = str(getattr(error, "ref", ""))
             remote = ref and _local_path(ref, self.schema_map) is None
             reason = remote_ref_message(ref, path_name(self.path)) if remote else str(error)
+            if isinstance(error, RecursionError):
+                reason = f"{path_name(self.path)}: checking this document against it nests too deeply"
 
             return [
                 Finding(
