@@ -12,8 +12,10 @@ pipeline, whatever rules ran.
 
 from __future__ import annotations
 
+import io
 import re
 from functools import cache
+from typing import TextIO
 
 
 # Every C0 control (line breaks included) but the tab, C1 controls, DEL, line and paragraph
@@ -42,3 +44,60 @@ def inert(text: str, *, opens_line: bool = True) -> str:
     if opens_line and body.startswith("::"):
         return shown[: len(shown) - len(body)] + "\\x3a" + body[1:]
     return shown
+
+
+# A line's opening as the runner sees it: white space, and any colour or style codes before it.
+@cache
+def _line_opening() -> re.Pattern[str]:
+    return re.compile(r"(?:\s|\x1b\[[0-9;?]*[A-Za-z])*")
+
+
+def guarded_line(line: str) -> str:
+    """``line`` (one line of output, as drawn) unable to start a workflow command: a ``::`` it
+    opens with is escaped, and every ``##[``. For output laid out by a library that wraps text:
+    a wrap may open a line inside a value, where :func:`inert` could not know a line would start."""
+    if "##[" in line:
+        line = line.replace("##[", "\\x23#[")
+    start = _line_opening().match(line)
+    at = start.end() if start else 0
+    if line.startswith("::", at):
+        return line[:at] + "\\x3a" + line[at + 1 :]
+    return line
+
+
+class GuardedStream(io.TextIOBase):
+    """A text stream that passes whole lines on to ``stream``, each through :func:`guarded_line`.
+
+    The views and the text reporter draw with rich, which wraps a long value at the console's
+    width (80 in a pipe, or ``COLUMNS``): any word of a value may open a line.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
+        self._pending = ""
+
+    def write(self, text: str) -> int:
+        head, newline, self._pending = (self._pending + text).rpartition("\n")
+        if newline:
+            self.stream.write("".join(guarded_line(line) + "\n" for line in head.split("\n")))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending:  # a part of a line: what follows it is guarded as if it opened one
+            self.stream.write(guarded_line(self._pending))
+            self._pending = ""
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.stream, "encoding", None) or "utf-8"
+
+    def writable(self) -> bool:
+        return True

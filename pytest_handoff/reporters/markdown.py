@@ -29,6 +29,8 @@ _LINE_BREAKS = re.compile(r"\r\n|[\r\n\x0b\x0c\x85\u2028\u2029]")
 # headings, and the characters that could start HTML or an entity.
 _SPECIAL = re.compile(r"[\\`*_\[\]|~#<>&]")
 _REPLACEMENTS = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+# An @ before a name: a mention of a user or team once GitHub renders it.
+_MENTION = re.compile(r"@(?=\w)")
 
 _SEVERITY_LABELS = {
     Severity.ERROR: "\u274c error",
@@ -38,11 +40,13 @@ _SEVERITY_LABELS = {
 
 
 def markdown_text(text: str, max_chars: int | None = None) -> str:
-    """``text`` as literal Markdown inline text: one line, no HTML, no syntax, no controls."""
+    """``text`` as literal Markdown inline text: one line, no HTML, no syntax, no controls, no mentions."""
     flat = inert(_LINE_BREAKS.sub(" ", text))
     if max_chars is not None and len(flat) > max_chars:
         flat = flat[: max_chars - 1] + "…"
-    return _SPECIAL.sub(lambda m: _REPLACEMENTS.get(m.group(0), "\\" + m.group(0)), flat)
+    escaped = _SPECIAL.sub(lambda m: _REPLACEMENTS.get(m.group(0), "\\" + m.group(0)), flat)
+    # A zero-width space after each @ (written as an entity): GitHub notifies no one of "@name".
+    return _MENTION.sub("@&#8203;", escaped) if "@" in escaped else escaped
 
 
 def _plural(count: int, noun: str) -> str:

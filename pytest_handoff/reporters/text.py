@@ -7,9 +7,9 @@ reaches rich as markup: every untrusted string is passed through
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
-from pytest_handoff.boundary import inert
+from pytest_handoff.boundary import GuardedStream, inert
 from pytest_handoff.model import Severity
 from pytest_handoff.reporters import ReportContext, Reporter, Summary
 from pytest_handoff.reporters.excerpt import format_finding
@@ -39,7 +39,7 @@ class TextReporter(Reporter):
             from rich.console import Console
 
             self._console = Console(
-                file=self.stream,
+                file=cast(TextIO, GuardedStream(self.stream)),  # no line of it opens a workflow command
                 color_system="auto" if self.context.color else None,
                 no_color=not self.context.color,
                 highlight=False,
@@ -59,7 +59,9 @@ class TextReporter(Reporter):
         console = self._rich()
         broken = result.first_broken
         if broken is not None:
-            console.print(Text(f"{inert(result.shown_id)}: first broken handoff {inert(broken.label())}", style="bold"))
+            console.print(
+                Text(f"{inert(result.shown_id)}: first broken handoff {inert(broken.label())}", style="bold")
+            )
         current = None
         for finding in result.findings:
             if finding.path != current:

@@ -9,9 +9,9 @@ Every cell is untrusted text: Markdown escapes it (:func:`markdown_text`), rich 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple, TextIO
+from typing import TYPE_CHECKING, NamedTuple, TextIO, cast
 
-from pytest_handoff.boundary import inert
+from pytest_handoff.boundary import GuardedStream, inert
 from pytest_handoff.reporters.markdown import markdown_text
 
 if TYPE_CHECKING:
@@ -82,7 +82,9 @@ def console_for(stream: TextIO, width: int | None = None) -> Console:
 
     from pytest_handoff.reporters.text import closed_pipe
 
-    console = Console(file=stream, width=width, highlight=False, emoji=False, soft_wrap=False)
+    # Rich wraps values at the width: every line it writes is guarded, wherever a value breaks.
+    guarded = cast(TextIO, GuardedStream(stream))
+    console = Console(file=guarded, width=width, highlight=False, emoji=False, soft_wrap=False)
     # Rich exits with status 1 on a closed pipe; the CLI's own handling makes it quiet, status 141.
     console.on_broken_pipe = closed_pipe  # type: ignore[method-assign]
     return console
@@ -138,7 +140,9 @@ def _natural_width(section: Section, max_chars: int | None) -> int:
     widest = max((len(label) + 2 + len(text) for label, text in section.lines), default=0)
     if section.headers and section.rows:
         headers, rows = section.columns()
-        widths = [max(len(h), *(len(shorten(row[i], max_chars)) for row in rows)) for i, h in enumerate(headers)]
+        widths = [
+            max(len(h), *(len(shorten(row[i], max_chars)) for row in rows)) for i, h in enumerate(headers)
+        ]
         widest = max(widest, sum(widths) + 3 * len(widths))
     return widest
 
