@@ -9,15 +9,22 @@ Every tool is declared read-only, idempotent and closed-world (:func:`read_only`
 structured content whose output schema the SDK derives from its ``TypedDict`` return type. A
 new tool that returns findings annotates ``-> Report`` and returns :func:`report` of them; one
 that adds fields returns a ``TypedDict`` that extends ``Report``.
+
+The SDK's stdio transport drops every line it cannot read as a JSON-RPC message, so a client that
+sent one would wait forever; :func:`serve_stdio` answers each with a JSON-RPC error instead
+(:func:`unreadable_answer`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, cast
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast
 
 if sys.version_info >= (3, 12) or TYPE_CHECKING:
     from typing import TypedDict
@@ -28,8 +35,13 @@ else:
         from typing import TypedDict
 
 if TYPE_CHECKING:
+    import contextvars
+
+    from mcp.server.lowlevel import Server
     from mcp.server.mcpserver import MCPServer
-    from mcp.types import ToolAnnotations
+    from mcp.shared.message import SessionMessage
+    from mcp.types import JSONRPCError, RequestId, ToolAnnotations
+    from typing_extensions import Self
 
     from pytest_handoff.model import Finding, Rule
 
@@ -120,7 +132,9 @@ def main(argv: Sequence[str] = ()) -> int:
     except ImportError:
         print(INSTALL_HINT, file=sys.stderr)
         return 2
-    server.run("stdio")
+    import anyio
+
+    anyio.run(serve_stdio, server)
     return 0
 
 
@@ -168,7 +182,10 @@ def build_server(root: Path) -> MCPServer[Any]:
     @server.tool(title="Check a handoff's claims", annotations=read_only("Check a handoff's claims"))
     def evidence(
         path: str,
-        junit: str = Field(default=None, description="a JUnit XML report (below the working directory) to reconcile test claims with"),  # type: ignore[assignment]
+        junit: str = Field(  # type: ignore[assignment]
+            default=None,
+            description="a JUnit XML report (below the working directory) to reconcile test claims with",
+        ),
     ) -> Report:
         """Check one handoff's claims against the repository: the files it names exist and changed when it says,
         its commits exist and precede it, its cited lines exist, its test files and counts hold (with `junit`,
@@ -261,3 +278,182 @@ def rule_data(rule: Rule) -> RuleData:
         "profile": rule.profile,
         "summary": rule.summary,
     }
+
+
+# --- lines the SDK's stdio transport cannot read ----------------------------------------------
+# Its reader parses each line into a message and puts what it cannot parse on the read stream as an
+# exception, which the SDK's dispatcher only logs: the client gets no answer. These answer them.
+
+PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602  # JSON-RPC 2.0's codes
+
+
+async def serve_stdio(server: MCPServer[Any]) -> None:
+    """Serve ``server`` over stdin/stdout as ``server.run("stdio")`` does, answering each line
+    that is no JSON-RPC message the SDK reads with a JSON-RPC error (:class:`AnsweringReader`)."""
+    from mcp.server.stdio import stdio_server
+
+    # MCPServer.run_stdio_async serves its low-level server over stdio_server()'s streams, with no
+    # way to put a reader between them; without that server (another SDK), serve as it does.
+    lowlevel: Server[Any] | None = getattr(server, "_lowlevel_server", None)
+    if lowlevel is None:
+        await server.run_stdio_async()
+        return
+    async with stdio_server() as (read_stream, write_stream):
+        await lowlevel.run(
+            AnsweringReader(read_stream, write_stream), write_stream, lowlevel.create_initialization_options()
+        )
+
+
+if TYPE_CHECKING:
+
+    class Received(Protocol):
+        """The read side of the SDK's stdio transport: messages, and exceptions for unread lines."""
+
+        async def receive(self) -> SessionMessage | Exception: ...
+        async def aclose(self) -> None: ...
+
+    class Sent(Protocol):
+        async def send(self, item: SessionMessage, /) -> None: ...
+
+
+class AnsweringReader:
+    """The messages of ``received``; each line it could not read is answered on ``answers`` (the
+    write stream) with :func:`unreadable_answer`, before the next line is read, and left out."""
+
+    def __init__(self, received: Received, answers: Sent) -> None:
+        self.received = received
+        self.answers = answers
+
+    @property
+    def last_context(self) -> contextvars.Context | None:
+        """The sender's context of the last message, which the SDK reads from its own stream."""
+        context: contextvars.Context | None = getattr(self.received, "last_context", None)
+        return context
+
+    async def receive(self) -> SessionMessage | Exception:
+        import anyio
+        from mcp.shared.message import SessionMessage
+
+        while True:
+            item = await self.received.receive()
+            if not isinstance(item, Exception):
+                return item
+            answer = unreadable_answer(item)
+            if answer is not None:
+                with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):  # the server stopped
+                    await self.answers.send(SessionMessage(answer))
+
+    async def aclose(self) -> None:
+        await self.received.aclose()
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+
+class Unreadable(NamedTuple):
+    """Why a line is no message: a JSON-RPC error code and message, and the request's id if known."""
+
+    code: int
+    message: str
+    id: RequestId | None = None
+
+
+def unreadable_answer(error: Exception) -> JSONRPCError | None:
+    """The JSON-RPC error that answers the line the SDK failed to read with ``error``; ``None`` for
+    a blank line, for a notification or a response (JSON-RPC answers neither) and for an exception
+    that is not about a line (the SDK puts none such on the stream; it would only log it)."""
+    from mcp.types import ErrorData, JSONRPCError
+
+    if not isinstance(error, ValueError):  # pydantic's ValidationError is one, as is json's error
+        return None
+    why = unreadable(unread_line(error))
+    if why is None:
+        return None
+    return JSONRPCError(jsonrpc="2.0", id=why.id, error=ErrorData(code=why.code, message=why.message))
+
+
+def unread_line(error: ValueError) -> str | None:
+    """The line the SDK's reader failed to read with ``error``, when it failed as JSON; ``None``
+    when it failed as a JSON-RPC message."""
+    from pydantic import ValidationError
+
+    if isinstance(error, json.JSONDecodeError):
+        return error.doc
+    if isinstance(error, ValidationError):
+        for detail in error.errors(include_url=False):
+            if detail["type"] == "json_invalid" and isinstance(detail["input"], str):
+                return detail["input"]
+    return None
+
+
+def unreadable(line: str | None) -> Unreadable | None:
+    """Why ``line`` (``None``: JSON, but no JSON-RPC message) is no message the SDK reads.
+
+    Not JSON (truncated, not UTF-8...): -32700 Parse error, id null. JSON that is no
+    message: -32600 Invalid Request, id null. A request with a lone surrogate (``"\\ud800"``,
+    valid JSON but not Unicode text), which the SDK takes for a JSON syntax error: -32602 Invalid
+    params with its id when the surrogate is in ``params``, else -32600.
+    """
+    if line is None:
+        return Unreadable(INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+    line = line.strip()
+    if not line:
+        return None
+    try:
+        message = json.loads(line)
+    except ValueError as error:  # not JSON, or an integer of too many digits
+        return Unreadable(PARSE_ERROR, f"Parse error: {error}")
+    except RecursionError:
+        return Unreadable(PARSE_ERROR, "Parse error: nested too deeply")
+    place = lone_surrogate(message)
+    if place is None:  # JSON to the standard library, not to the SDK's parser
+        return Unreadable(PARSE_ERROR, "Parse error")
+    pointer, surrogate = place
+    if isinstance(message, dict) and "method" not in message and ("result" in message or "error" in message):
+        return None  # a response
+    if isinstance(message, dict) and "method" in message and "id" not in message:
+        return None  # a notification
+    given = message.get("id") if isinstance(message, dict) else None
+    request_id = (
+        given if type(given) is int or (isinstance(given, str) and lone_surrogate(given) is None) else None
+    )
+    what = f"{pointer or 'the line'} holds a lone surrogate ({surrogate}), which is not Unicode text"
+    if request_id is not None and pointer.startswith("/params/"):
+        return Unreadable(INVALID_PARAMS, f"Invalid params: {what}", request_id)
+    return Unreadable(INVALID_REQUEST, f"Invalid Request: {what}", request_id)
+
+
+def lone_surrogate(value: object) -> tuple[str, str] | None:
+    """The JSON pointer of the first string or key in ``value`` that holds a lone surrogate, and
+    that surrogate as a JSON escape (a pair, once parsed, is one character: what remains is lone)."""
+    pending: list[tuple[str, object]] = [("", value)]
+    while pending:
+        pointer, item = pending.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as error:
+                return pointer, f"\\u{ord(item[error.start]):04x}"
+        elif isinstance(item, dict):
+            for key, inner in reversed(item.items()):
+                part = key.encode("utf-8", "backslashreplace").decode().replace("~", "~0").replace("/", "~1")
+                pending.extend([(f"{pointer}/{part}", inner), (f"{pointer}/{part}", key)])
+        elif isinstance(item, list):
+            pending.extend((f"{pointer}/{index}", inner) for index, inner in reversed(list(enumerate(item))))
+    return None

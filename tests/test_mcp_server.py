@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -242,7 +243,8 @@ def test_explain_rule_and_list_rules(project: Project) -> None:
             "error",
         )
         assert "**Use instead**" in explained["doc"]
-        assert explained["url"] == "https://pytest-handoff.github.io/pytest-handoff/rules/NR202/"  # as explain prints
+        # the page `handoff-lint explain` prints
+        assert explained["url"] == "https://pytest-handoff.github.io/pytest-handoff/rules/NR202/"
         assert "unknown rule 'XX1'" in await refusal(session, "explain_rule", code="XX1")
         every = (await call(session, "list_rules"))["rules"]
         assert {"HS001", "NR202", "NR307"} <= {rule["code"] for rule in every}
@@ -269,7 +271,133 @@ def test_the_evidence_tool_reports_a_claimed_file_that_exists_nowhere(project: P
         result = await call(session, "evidence", path=str(dev.relative_to(project.root)))
         assert {(f["code"], f["pointer"]) for f in result["findings"]} >= {("EV101", "/files_changed/0/path")}
         assert all(f["code"].startswith("EV") for f in result["findings"])
-        assert claimed in next(f["message"] for f in result["findings"] if f["pointer"] == "/files_changed/0/path")
-        assert "outside the working directory" in await refusal(session, "evidence", path=str(dev), junit="../x.xml")
+        message = next(f["message"] for f in result["findings"] if f["pointer"] == "/files_changed/0/path")
+        assert claimed in message
+        refused = await refusal(session, "evidence", path=str(dev), junit="../x.xml")
+        assert "outside the working directory" in refused
 
     serve(project, body)
+
+
+# --- over stdio, line by line: lines the SDK's client never sends -----------------------
+
+NEXT = b'{"jsonrpc":"2.0","id":"next","method":"tools/list"}'
+
+
+class Wire:
+    """``handoff-lint mcp`` in a subprocess, initialized, spoken to one raw line at a time."""
+
+    def __init__(self, root: Path, errors: Path) -> None:
+        import queue
+        import subprocess
+        import threading
+
+        self.errors = errors
+        with errors.open("wb") as stderr:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "pytest_handoff.cli", "mcp"],
+                cwd=root,
+                env={**os.environ, "PYTHONPATH": str(REPO)},
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+            )
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self.read, daemon=True).start()
+        self.send(json.dumps({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+        }).encode())  # fmt: skip
+        assert self.answers_up_to(0)[-1]["result"]["serverInfo"]["name"] == "handoff-lint"
+        self.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+
+    def read(self) -> None:
+        for line in self.process.stdout or ():
+            self.lines.put(line)
+
+    def send(self, line: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + b"\n")
+        self.process.stdin.flush()
+
+    def answers_up_to(self, request_id: object) -> list[dict[str, Any]]:
+        """Every answer the server writes until the one to ``request_id``, in the order it writes them."""
+        answers = [json.loads(self.lines.get(timeout=60))]
+        while answers[-1].get("id") != request_id:
+            answers.append(json.loads(self.lines.get(timeout=60)))
+        return answers
+
+    def exchange(self, *lines: bytes) -> list[dict[str, Any]]:
+        """The answers to ``lines``: those the server writes before its answer to a request sent
+        after them, which must come (the server reads on after the lines)."""
+        for line in lines:
+            self.send(line)
+        self.send(NEXT)
+        *answers, last = self.answers_up_to("next")
+        assert [tool["name"] for tool in last["result"]["tools"]], last
+        return answers
+
+    def close(self) -> tuple[int, str]:
+        """The server's exit status and what it wrote to stderr, once the client has closed stdin."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        try:
+            status = self.process.wait(timeout=60)
+        finally:
+            self.process.kill()
+        return status, self.errors.read_text(encoding="utf-8", errors="replace")
+
+
+@pytest.fixture
+def wire(project: Project, tmp_path: Path) -> Iterator[Wire]:
+    pytest.importorskip("mcp", reason="the MCP SDK is not installed (pip install 'pytest-handoff[mcp]')")
+    server = Wire(project.root, tmp_path / "stderr.txt")
+    yield server
+    status, errors = server.close()
+    assert (status, "Traceback" in errors) == (0, False), errors
+
+
+def error(code: int, message: str, request_id: object = None) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+def test_a_lone_surrogate_in_a_tool_argument_gets_invalid_params_with_the_request_id(wire: Wire) -> None:
+    value = rb'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"explain_rule","arguments":{"code":"\ud800"}}}'
+    key = rb'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"check_handoff","arguments":{"pa\udfffth":"a.json"}}}'
+    assert wire.exchange(value, key) == [
+        error(-32602, r"Invalid params: /params/arguments/code holds a lone surrogate (\ud800), which is not Unicode text", 1),
+        error(-32602, r"Invalid params: /params/arguments/pa\udfffth holds a lone surrogate (\udfff), which is not Unicode text", 2),
+    ]  # fmt: skip
+
+
+def test_a_lone_surrogate_outside_params_gets_invalid_request_with_the_id_when_it_is_one(wire: Wire) -> None:
+    method = rb'{"jsonrpc":"2.0","id":3,"method":"tools/\udc00"}'
+    in_the_id = rb'{"jsonrpc":"2.0","id":"\ud800","method":"tools/list"}'
+    assert wire.exchange(method, in_the_id) == [
+        error(-32600, r"Invalid Request: /method holds a lone surrogate (\udc00), which is not Unicode text", 3),
+        error(-32600, r"Invalid Request: /id holds a lone surrogate (\ud800), which is not Unicode text"),
+    ]  # fmt: skip
+
+
+def test_a_truncated_json_line_gets_a_parse_error(wire: Wire) -> None:
+    assert wire.exchange(b'{"jsonrpc":"2.0","id":4,"method":"tools/li') == [
+        error(-32700, "Parse error: Unterminated string starting at: line 1 column 34 (char 33)")
+    ]
+
+
+def test_a_line_that_is_not_utf8_gets_a_parse_error(wire: Wire) -> None:
+    assert wire.exchange(b"\xff\xfe\xfd") == [
+        error(-32700, "Parse error: Expecting value: line 1 column 1 (char 0)")
+    ]
+
+
+def test_json_that_is_no_json_rpc_message_gets_invalid_request(wire: Wire) -> None:
+    assert (
+        wire.exchange(b"[1, 2]", b'{"jsonrpc":"2.0","id":5,"method":7}')
+        == [error(-32600, "Invalid Request: not a JSON-RPC 2.0 message")] * 2
+    )
+
+
+def test_blank_lines_and_unreadable_notifications_get_no_answer_and_the_next_request_does(wire: Wire) -> None:
+    notification = rb'{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"\ud800"}}'
+    assert wire.exchange(b"", b"  \r", notification) == []
