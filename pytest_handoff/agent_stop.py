@@ -83,19 +83,22 @@ def read_transcript(path: Path, here: Path) -> Transcript:
     """The files written, this hook's marks and the start of the transcript at ``path``.
 
     ``here`` is the folder relative paths are taken from when an entry names no ``cwd`` of its
-    own. ``OSError`` when the file cannot be read.
+    own. ``OSError`` when the file cannot be read or is no regular file (a FIFO, ``/dev/zero``).
     """
     written: list[Path] = []
     marks: list[tuple[int, str]] = []
     started: float | None = None
     whole = True
-    with open(path, "rb") as stream:
+    from pytest_handoff.read.files import open_regular
+
+    # A regular file only, opened without blocking (a FIFO would hang the hook), its tail at most.
+    with open(open_regular(path), "rb") as stream:
         size = os.fstat(stream.fileno()).st_size
         if size > TRANSCRIPT_TAIL:
             stream.seek(size - TRANSCRIPT_TAIL)
-            stream.readline()  # the rest of a cut line
+            stream.readline(TRANSCRIPT_TAIL)  # the rest of a cut line
             whole = False
-        lines = stream.read().decode("utf-8", "replace").splitlines()
+        lines = stream.read(TRANSCRIPT_TAIL).decode("utf-8", "replace").splitlines()
     for number, line in enumerate(lines):
         if whole and started is None and number < 50:
             started = _timestamp(line)
@@ -259,7 +262,10 @@ def block_number(active: bool, marks: Sequence[tuple[int, str]], digest: str) ->
     if not active:
         return 1, ""
     if not marks:
-        return None, "the agent goes on after a Stop hook's block that the transcript does not show as this hook's"
+        return (
+            None,
+            "the agent goes on after a Stop hook's block that the transcript does not show as this hook's",
+        )
     if digest in {seen for _, seen in marks}:
         return None, "the agent was told exactly these findings before and did not change them"
     told = max(max(number for number, _ in marks), len({seen for _, seen in marks}))

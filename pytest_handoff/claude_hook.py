@@ -54,7 +54,16 @@ if TYPE_CHECKING:
     from pytest_handoff.config import Settings
     from pytest_handoff.model import Finding
 
-__all__ = ["MAX_FINDINGS", "MAX_HINT", "MAX_REASON", "agent_reason", "hook_root", "main", "new_content", "respond"]
+__all__ = [
+    "MAX_FINDINGS",
+    "MAX_HINT",
+    "MAX_REASON",
+    "agent_reason",
+    "hook_root",
+    "main",
+    "new_content",
+    "respond",
+]
 
 TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 EVENTS = frozenset({"PreToolUse", "PostToolUse"})
@@ -62,6 +71,8 @@ EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 SHELL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
 STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
 FAIL_CLOSED = "--fail-closed"
+#: A payload larger than this is not read (a Write's content is one file, under max-file-size).
+MAX_PAYLOAD = 64 * 1024 * 1024
 
 
 def main(
@@ -82,7 +93,12 @@ def main(
         return 1
     fail_closed = FAIL_CLOSED in argv
     try:
-        payload = json.loads(stdin.read())
+        raw = stdin.read(MAX_PAYLOAD + 1)
+        if len(raw) > MAX_PAYLOAD:
+            print(f"handoff-lint claude-hook: the payload is over {MAX_PAYLOAD // (1024 * 1024)} MiB: not checked",
+                  file=stderr)  # fmt: skip
+            return 0
+        payload = json.loads(raw)
     except (ValueError, RecursionError, OSError):
         return 0  # not a payload we can read: nothing the agent could act on
     warnings: list[str] = []
@@ -161,7 +177,7 @@ def _respond_to_file_tool(payload: Mapping[str, Any]) -> dict[str, Any] | None:
     if not Handoffs(root, settings).claims(path):
         return None
     if event == "PreToolUse":
-        content = new_content(tool, tool_input, path)
+        content = new_content(tool, tool_input, path, root, settings.max_file_size)
         if content is None:
             return None  # the tool itself will refuse this edit, and say why
         reason = _reason(path, root, settings, content, tool, before=True)
@@ -178,8 +194,12 @@ def _respond_to_file_tool(payload: Mapping[str, Any]) -> dict[str, Any] | None:
     return None if reason is None else {"decision": "block", "reason": reason}
 
 
-def new_content(tool: str, tool_input: Mapping[str, Any], path: Path) -> str | None:
-    """What the file holds after ``tool`` runs with ``tool_input``, or None when the tool would fail.
+def new_content(
+    tool: str, tool_input: Mapping[str, Any], path: Path, root: Path, max_size: int
+) -> str | None:
+    """What the file holds after ``tool`` runs with ``tool_input``, or None when the tool would fail
+    or the file now at ``path`` is not one the hook reads: a regular file inside ``root``, no
+    link leading out of it, at most ``max_size`` bytes.
 
     Edits follow the tools' own rules: ``old_string`` must be found, and found once unless
     ``replace_all``; an empty ``old_string`` creates a file that does not exist yet.
@@ -190,11 +210,13 @@ def new_content(tool: str, tool_input: Mapping[str, Any], path: Path) -> str | N
     edits: object = [tool_input] if tool == "Edit" else tool_input.get("edits")
     if not isinstance(edits, list) or not edits:
         return None
+    from pytest_handoff.read.files import read_bounded
+
     try:
-        text: str | None = path.read_bytes().decode("utf-8")
+        text: str | None = read_bounded(path, max_size, root=root).decode("utf-8")
     except FileNotFoundError:
         text = None
-    except (OSError, UnicodeDecodeError):
+    except (OSError, UnicodeDecodeError):  # a FIFO, a device, a link out, too large: not ours to edit
         return None
     for edit in edits:
         if not isinstance(edit, dict):

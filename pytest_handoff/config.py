@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, Protocol
 from pytest_handoff.errors import ConfigError
 from pytest_handoff.model import Severity
 from pytest_handoff.options import pairs, parse_table, whole_number
-from pytest_handoff.read.files import DEFAULT_MAX_FILE_SIZE
+from pytest_handoff.read.files import DEFAULT_MAX_FILE_SIZE, read_bounded
 from pytest_handoff.specs import ProfileSpec
 
 #: The default of mapping fields: shared, and read-only through its ``Mapping`` type.
@@ -158,7 +158,9 @@ def _parse(
         elif isinstance(value, Mapping) and tables.spec_of(key) is not None:
             given_tables.append((key, value))
         else:
-            raise ConfigError(f"{source}: unknown setting '{key}'{_did_you_mean(key, isinstance(value, Mapping), tables)}")
+            raise ConfigError(
+                f"{source}: unknown setting '{key}'{_did_you_mean(key, isinstance(value, Mapping), tables)}"
+            )
     for key, value in given_tables:  # after the old keys: a profile's own table wins
         profiles.setdefault(key, {}).update(_profile_options(key, value, source, tables))
     if profiles != options:
@@ -179,7 +181,9 @@ def _profile_name(name: str, source: str, tables: ProfileTables) -> str:
     raise ConfigError(f"{source}: unknown profile {name!r} (known: {', '.join(tables.names())})")
 
 
-def _profile_options(name: str, table: Mapping[str, Any], source: str, tables: ProfileTables) -> dict[str, Any]:
+def _profile_options(
+    name: str, table: Mapping[str, Any], source: str, tables: ProfileTables
+) -> dict[str, Any]:
     """``[tool.handoff.<name>]`` checked against the options the profile declares, and parsed."""
     spec = tables.spec_of(name)
     assert spec is not None
@@ -219,12 +223,14 @@ def _severity(text: str, what: str, source: str) -> Severity:
 def read_pyproject(path: Path) -> dict[str, Any]:
     """The ``[tool.handoff]`` table of a ``pyproject.toml`` (empty when absent)."""
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(
+            path, DEFAULT_MAX_FILE_SIZE
+        )  # a FIFO or device named pyproject.toml is refused, not waited on
     except FileNotFoundError:
         return {}
-    except IsADirectoryError:
-        return {}
     except OSError as error:
+        if path.is_dir():
+            return {}
         raise ConfigError(f"{path}: cannot read configuration: {error.strerror or error}") from None
     if b"handoff" not in raw and b"\\u" not in raw and b"\\U" not in raw:
         # No key can spell "handoff" (not even as an escape in a quoted key): importing and
@@ -259,7 +265,8 @@ def load_settings(root: Path, config_file: Path | None = None, *, tables: Profil
             f"{config_file}: is a folder; --config takes a file, e.g. {config_file / 'pyproject.toml'}"
         )
     if config_file is not None and not config_file.is_file():
-        raise ConfigError(f"{config_file}: configuration file not found")
+        why = "not a regular file" if config_file.exists() else "configuration file not found"
+        raise ConfigError(f"{config_file}: {why}")
     return Settings().merged(read_pyproject(path), str(path), tables)
 
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from pytest_handoff.evidence.claims import Claim, claims_of, looks_like_path
 from pytest_handoff.evidence.declared import ClaimField
@@ -89,9 +89,11 @@ class _Judge:
         self.result = result
         self.junit = junit
         self.unreachable: set[str] = set()  # named commits no ref reaches that exist all the same
-        self._files: dict[str, bytes | None] = {}  # cited files, read once however often cited
+        self._files: dict[
+            str, bytes | str
+        ] = {}  # cited files' bytes (or why not), read once however often cited
         self._repository: Repository | None = None
-        self._said = False
+        self._said: set[str] = set()
 
     def commits_present(self, names: list[str]) -> None:
         """Ask git once, for every named commit no branch or tag reaches, whether it exists at all."""
@@ -114,12 +116,13 @@ class _Judge:
     def report(self, code: str, claim: Claim, message: str) -> None:
         self.result.hits.setdefault(code, []).append(Hit(claim.document, claim.pointer, message))
 
-    def cannot(self, claim: Claim, why: str) -> None:
-        """Say once per group what git cannot tell (a note, never a failure)."""
-        if not self._said:
-            self._said = True
+    def cannot(self, claim: Claim, why: str, source: str = "git") -> None:
+        """Say once per group and source what cannot be told (a note, never a failure): what git
+        cannot answer, a JUnit report that cannot be read, a cited file that is no regular file."""
+        if source not in self._said:
+            self._said.add(source)
             self.result.unavailable.append(
-                Hit(claim.document, claim.pointer, f"claims not checked against git: {why}")
+                Hit(claim.document, claim.pointer, f"claims not checked against {source}: {why}")
             )
 
     def claim(self, claim: Claim, since: datetime | None, until: datetime | None) -> None:
@@ -170,7 +173,9 @@ class _Judge:
             if repo.shallow:
                 self.cannot(claim, "a shallow clone: history before its first commit is not here")
                 return
-            self.report("EV101", claim, f"{claim.value} exists nowhere: not in the tree, the index or any commit")
+            self.report(
+                "EV101", claim, f"{claim.value} exists nowhere: not in the tree, the index or any commit"
+            )
             return
         if claim.change in ("added", "modified"):
             low = _seconds(since)
@@ -203,16 +208,22 @@ class _Judge:
         latest = _seconds(until, slack=True)
         if latest is not None and commit.time > latest:
             dated = datetime.fromtimestamp(commit.time, until.tzinfo if until else None).isoformat()
-            self.report("EV202", claim, f"commit {claim.value} is dated {dated}, after the handoff that claims it")
+            self.report(
+                "EV202", claim, f"commit {claim.value} is dated {dated}, after the handoff that claims it"
+            )
 
     def _location(self, claim: Claim) -> None:
-        raw = self._read(claim.value)
+        raw = self._read(claim)
+        if raw is False:
+            return
         if raw is None:
             self.report("EV301", claim, f"{claim.value}:{claim.line} cites a file that does not exist")
             return
         lines = raw.count(b"\n") + (0 if raw.endswith(b"\n") or not raw else 1)
         if claim.line is not None and claim.line > lines:
-            self.report("EV301", claim, f"{claim.value}:{claim.line} is past the end of the file ({lines} lines)")
+            self.report(
+                "EV301", claim, f"{claim.value}:{claim.line} is past the end of the file ({lines} lines)"
+            )
 
     def _test_file(self, claim: Claim) -> None:
         exists = self._on_disk(claim.value)
@@ -223,20 +234,30 @@ class _Judge:
         counted = self.group.memo.setdefault("evidence_test_counts", {})
         key = (id(claim.document), claim.pointer.rsplit("/", 1)[0])
         tally = counted.setdefault(key, [0, 0, claim])  # test cases found, files not counted, first claim
-        cases = self._test_cases(claim.value) if exists else None
+        cases = self._test_cases(claim) if exists else None
         if cases is None:
             tally[1] += 1
         else:
             tally[0] += cases
 
     def _test_name(self, claim: Claim) -> None:
-        raw = self._read(claim.value)
-        if raw is None:
-            self.report("EV403", claim, f"{claim.value}::{claim.test} names a test in a file that does not exist")
+        raw = self._read(claim)
+        if raw is False:
             return
-        defined = re.search(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(claim.test)}[ \t]*\(", raw.decode("utf-8", "replace"), re.M)
+        if raw is None:
+            self.report(
+                "EV403", claim, f"{claim.value}::{claim.test} names a test in a file that does not exist"
+            )
+            return
+        defined = re.search(
+            rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(claim.test)}[ \t]*\(",
+            raw.decode("utf-8", "replace"),
+            re.M,
+        )
         if defined is None:
-            self.report("EV403", claim, f"{claim.value}::{claim.test} names a test that {claim.value} does not define")
+            self.report(
+                "EV403", claim, f"{claim.value}::{claim.test} names a test that {claim.value} does not define"
+            )
 
     def _test_run(self, claim: Claim) -> None:
         if not self.junit:
@@ -244,7 +265,7 @@ class _Judge:
         try:
             report = read_junit(self.junit)
         except JUnitError as error:
-            self.cannot(claim, str(error))
+            self.cannot(claim, str(error), "the JUnit report")
             return
         failing = _failing(report)
         shown = self._shown(report.path)
@@ -274,24 +295,48 @@ class _Judge:
         relative = os.path.relpath(path, self.root)
         return path if relative.startswith("..") else Path(relative).as_posix()
 
-    def _test_cases(self, path: str) -> int | None:
+    def _test_cases(self, claim: Claim) -> int | None:
+        path = claim.value
         pattern = next((p for suffixes, p in _TEST_CASES if path.endswith(suffixes)), None)
-        raw = self._read(path) if pattern is not None else None
-        if raw is None or pattern is None:
+        raw = self._read(claim) if pattern is not None else None
+        if not isinstance(raw, bytes) or pattern is None:
             return None
         return len(pattern.findall(raw.decode("utf-8", errors="replace")))
 
-    def _read(self, path: str) -> bytes | None:
-        """A cited file's bytes (None when it cannot be had), read once per group."""
+    def _read(self, claim: Claim) -> bytes | Literal[False] | None:
+        """A cited file's bytes, read once per group: None when there is no such file, False when
+        there is one that is not read (a FIFO, a device, over the size limit; said in a note)."""
+        path = claim.value
         if path not in self._files:
             raw = read_file_bytes(Path(self.root, path), path, MAX_TEST_FILE)
-            self._files[path] = raw if isinstance(raw, bytes) else None
-        return self._files[path]
+            why = raw if isinstance(raw, bytes) else raw.message.removeprefix("cannot read file: ")
+            self._files[path] = why if isinstance(why, bytes) else why.replace(" (max-file-size)", "")
+        found = self._files[path]
+        if isinstance(found, bytes):
+            return found
+        if not self._on_disk(path):
+            return None
+        self.cannot(claim, f"{path} is not read: {found}", "the files they cite")
+        return False
 
 
 def _failing(report: JUnitReport) -> str:
-    shown = ", ".join(report.failing[:5]) + (f" and {len(report.failing) - 5} more" if len(report.failing) > 5 else "")
+    """The failing tests, named as the report names them with every secret in a name masked (a
+    parametrised id can hold a token: ``test_login[ghp_...]``)."""
+    names = [_masked(name) for name in report.failing[:5]]
+    shown = ", ".join(names) + (f" and {len(report.failing) - 5} more" if len(report.failing) > 5 else "")
     return f"{report.failures} failing test(s): {shown}"
+
+
+def _masked(text: str) -> str:
+    """``text`` with each secret in it shown as :func:`~pytest_handoff.secrets.mask` shows one."""
+    from pytest_handoff.secrets import find_secrets, mask, may_hold_secrets
+
+    if not may_hold_secrets(text):
+        return text
+    for secret in sorted({secret for _, secret in find_secrets(text)}, key=len, reverse=True):
+        text = text.replace(secret, mask(secret))
+    return text
 
 
 def _seconds(moment: datetime | None, *, slack: bool = False) -> int | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pytest_handoff.model import Finding
 from pytest_handoff.read.document import Document
-from pytest_handoff.read.files import NO_OVERRIDES
+from pytest_handoff.read.files import DEFAULT_MAX_FILE_SIZE, NO_OVERRIDES, read_bounded
 
 
 def secret_masker(secrets: Sequence[str]) -> Callable[[str], str]:
@@ -112,7 +112,7 @@ def excerpt_sources(
     for path, display, opened in members:
         if display in wanted and display not in sources and not opened:
             try:
-                raw = overrides[path] if path in overrides else path.read_bytes()
+                raw = overrides[path] if path in overrides else read_bounded(path, DEFAULT_MAX_FILE_SIZE)
             except OSError:
                 continue
             text = raw.decode("utf-8", errors="replace")
@@ -167,7 +167,8 @@ def masked(
                 pointer=hide(f.pointer),
                 logical=hide(f.logical),
                 related=tuple(
-                    (shown_paths.get(path, path), line, column, hide(label)) for path, line, column, label in f.related
+                    (shown_paths.get(path, path), line, column, hide(label))
+                    for path, line, column, label in f.related
                 ),
             )
             for f in findings

@@ -1,11 +1,15 @@
 """Reading a file's bytes safely: regular files only, a size limit, no link out of the project.
 
-Every way a file cannot be had is a finding (HF006, HF007), never an exception; display paths
-are the project-relative POSIX paths every output shows.
+Every file the tool reads comes through here. A handoff's file: every way it cannot be had is a
+finding (HF006, HF007), never an exception; display paths are the project-relative POSIX paths
+every output shows. Any other file (a transcript, a configuration, a schema, a report, the first
+bytes a format sniffs): :func:`read_bounded` and :func:`read_head`, opened without blocking (a
+FIFO would wait for a writer for ever), regular files only, never more than a budget.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Callable, Mapping
@@ -20,6 +24,66 @@ DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 NO_OVERRIDES: Mapping[Path, bytes] = {}
 
 
+class Unreadable(OSError):
+    """A file that is there but is not read: not a regular file, over its budget, or a link out of
+    its project. ``str()`` says which, in one line."""
+
+    def __str__(self) -> str:
+        return self.strerror or "cannot be read"
+
+
+def _open_flags() -> int:
+    # O_NONBLOCK: opening a FIFO (or one swapped in after a check) must not wait for a writer.
+    return os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def open_regular(path: Path | str) -> int:
+    """A descriptor of the regular file at ``path``, opened without blocking; the caller closes it.
+
+    ``FileNotFoundError`` when there is none, :class:`Unreadable` for a FIFO, device or folder.
+    """
+    descriptor = os.open(path, _open_flags())
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise Unreadable(errno.EINVAL, "not a regular file")
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+def read_bounded(path: Path, limit: int, *, root: Path | None = None) -> bytes:
+    """The bytes of the regular file at ``path``, when it holds at most ``limit`` of them.
+
+    With ``root``, only a file whose path stays inside ``root``, no symbolic link on its way
+    leading out. ``FileNotFoundError`` when there is no file; :class:`Unreadable` (an ``OSError``)
+    for every other reason not to read it.
+    """
+    display = os.fspath(path)
+    got = read_file_bytes(path, display, limit) if root is None else read_member(path, display, limit, root)
+    if isinstance(got, bytes):
+        return got
+    if not os.path.lexists(path):
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", display)
+    raise Unreadable(
+        errno.EINVAL, got.message.removeprefix("cannot read file: ").replace(" (max-file-size)", "")
+    )
+
+
+def read_head(path: Path, count: int) -> bytes | None:
+    """The first ``count`` bytes of the regular file at ``path``; None when it cannot be read."""
+    try:
+        descriptor = open_regular(path)
+    except OSError:
+        return None
+    try:
+        return os.read(descriptor, count)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+
+
 def read_file_bytes(path: Path, display_path: str, max_size: int | None = None) -> bytes | Finding:
     """A file's bytes, or the finding (HF006/HF007) that says why they cannot be had.
 
@@ -30,8 +94,7 @@ def read_file_bytes(path: Path, display_path: str, max_size: int | None = None) 
     limit = DEFAULT_MAX_FILE_SIZE if max_size is None else max_size
     finding = file_finding(display_path)
     try:
-        # O_NONBLOCK: opening a FIFO swapped in after a check must not wait for a writer.
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        descriptor = os.open(path, _open_flags())
         try:
             info = os.fstat(descriptor)
             if not stat.S_ISREG(info.st_mode):

@@ -46,8 +46,10 @@ _STRINGS = ("format", "pattern", "$schema", "$id", "$comment", "title", "descrip
 
 def read_data_file(path: Path) -> Any:
     """A JSON or YAML file's data (YAML by its ``.yaml``/``.yml`` name); ConfigError naming the file."""
+    from pytest_handoff.read.files import DEFAULT_MAX_FILE_SIZE, read_bounded
+
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, DEFAULT_MAX_FILE_SIZE)  # a FIFO or device is refused, never waited on
     except FileNotFoundError:
         raise ConfigError(f"{path}: file not found") from None
     except OSError as error:

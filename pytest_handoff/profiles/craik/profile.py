@@ -21,6 +21,7 @@ from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import CRAIK as SPEC
 from pytest_handoff.read.document import Document, Loaded
+from pytest_handoff.read.files import read_head
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
@@ -120,12 +121,8 @@ class CraikProfile(Profile):
             return True
         if path.suffix != ".json":
             return False
-        try:
-            with open(path, "rb") as handle:
-                head = handle.read(HEAD_BYTES)
-        except OSError:
-            return False
-        return re.search(_SCHEMA_DECLARED, head) is not None
+        head = read_head(path, HEAD_BYTES)  # a FIFO named *.json must not hang discovery
+        return head is not None and re.search(_SCHEMA_DECLARED, head) is not None
 
     def group_of(self, path: Path, settings: Settings = NO_SETTINGS) -> tuple[Path, str] | None:
         if is_store_name(path):

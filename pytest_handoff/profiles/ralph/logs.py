@@ -8,9 +8,7 @@ lines holding a marker (``HANDOFF``, ``RALPH_COMPLETE``, ``AGENT_READY``) are lo
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -18,6 +16,7 @@ from typing import Any, NamedTuple
 from pytest_handoff.model import Finding, Region, Severity
 from pytest_handoff.profiles.ralph.protocol import AGENTS
 from pytest_handoff.read.document import Document, Loaded
+from pytest_handoff.read.files import read_head
 from pytest_handoff.read.strict_json import parse_json_bytes
 
 _MARKER = re.compile(r"HANDOFF|RALPH_COMPLETE|AGENT_READY", re.IGNORECASE)
@@ -38,7 +37,8 @@ _UTF8_BOM = b"\xef\xbb\xbf"
 
 #: What makes a file a Ralph agent's log wherever it is: a phrase, a readiness marker or a promise.
 _RALPH_MARKS = re.compile(
-    rb"HANDOFF[ \t]*:[ \t]*[A-Za-z][\w-]*[ \t]*:|AGENT_READY_FOR_HANDOFF|<promise>\s*RALPH_COMPLETE", re.IGNORECASE
+    rb"HANDOFF[ \t]*:[ \t]*[A-Za-z][\w-]*[ \t]*:|AGENT_READY_FOR_HANDOFF|<promise>\s*RALPH_COMPLETE",
+    re.IGNORECASE,
 )
 #: How much of a log named outside a session is read to find one (a log that starts with a
 #: megabyte of other output before its first phrase is not recognised).
@@ -47,20 +47,8 @@ LOOK_BYTES = 1024 * 1024
 
 def has_ralph_marks(path: Path) -> bool:
     """True when the first :data:`LOOK_BYTES` of the file at ``path`` hold a Ralph phrase or marker."""
-    try:
-        # O_NONBLOCK and a regular file only: a FIFO named *.log must not hang the run.
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError:
-        return False
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return False
-        head = os.read(descriptor, LOOK_BYTES)
-    except OSError:
-        return False
-    finally:
-        os.close(descriptor)
-    return _RALPH_MARKS.search(head) is not None
+    head = read_head(path, LOOK_BYTES)  # a regular file only: a FIFO named *.log must not hang the run
+    return head is not None and _RALPH_MARKS.search(head) is not None
 
 
 class _Line(NamedTuple):

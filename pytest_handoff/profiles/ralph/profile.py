@@ -26,6 +26,7 @@ from pytest_handoff.profiles.ralph.protocol import (
     SESSION_FILES,
 )
 from pytest_handoff.read.document import Document, Loaded
+from pytest_handoff.read.files import read_head
 from pytest_handoff.read.strict_json import parse_json_bytes
 
 if TYPE_CHECKING:
@@ -73,12 +74,8 @@ def _session_id(root: Path) -> str:
     """The session's id as its files name it (read from their first bytes), else a fixed name."""
     session = root / ".claude" / "session"
     for name in ("coordinator-state.json", "handoff-log.json"):
-        try:
-            with open(session / name, "rb") as file:
-                head = file.read(4096)
-        except OSError:
-            continue
-        found = _SESSION_ID.search(head)
+        head = read_head(session / name, 4096)
+        found = _SESSION_ID.search(head) if head is not None else None
         if found:
             return found.group(1).decode("ascii")
     return DEFAULT_GROUP

@@ -36,7 +36,7 @@ from pytest_handoff.profiles.yolo.layout import (
 )
 from pytest_handoff.profiles.yolo.markdown import markdown_kind, read_markdown
 from pytest_handoff.read.document import Document, Loaded
-from pytest_handoff.read.files import file_finding
+from pytest_handoff.read.files import file_finding, read_head
 from pytest_handoff.read.strict_json import line_failure, parse_json_bytes
 
 if TYPE_CHECKING:
@@ -282,10 +282,8 @@ def _holds_a_message(path: Path) -> bool:
     """A file named outside .yolo-planning is YOLO's when its first object is a YOLO message."""
     import json
 
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(_SNIFF_BYTES)
-    except OSError:
+    head = read_head(path, _SNIFF_BYTES)
+    if head is None:
         return False
     first = head.lstrip().split(b"\n", 1)[0] if path.suffix == ".jsonl" else head
     try:
