@@ -281,6 +281,8 @@ class Group:
         self.memo: dict[str, Any] = {}
         # valid() by handoff type; a group is made once its documents are classified and validated.
         self._valid: dict[str | None, list[Document]] = {}
+        # document_at()'s index: of which list, of how many documents, by path.
+        self._at: tuple[list[Document], int, dict[Path, Document]] | None = None
 
     def __repr__(self) -> str:
         return f"Group({self.ref.group_id!r}, {len(self.documents)} documents)"
@@ -306,8 +308,18 @@ class Group:
         return list(found)
 
     def document_at(self, path: Path) -> Document | None:
-        """The parsed document of a member file (None when it did not parse)."""
-        return next((doc for doc in self.documents if doc.path == path), None)
+        """The parsed document of a member file (None when it did not parse): its first one.
+
+        Rules ask it of every member file: the documents are indexed by path once (again
+        should the list change), so that a group of many files costs no more than its size.
+        """
+        documents = self.documents
+        if self._at is None or self._at[0] is not documents or self._at[1] != len(documents):
+            index: dict[Path, Document] = {}
+            for doc in documents:
+                index.setdefault(doc.path, doc)
+            self._at = (documents, len(documents), index)
+        return self._at[2].get(path)
 
     def first(self, handoff_type: str) -> Document | None:
         found = self.valid(handoff_type)
@@ -365,14 +377,41 @@ class GroupResult(NamedTuple):
 
     @property
     def first_broken(self) -> Stamp | None:
-        """The first handoff, in the group's order, holding an error: where a contract first broke."""
-        errors = [f for f in self.findings if f.severity >= Severity.ERROR]
-        for index, stamp in enumerate(self.stamps):
-            following = next((s.line for s in self.stamps[index + 1 :] if s.path == stamp.path), None)
-            if any(
-                f.path == stamp.path and (f.line == 0 or f.line >= stamp.line) and (following is None or f.line < following)
-                for f in errors
-            ):
+        """The first handoff, in the group's order, holding an error: where a contract first broke.
+
+        A handoff holds the errors of its file from its line up to the line of the next handoff
+        of that file in the group's order (to the end of the file for the last one), and those
+        about the file as a whole (line 0). One pass over the stamps, a binary search each:
+        a group of many handoffs (a long log, a big store) costs no more than its size.
+        """
+        from bisect import bisect_left  # not on the import path of every run
+
+        lines: dict[str, list[int]] = {}  # the lines of each file's errors, sorted
+        whole: set[str] = set()  # files with an error about the file as a whole (line 0)
+        for f in self.findings:
+            if f.severity >= Severity.ERROR:
+                lines.setdefault(f.path, []).append(f.line)
+                if f.line == 0:
+                    whole.add(f.path)
+        if not lines:
+            return None
+        for each in lines.values():
+            each.sort()
+        # The line of the next stamp of the same file, for each stamp (None for its file's last).
+        following: list[int | None] = [None] * len(self.stamps)
+        next_line: dict[str, int] = {}
+        for index in range(len(self.stamps) - 1, -1, -1):
+            stamp = self.stamps[index]
+            following[index] = next_line.get(stamp.path)
+            next_line[stamp.path] = stamp.line
+        for stamp, until in zip(self.stamps, following, strict=True):
+            found = lines.get(stamp.path)
+            if found is None:
+                continue
+            if stamp.path in whole and (until is None or until > 0):
+                return stamp
+            at = bisect_left(found, stamp.line)  # its file's first error at or after its line
+            if at < len(found) and (until is None or found[at] < until):
                 return stamp
         return None
 
