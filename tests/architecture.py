@@ -25,8 +25,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pipeline", ("registry", "pipeline")),
     ("output", ("reporters", "views")),
     ("entry points", (
-        "cli", "plugin", "plugin_base", "plugin_items", "plugin_ci", "plugin_xdist", "api", "claude_hook", "hook_support", "bash_writes",
-        "agent_stop", "mcp_server", "hookspecs",
+        "cli", "plugin", "api", "claude_hook", "hook_support", "bash_writes",
+        "agent_stop", "mcp_server",
         "staged", "__init__", "__main__",
     )),
 )  # fmt: skip

@@ -17,7 +17,7 @@ import pytest
 from pytest_handoff.config import load_settings
 from pytest_handoff.model import Severity
 from pytest_handoff.pipeline.run import check_paths
-from pytest_handoff.plugin_items import one_line, render_failure
+from pytest_handoff.plugin.items import one_line, render_failure
 from pytest_handoff.registry import default_registry
 from tests.conftest import SAMPLE_CHAIN, ChainFolder, copy_chain
 

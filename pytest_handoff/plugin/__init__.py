@@ -1,7 +1,7 @@
 """The pytest plugin: ``pytest --handoffs`` turns every handoff group into a test item.
 
 Ordered by the pytest lifecycle: options, configure, collection, run, report. The groups are
-the pipeline's (one discovery over pytest's arguments); the items live in :mod:`plugin_items`.
+the pipeline's (one discovery over pytest's arguments); the items live in :mod:`pytest_handoff.plugin.items`.
 pytest loads this module at every start: the engine is imported only once ``--handoffs`` is
 given (each hook returns at once without it), so other test runs do not pay for it.
 """
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_handoff.errors import ConfigError
-from pytest_handoff.plugin_base import (
+from pytest_handoff.plugin.base import (
     CACHE_KEY,
     COLLECTION_KEY,
     OTHER_SHARES_KEY,
@@ -26,12 +26,13 @@ from pytest_handoff.plugin_base import (
     SETTINGS_KEY,
     Prefetched,
 )
-from pytest_handoff.plugin_base import HandoffContractWarning as HandoffContractWarning
+from pytest_handoff.plugin.base import HandoffContractWarning as HandoffContractWarning
 
 if TYPE_CHECKING:
     from pytest_handoff.model import GroupRef
-    from pytest_handoff.plugin_items import ChainFolder, Collection, GroupFile, GroupFolder
-    from pytest_handoff.plugin_xdist import Share
+    from pytest_handoff.plugin.base import Collection
+    from pytest_handoff.plugin.items import ChainFolder, GroupFile, GroupFolder
+    from pytest_handoff.plugin.xdist import Share
 
 # --- options -----------------------------------------------------------------
 
@@ -106,7 +107,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
-    from pytest_handoff import hookspecs
+    from pytest_handoff.plugin import hookspecs
 
     pluginmanager.add_hookspecs(hookspecs)
 
@@ -173,11 +174,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SETTINGS_KEY] = settings
     _jobs(config)  # a bad value is a usage error now, not after collection
     config.addinivalue_line("markers", "handoff: a handoff chain checked by pytest-handoff")
-    from pytest_handoff.plugin_ci import CiReporting
+    from pytest_handoff.plugin.ci import CiReporting
 
     config.pluginmanager.register(CiReporting(config), "handoff-ci-reporting")
     if config.pluginmanager.hasplugin("xdist"):
-        from pytest_handoff.plugin_xdist import register_controller, share_of
+        from pytest_handoff.plugin.xdist import register_controller, share_of
 
         register_controller(config)
         share = share_of(config)
@@ -207,7 +208,7 @@ def _collection(config: pytest.Config) -> Collection | None:
         return None
     if COLLECTION_KEY not in config.stash:
         from pytest_handoff.pipeline.discovery import discover
-        from pytest_handoff.plugin_items import handoff_arguments, initial_paths, place
+        from pytest_handoff.plugin.items import handoff_arguments, initial_paths, place
         from pytest_handoff.registry import default_registry
 
         root = config.rootpath
@@ -252,7 +253,7 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
     collection = _collection(parent.config)
     if collection is None or path not in collection.by_folder:
         return None
-    from pytest_handoff.plugin_items import ChainFolder, GroupFolder, holds_only
+    from pytest_handoff.plugin.items import ChainFolder, GroupFolder, holds_only
 
     placed = collection.by_folder[path]
     members = frozenset(member for item in placed for member in item.ref.paths)
@@ -271,7 +272,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     collection = _collection(parent.config)
     if collection is None or file_path not in collection.by_file:
         return None
-    from pytest_handoff.plugin_items import GroupFile
+    from pytest_handoff.plugin.items import GroupFile
 
     collected: GroupFile = GroupFile.from_parent(parent, path=file_path)
     collected.placed = collection.by_file[file_path]
@@ -300,7 +301,7 @@ class XdistWorkerChecks:
     """On an xdist worker whose controller shares results: the worker's share of the groups is
     checked before xdist's own hook tells the controller that this worker has collected (the
     controller hands out items only once every worker has), so that every share is written
-    before any item runs (:mod:`plugin_xdist`)."""
+    before any item runs (:mod:`pytest_handoff.plugin.xdist`)."""
 
     def __init__(self, share: Share) -> None:
         self.share = share
@@ -314,9 +315,13 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
     """Check the collected groups (or ``share``'s of them) and keep the results for the items."""
     config = session.config
     settings = config.stash.get(SETTINGS_KEY, None)
-    if settings is None or config.option.collectonly or config.hook.pytest_handoff_check_chain.get_hookimpls():
+    if (
+        settings is None
+        or config.option.collectonly
+        or config.hook.pytest_handoff_check_chain.get_hookimpls()
+    ):
         return
-    from pytest_handoff.plugin_items import ChainItem, result_cache, stamps
+    from pytest_handoff.plugin.items import ChainItem, result_cache, stamps
 
     refs = [item.ref for item in session.items if isinstance(item, ChainItem)]
     refs = list({ref.paths: ref for ref in refs}.values())  # a group once, in collection order
@@ -344,10 +349,12 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
         if share is None:
             prefetched = check(refs)
         else:
-            from pytest_handoff.plugin_xdist import check_share, read_shares
+            from pytest_handoff.plugin.xdist import check_share, read_shares
 
             prefetched = check_share(share, refs, check)
-            read_others: Callable[[], Prefetched] = partial(read_shares, share, refs, registry, config.rootpath)
+            read_others: Callable[[], Prefetched] = partial(
+                read_shares, share, refs, registry, config.rootpath
+            )
             config.stash[OTHER_SHARES_KEY] = read_others
     except Exception:  # each item checks its own group again and reports the error
         return
@@ -364,7 +371,7 @@ def pytest_runtest_makereport(
     report: pytest.TestReport = yield
     if call.when != "call" or SETTINGS_KEY not in item.config.stash:
         return report  # without --handoffs there is no chain item
-    from pytest_handoff.plugin_items import ChainItem
+    from pytest_handoff.plugin.items import ChainItem
 
     if isinstance(item, ChainItem):
         # Plain data survives xdist's report serialisation, so the controller sees it.

@@ -7,19 +7,40 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 
 if TYPE_CHECKING:
     from pytest_handoff.config import Settings
-    from pytest_handoff.model import GroupResult
-    from pytest_handoff.plugin_items import Collection
+    from pytest_handoff.model import GroupRef, GroupResult
 
 #: Modification time and size of each file of a group (None: it cannot be read).
 Stamps = tuple[tuple[int, int] | None, ...]
 #: Group results checked at collection end, with the files' stamps when they were read.
 Prefetched = dict[tuple[Path, ...], tuple[Stamps, "GroupResult"]]
+
+
+class Placed(NamedTuple):
+    """A group to report as one item: the whole group (``focus`` None) or one named file of it."""
+
+    ref: GroupRef
+    focus: Path | None
+    #: False when a path of the group could not be shown as it is (a line break, a secret in a
+    #: name): the item then hangs from the root folder, named only by masked, inert text.
+    plain: bool = True
+
+
+class Collection(NamedTuple):
+    """Where each discovered group is collected in pytest's tree."""
+
+    #: Groups collected by the collector of their folder (a NeuralRelay chain, a Craik folder).
+    by_folder: dict[Path, list[Placed]]
+    #: Groups collected through one of their files (a file on its own, a Ralph session).
+    by_file: dict[Path, list[Placed]]
+    #: Folders to walk into although pytest would not (``.neuralrelay``, ``build``): they hold groups.
+    walk_into: frozenset[Path]
+
 
 #: The run's settings: set when ``--handoffs`` is given, and only then.
 SETTINGS_KEY: pytest.StashKey[Settings] = pytest.StashKey()
@@ -28,7 +49,7 @@ COLLECTION_KEY: pytest.StashKey[Collection] = pytest.StashKey()
 #: The result cache under ``.pytest_cache/d/handoff`` (None without the cache provider).
 CACHE_KEY = pytest.StashKey[Any]()
 PREFETCHED_KEY = pytest.StashKey[Prefetched]()
-#: On an xdist worker: reads the results the other workers checked (see plugin_xdist), once.
+#: On an xdist worker: reads the results the other workers checked (see plugin.xdist), once.
 OTHER_SHARES_KEY = pytest.StashKey[Callable[[], Prefetched]]()
 
 

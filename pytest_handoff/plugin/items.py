@@ -11,7 +11,7 @@ import os
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -20,12 +20,14 @@ from pytest_handoff.config import Settings
 from pytest_handoff.model import Finding
 from pytest_handoff.pipeline.masking import shown_path
 from pytest_handoff.pipeline.run import reported_files
-from pytest_handoff.plugin_base import (
+from pytest_handoff.plugin.base import (
     CACHE_KEY,
     OTHER_SHARES_KEY,
     PREFETCHED_KEY,
     SETTINGS_KEY,
+    Collection,
     HandoffContractWarning,
+    Placed,
     Stamps,
 )
 from pytest_handoff.read.files import display_path_for
@@ -72,27 +74,6 @@ def stamps(paths: tuple[Path, ...]) -> Stamps:
     return tuple(found)
 
 
-class Placed(NamedTuple):
-    """A group to report as one item: the whole group (``focus`` None) or one named file of it."""
-
-    ref: GroupRef
-    focus: Path | None
-    #: False when a path of the group could not be shown as it is (a line break, a secret in a
-    #: name): the item then hangs from the root folder, named only by masked, inert text.
-    plain: bool = True
-
-
-class Collection(NamedTuple):
-    """Where each discovered group is collected in pytest's tree."""
-
-    #: Groups collected by the collector of their folder (a NeuralRelay chain, a Craik folder).
-    by_folder: dict[Path, list[Placed]]
-    #: Groups collected through one of their files (a file on its own, a Ralph session).
-    by_file: dict[Path, list[Placed]]
-    #: Folders to walk into although pytest would not (``.neuralrelay``, ``build``): they hold groups.
-    walk_into: frozenset[Path]
-
-
 def initial_paths(config: pytest.Config) -> list[Path]:
     """pytest's own arguments as paths (``file.json::name`` is the file)."""
     base = config.invocation_params.dir
@@ -135,7 +116,11 @@ def place(discovery: Discovery, root: Path, registry: Registry) -> Collection:
         if named is None or ref.standalone:  # a file on its own is its whole group
             placed = [Placed(ref, None, plain)]
         else:
-            placed = [Placed(ref, path, plain) for path, shown in zip(ref.paths, displays, strict=True) if shown in named]
+            placed = [
+                Placed(ref, path, plain)
+                for path, shown in zip(ref.paths, displays, strict=True)
+                if shown in named
+            ]
         # An absolute display path: the file is outside the project (or in a folder named "..x").
         if not plain or any(os.path.isabs(shown) for shown in displays):
             # pytest would print such paths raw in node ids; sources outside the project have no node.
@@ -178,9 +163,7 @@ def items_for(parent: pytest.Collector, placed: Iterable[Placed]) -> Iterator[Ch
             name = inert(shown_path(ref.paths[0].name))
         else:
             name = shown_id
-        yield ChainItem.from_parent(
-            parent, name=name, ref=ref, focus=focus, keywords=keywords, plain=plain
-        )
+        yield ChainItem.from_parent(parent, name=name, ref=ref, focus=focus, keywords=keywords, plain=plain)
 
 
 class GroupFolder(pytest.Directory):
@@ -206,7 +189,9 @@ class GroupFolder(pytest.Directory):
                 if folder is not None:
                     yield folder
             elif entry.is_file() and path not in self.members:
-                if not session.isinitpath(path) and ihook.pytest_ignore_collect(collection_path=path, config=config):
+                if not session.isinitpath(path) and ihook.pytest_ignore_collect(
+                    collection_path=path, config=config
+                ):
                     continue
                 yield from ihook.pytest_collect_file(file_path=path, parent=self)
 
