@@ -36,9 +36,9 @@ FIXTURES = REPO / "tests" / "fixtures"
 if str(REPO) not in sys.path:  # run as a script from a checkout: the package beside it
     sys.path.insert(0, str(REPO))
 
-from pytest_handoff.failure_modes import mode_label  # noqa: E402
 from pytest_handoff.model import Rule  # noqa: E402
-from pytest_handoff.registry import Registry, default_registry  # noqa: E402
+from pytest_handoff.pipeline.registry import Registry, default_registry  # noqa: E402
+from pytest_handoff.rules.modes import mode_label  # noqa: E402
 
 if str(DOCS) not in sys.path:  # the rule examples' module beside this one
     sys.path.insert(0, str(DOCS))
@@ -194,7 +194,7 @@ Found = Sequence[tuple[Source, Sequence[Printed]]]
 
 def findings_on(source: Source, registry: Registry | None = None) -> list[Printed]:
     """Every finding ``handoff-lint`` reports on ``source``, laid out as a project in a temporary folder."""
-    from pytest_handoff.config import load_settings
+    from pytest_handoff.pipeline.config import build_settings
     from pytest_handoff.pipeline.run import check_paths
     from pytest_handoff.reporters.excerpt import format_finding
 
@@ -206,8 +206,7 @@ def findings_on(source: Source, registry: Registry | None = None) -> list[Printe
         source.lay(source.folder, project)
         source.run.prepare(project)
         with _working_directory(project), no_repository_above(Path(temporary)):
-            configured = load_settings(project, tables=registry)
-            settings = configured.merged(source.run.overrides(project), "docs", registry)
+            settings = build_settings(project, registry, overrides=source.run.overrides(project), source="docs")
             named = [project / path for path in source.run.paths]
             _, results = check_paths(named, project, settings, jobs=1, registry=registry)
         for result in results:

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import atheris
 
-from pytest_handoff.config import Settings
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.read.strict_json import parse_json_bytes
-from pytest_handoff.registry import default_registry
+from pytest_handoff.values.settings import Settings
 
 default_registry().all_profiles()  # import every profile and rule module before instrumenting
 

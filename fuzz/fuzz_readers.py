@@ -12,6 +12,7 @@ written beside a checked store.
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import re
 import sys
@@ -23,18 +24,19 @@ from pathlib import Path
 import atheris
 
 with atheris.instrument_imports():
-    from pytest_handoff.boundary import inert
-    from pytest_handoff.config import Settings
-    from pytest_handoff.errors import ConfigError
     from pytest_handoff.model import Finding
-    from pytest_handoff.read.yamldoc import read_yaml
+    from pytest_handoff.pipeline.config import merged
+    from pytest_handoff.pipeline.registry import default_registry
     from pytest_handoff.profiles.craik.profile import PROFILE as CRAIK
     from pytest_handoff.profiles.craik.store import read_store
     from pytest_handoff.profiles.ralph.logs import read_log
     from pytest_handoff.profiles.trinity.names import parse_file_name
     from pytest_handoff.profiles.yolo.profile import PROFILE as YOLO
     from pytest_handoff.read.strict_json import parse_json_bytes
-    from pytest_handoff.registry import default_registry
+    from pytest_handoff.read.yamldoc import read_yaml
+    from pytest_handoff.values.boundary import inert
+    from pytest_handoff.values.errors import ConfigError
+    from pytest_handoff.values.settings import Settings
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 WORK = Path(tempfile.mkdtemp(prefix="handoff-fuzz-readers-"))
@@ -118,10 +120,8 @@ def fuzz_config(raw: bytes) -> None:
         table = tomllib.loads(raw.decode("utf-8", errors="replace"))
     except tomllib.TOMLDecodeError:
         return
-    try:
-        Settings().merged(table, "pyproject.toml", default_registry())
-    except ConfigError:
-        pass  # a clear error is the right answer to a bad table
+    with contextlib.suppress(ConfigError):  # a clear error is the right answer to a bad table
+        merged(Settings(), table, "pyproject.toml", default_registry())
 
 
 READERS: dict[str, Callable[[bytes], None]] = {

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.config import Settings, load_settings
 from pytest_handoff.model import UNCLAIMED, Finding, Severity
-from pytest_handoff.registry import Registry, default_registry
+from pytest_handoff.pipeline.config import Settings, build_settings
+from pytest_handoff.pipeline.registry import Registry, default_registry
 
 if TYPE_CHECKING:
     from pytest_handoff.model import GroupResult, Rule
@@ -74,7 +74,7 @@ def check_file(
 
     registry = default_registry()
     root = _root(root)
-    settings = load_settings(root, tables=default_registry()) if settings is None else settings
+    settings = build_settings(root, registry) if settings is None else settings
     target = _absolute(Path(path), root)
     display = _display(target, root)
     profile = profile_for(target, settings, display, explicit=True, registry=registry) or registry.profile(
@@ -97,7 +97,7 @@ def check_folder(
     from pytest_handoff.pipeline.run import check_paths
 
     base = _root(root)
-    settings = load_settings(base, tables=default_registry()) if settings is None else settings
+    settings = build_settings(base, default_registry()) if settings is None else settings
     folder = _absolute(Path(folder_or_id), base)
     if folder.is_dir():
         results = check_paths([folder], base, settings, jobs=1)[1]
@@ -148,7 +148,7 @@ def finding_data(finding: Finding) -> dict[str, object]:
 
 
 def _root(root: StrPath | None) -> Path:
-    from pytest_handoff.config import project_root
+    from pytest_handoff.pipeline.config import project_root
 
     return project_root(Path.cwd(), default_registry().project_markers()) if root is None else Path(os.path.abspath(root))
 

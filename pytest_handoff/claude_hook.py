@@ -51,8 +51,8 @@ from pytest_handoff.hook_support import (
 )
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Finding
+    from pytest_handoff.values.settings import Settings
 
 __all__ = [
     "MAX_FINDINGS",

@@ -17,13 +17,13 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from pytest_handoff.errors import UsageError
 from pytest_handoff.model import UNCLAIMED
 from pytest_handoff.reporters import REPORTERS
+from pytest_handoff.values.errors import UsageError
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import GroupResult
+    from pytest_handoff.values.settings import Settings
 
 #: The output formats: the reporter table's names.
 FORMATS = tuple(REPORTERS)
@@ -190,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 2
     except Exception as error:  # never a traceback for users; the message says what broke
-        from pytest_handoff.errors import ConfigError
+        from pytest_handoff.values.errors import ConfigError
 
         if isinstance(error, ConfigError):  # a profile refusing its options when first used
             print(f"handoff-lint: error: {error}", file=sys.stderr)
@@ -255,19 +255,19 @@ def lint(argv: list[str]) -> int:
         options = parser.parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
-    from pytest_handoff.config import Settings, config_path, load_settings, project_root
-    from pytest_handoff.errors import ConfigError
+    from pytest_handoff.pipeline.config import build_settings, project_root
 
     # Globs and chain folders are relative to the project, wherever in it we are run; named
     # paths are relative to the working directory, as typed.
-    from pytest_handoff.registry import default_registry
+    from pytest_handoff.pipeline.registry import default_registry
+    from pytest_handoff.values.errors import ConfigError
 
     registry = default_registry()
     root = project_root(Path.cwd(), registry.project_markers())
     named = {Path(os.path.abspath(given)): str(given) for given in options.paths}
     deleted: list[Path] = []
     if options.staged_deletions:
-        from pytest_handoff.staged import GitError, deleted_files
+        from pytest_handoff.pipeline.staged import GitError, deleted_files
 
         try:
             # git names them relative to the working directory
@@ -288,21 +288,7 @@ def lint(argv: list[str]) -> int:
             raise UsageError(f"--evidence-junit: no such file: {options.evidence_junit}")
         overrides["evidence_junit"] = os.path.abspath(options.evidence_junit)
     try:
-        settings = load_settings(root, options.config, tables=registry)
-        from_command_line = Settings().merged(overrides, "command line", registry)
-        if settings.select or settings.ignore or settings.severities or overrides:
-            codes = registry.known_codes(
-                (
-                    *settings.select,
-                    *settings.ignore,
-                    *settings.severities,
-                    *overrides.get("select", "").replace(",", " ").split(),
-                    *overrides.get("ignore", "").replace(",", " ").split(),
-                )
-            )
-            settings.check_codes(codes, config_path(root, options.config))
-            from_command_line.check_codes(codes, "command line")
-        settings = settings.merged(overrides, "command line", registry)
+        settings = build_settings(root, registry, config_file=options.config, overrides=overrides)
     except ConfigError as error:
         raise UsageError(str(error)) from None
     cache = None
@@ -400,7 +386,7 @@ def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:
 
 def explain(codes: list[str]) -> int:
     from pytest_handoff.api import explain as rule_of
-    from pytest_handoff.registry import default_registry
+    from pytest_handoff.pipeline.registry import default_registry
 
     if not codes:
         raise UsageError("explain takes a rule code, e.g. handoff-lint explain NR301")

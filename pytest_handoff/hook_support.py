@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Finding
     from pytest_handoff.pipeline.matcher import Matcher
+    from pytest_handoff.values.settings import Settings
 
 #: At most this many findings are spelt out in a reason; the rest are counted.
 MAX_FINDINGS = 8
@@ -37,8 +37,8 @@ def hook_root(cwd: object) -> Path:
 
     The session's ``cwd`` follows the agent's ``cd``; the project's settings stay at its root.
     """
-    from pytest_handoff.config import project_root
-    from pytest_handoff.registry import default_registry
+    from pytest_handoff.pipeline.config import project_root
+    from pytest_handoff.pipeline.registry import default_registry
 
     project = os.environ.get("CLAUDE_PROJECT_DIR")
     if project and os.path.isabs(project):
@@ -58,12 +58,12 @@ def session_folder(cwd: object, root: Path) -> Path:
 
 def hook_settings(root: Path) -> Settings:
     """The project's settings (``ConfigProblem`` when they cannot be used)."""
-    from pytest_handoff.config import load_settings
-    from pytest_handoff.errors import ConfigError
-    from pytest_handoff.registry import default_registry
+    from pytest_handoff.pipeline.config import build_settings
+    from pytest_handoff.pipeline.registry import default_registry
+    from pytest_handoff.values.errors import ConfigError
 
     try:
-        return load_settings(root, tables=default_registry())
+        return build_settings(root, default_registry())
     except ConfigError as error:
         raise ConfigProblem(str(error)) from None
 
@@ -73,7 +73,7 @@ class Handoffs:
 
     def __init__(self, root: Path, settings: Settings) -> None:
         from pytest_handoff.pipeline.matcher import Matcher
-        from pytest_handoff.registry import default_registry
+        from pytest_handoff.pipeline.registry import default_registry
 
         self.root = root
         self.settings = settings
@@ -196,7 +196,7 @@ def masked_display(path: Path, root: Path) -> str:
 
 def shown(path: Path, root: Path) -> str:
     """A path as the agent reads it: relative to the project, secrets masked, on one line."""
-    from pytest_handoff.boundary import inert
+    from pytest_handoff.values.boundary import inert
 
     return inert(masked_display(path, root))
 
@@ -220,7 +220,7 @@ def findings_reason(
     starts a line of its own; the reason stays under ``MAX_REASON`` characters.
     """
     from pytest_handoff.api import use_instead
-    from pytest_handoff.boundary import inert
+    from pytest_handoff.values.boundary import inert
 
     mine = set(own)
     ordered = sorted(errors, key=lambda f: (f.path not in mine, -f.severity, f))

@@ -192,13 +192,13 @@ def build_server(root: Path) -> MCPServer[Any]:
         its test results agree with the run). Returns only the evidence findings (codes EV...).
         """
         from pytest_handoff.api import check
-        from pytest_handoff.config import load_settings
-        from pytest_handoff.evidence.repository import forget_repositories
-        from pytest_handoff.registry import default_registry
+        from pytest_handoff.pipeline.config import build_settings
+        from pytest_handoff.pipeline.registry import default_registry
+        from pytest_handoff.rules.evidence.repository import forget_repositories
 
         forget_repositories()  # the working tree may have changed since the last call
         target = inside(root, path, ToolError)
-        settings = load_settings(root, tables=default_registry())._replace(evidence=True)
+        settings = build_settings(root, default_registry())._replace(evidence=True)
         if junit is not None:
             report_path = inside(root, junit, ToolError)
             if not report_path.is_file():
@@ -215,7 +215,7 @@ def build_server(root: Path) -> MCPServer[Any]:
             rule = explain(code)
         except KeyError:
             raise ToolError(f"unknown rule {code!r}; list_rules lists them") from None
-        from pytest_handoff.registry import default_registry
+        from pytest_handoff.pipeline.registry import default_registry
 
         return {**rule_data(rule), "doc": rule.doc, "url": default_registry().page_of(rule.code)}
 
@@ -223,7 +223,7 @@ def build_server(root: Path) -> MCPServer[Any]:
     def list_rules(profile: str | None = None) -> RuleList:
         """Every rule code with its name, default severity and summary (of one profile, when given)."""
         from pytest_handoff.api import rules
-        from pytest_handoff.registry import default_registry
+        from pytest_handoff.pipeline.registry import default_registry
 
         known = list(default_registry().names())
         if profile is not None and profile not in known:

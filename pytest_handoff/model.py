@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.read.document import Anchor, Document
+    from pytest_handoff.values.settings import Settings
 
 
 class Severity(enum.IntEnum):

@@ -14,20 +14,17 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pytest_handoff"
 
 #: The layers, lowest first: a module may import its own layer and those below it.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("values", (
-        "version", "errors", "model", "boundary", "text", "options", "specs", "rules", "selection",
-        "view_model", "findings", "failure_modes",
-    )),
+    ("places", ("places",)),
+    ("values", ("version", "values", "model", "findings")),
     ("read", ("read",)),
     ("validation", ("validation",)),
-    ("config", ("config", "globs")),
-    ("formats", ("profiles", "core_rules", "secrets", "evidence")),
-    ("pipeline", ("registry", "pipeline")),
+    ("rules", ("rules",)),
+    ("formats", ("profiles", "evidence")),
+    ("pipeline", ("pipeline",)),
     ("output", ("reporters", "views")),
     ("entry points", (
-        "cli", "plugin", "api", "claude_hook", "hook_support", "bash_writes",
-        "agent_stop", "mcp_server",
-        "staged", "__init__", "__main__",
+        "cli", "plugin", "api", "claude_hook", "hook_support", "bash_writes", "agent_stop", "mcp_server",
+        "__init__", "__main__",
     )),
 )  # fmt: skip
 

@@ -23,7 +23,7 @@ import yaml  # noqa: F401  (imported before any pytester run, as the modules bel
 
 import pytest_handoff
 from pytest_handoff.pipeline.check import check_group
-from pytest_handoff.registry import default_registry
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.validation.schemas import compiled_validator
 
 pytest_plugins = ["pytester"]

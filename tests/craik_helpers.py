@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pytest_handoff.config import Settings
 from pytest_handoff.model import Finding, GroupRef
 from pytest_handoff.pipeline.check import check_group
+from pytest_handoff.values.settings import Settings
 
 #: Our records, named ``*.json`` (not ``*.craik.json``): a walk of this repository must not take
 #: them for the project's own handoffs.

@@ -77,7 +77,7 @@ def test_version_imports_no_profile_and_no_configuration(tmp_path: object) -> No
         "import contextlib, io\nfrom pytest_handoff.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n    main(['--version'])"
     )
-    assert probe.loaded(("pytest_handoff.config", "pytest_handoff.registry", "pytest_handoff.profiles")) == []
+    assert probe.loaded(("pytest_handoff.pipeline.config", "pytest_handoff.pipeline.registry", "pytest_handoff.profiles")) == []
 
 
 def test_the_probe_sees_what_a_run_imports(tmp_path: object) -> None:

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.boundary import GuardedStream, guarded_line, inert
 from pytest_handoff.cli import main
+from pytest_handoff.values.boundary import GuardedStream, guarded_line, inert
 from tests.conftest import SAMPLE_CHAIN, copy_chain
 from tests.craik_helpers import clean_handoff
 from tests.ralph_helpers import make_session

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.config import Settings
 from pytest_handoff.model import Severity
 from pytest_handoff.pipeline.cache import ResultCache
 from pytest_handoff.pipeline.run import check_paths
+from pytest_handoff.values.settings import Settings
 from tests.conftest import ChainFolder
 
 REVIEW = "04-review-agent.json"

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.registry import default_registry
+from pytest_handoff.pipeline.registry import default_registry
 from tests.conftest import CHAIN_ID, ChainFolder
 from tests.probes import HEAVY_MODULES, lint_in_fresh_process
 
@@ -231,8 +231,8 @@ def test_checking_leaves_the_hosts_garbage_collection_thresholds_as_they_were(
     import gc
     from concurrent.futures import ThreadPoolExecutor
 
-    from pytest_handoff.config import Settings
     from pytest_handoff.pipeline.run import check_paths
+    from pytest_handoff.values.settings import Settings
 
     before = gc.get_threshold()
     while_checking: list[int] = []
@@ -269,8 +269,8 @@ def test_chains_checked_from_two_threads_at_once_keep_their_own_results(
     from pathlib import Path
 
     import pytest_handoff.pipeline.parallel as engine
-    from pytest_handoff.config import Settings
     from pytest_handoff.pipeline.run import check_paths
+    from pytest_handoff.values.settings import Settings
 
     in_repo.edit(REVIEW, lambda d: d.update(total_tokens=10))  # every chain has a finding
     handoffs = in_repo.directory.parent
@@ -296,6 +296,6 @@ def test_chains_checked_from_two_threads_at_once_keep_their_own_results(
 
 
 def test_a_run_without_evidence_loads_none_of_its_machinery(in_repo: ChainFolder) -> None:
-    machinery = ["pytest_handoff.evidence.rules", "pytest_handoff.evidence.repository", "subprocess"]
+    machinery = ["pytest_handoff.rules.evidence.rules", "pytest_handoff.rules.evidence.repository", "subprocess"]
     probe = lint_in_fresh_process([str(in_repo.path("02-dev-agent.json"))], in_repo.directory)
     assert (probe.code, probe.loaded(machinery)) == (0, [])

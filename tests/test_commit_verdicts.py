@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.config import Settings
 from pytest_handoff.pipeline.run import check_paths
+from pytest_handoff.values.settings import Settings
 from tests.conftest import REPO, ChainFolder, HookSnapshot, copy_chain
 
 pytestmark = pytest.mark.slow  # end to end: whole pytest sessions, pre-commit or a server process

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.config import load_settings
-from pytest_handoff.errors import ConfigError
+from pytest_handoff.pipeline.config import load_settings, merged
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.contracts.config import contracts_of
 from pytest_handoff.profiles.contracts.schemas import _is_subset, _schema_problem, _subset_problem
-from pytest_handoff.registry import default_registry
+from pytest_handoff.values.errors import ConfigError
 
 PROJECT = Path(__file__).parent / "fixtures" / "contracts" / "project"
 
@@ -159,7 +159,7 @@ def test_a_broken_schema_stops_no_run_until_a_contract_document_is_checked(proje
     write_schema(project, "note.schema.json", {"type": "strin"})
     load_settings(project, tables=default_registry())  # configuring contracts costs other runs nothing but reading the tables
     check_paths(
-        [project / "reviews"], project, load_settings(project, tables=default_registry()).merged({"profile": "neuralrelay"}, "test", default_registry())
+        [project / "reviews"], project, merged(load_settings(project, tables=default_registry()), {"profile": "neuralrelay"}, "test", default_registry())
     )
     with pytest.raises(ConfigError, match="not a valid JSON Schema"):
         use(project)

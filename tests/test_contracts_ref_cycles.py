@@ -136,7 +136,7 @@ def test_a_recursive_schema_whose_ref_goes_through_properties_and_items_still_va
 
 def test_the_api_raises_the_same_config_error_as_the_cli(project: Path) -> None:
     from pytest_handoff import check
-    from pytest_handoff.errors import ConfigError
+    from pytest_handoff.values.errors import ConfigError
 
     write_schema(project, "note.schema.json", A_TO_B_TO_A)
     with pytest.raises(

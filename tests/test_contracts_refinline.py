@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from pytest_handoff.profiles.contracts.bundle import inline_refs
-from pytest_handoff.profiles.contracts.schemas import UserSchema, _schema_problem, read_data_file
+from pytest_handoff.profiles.contracts.files import read_data_file
+from pytest_handoff.profiles.contracts.schemas import UserSchema, _schema_problem
 
 PROJECT = Path(__file__).parent / "fixtures" / "contracts" / "project"
 REPORT = PROJECT / "reviews" / "sprint-1" / "02-report.yaml"

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.config import load_settings
 from pytest_handoff.model import Finding
+from pytest_handoff.pipeline.config import load_settings
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.contracts.checks import parse_timestamp
-from pytest_handoff.registry import default_registry
 
 PROJECT = Path(__file__).parent / "fixtures" / "contracts" / "project"
 PLAN = "reviews/sprint-1/01-plan.yaml"
@@ -341,7 +341,7 @@ def test_hs002_reports_a_discriminator_value_that_names_no_schema(project: Path)
 
 
 def test_a_wildcard_field_reaches_every_item_in_document_order_in_linear_time() -> None:
-    from pytest_handoff.read.pointers import resolve
+    from pytest_handoff.places.pointers import resolve
 
     assert list(resolve({"a": [{"b": 1}, {"c": 2}, {"b": 3}]}, "/a/*/b")) == [("/a/0/b", 1), ("/a/2/b", 3)]
     assert list(resolve({"m": {"x": [1], "y~/": [2]}}, "/m/*/0")) == [("/m/x/0", 1), ("/m/y~0~1/0", 2)]

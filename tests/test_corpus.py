@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.config import Settings
 from pytest_handoff.model import Severity
 from pytest_handoff.pipeline.run import check_paths
+from pytest_handoff.values.settings import Settings
 from tests.conftest import (
     CORPUS_CHAIN_ID,
     CORPUS_SAMPLE_CHAIN,

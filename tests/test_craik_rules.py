@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.model import Severity
-from pytest_handoff.registry import default_registry
+from pytest_handoff.pipeline.registry import default_registry
 from tests.craik_helpers import (
     check_records,
     clean_handoff,

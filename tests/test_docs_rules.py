@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.registry import Registry, default_registry
+from pytest_handoff.pipeline.registry import Registry, default_registry
 from pytest_handoff.version import rule_page
 from tests.conftest import EXAMPLES, REPO, module_at
 from tests.test_multi_format_engine import ToyLines

@@ -211,8 +211,8 @@ def test_a_claimed_path_with_a_nul_or_a_time_at_the_calendars_end_is_no_crash(
 
 def test_the_api_gives_the_evidence_findings_handoff_lint_gives(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from pytest_handoff import api
-    from pytest_handoff.config import load_settings
-    from pytest_handoff.registry import default_registry
+    from pytest_handoff.pipeline.config import load_settings
+    from pytest_handoff.pipeline.registry import default_registry
 
     edit(repo, DEV, lambda d: d["files_changed"][1].update(path="billing/api/schemas/made_up.py"))
     from_cli = evidence(capsys, DEV)
@@ -436,7 +436,7 @@ def test_ev403_named_tests_that_exist_are_no_finding(craik_repo: Path, capsys: p
 
 
 def test_ev301_a_trinity_handoff_citing_a_line_past_the_end_of_its_file(yolo_repo: Path) -> None:
-    from pytest_handoff.config import Settings
+    from pytest_handoff.values.settings import Settings
     from tests.trinity_helpers import body, check
 
     name = "developer-workspace/handoff/developer-2026-04-02T10_00_00.000Z.json"

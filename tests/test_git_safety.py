@@ -20,8 +20,8 @@ import pytest
 
 from pytest_handoff import api, claude_hook
 from pytest_handoff.cli import main
-from pytest_handoff.evidence.repository import forget_repositories
 from pytest_handoff.read.git import SAFE_CONFIG, driver_overrides, git_text, run_git
+from pytest_handoff.rules.evidence.repository import forget_repositories
 from tests.agent_loop import DEV, Project, Transcript, bash_payload, git, in_git, stop_payload
 from tests.conftest import REPO
 

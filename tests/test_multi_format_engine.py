@@ -13,17 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.config import NO_SETTINGS, Settings
 from pytest_handoff.model import Finding, GroupRef, Hit
 from pytest_handoff.pipeline.check import check_group
+from pytest_handoff.pipeline.config import merged
 from pytest_handoff.pipeline.discovery import discover
+from pytest_handoff.pipeline.registry import Registry, default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.strict_json import parse_json_bytes
-from pytest_handoff.registry import Registry, default_registry
 from pytest_handoff.reporters import write_reports
-from pytest_handoff.rules import listed
+from pytest_handoff.rules.rows import listed
+from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 
 def check_n_at_most_one(document: Document, settings: Settings) -> Iterator[Hit]:
@@ -190,7 +191,7 @@ def test_selecting_neuralrelay_codes_loads_no_other_format() -> None:
     import sys
 
     script = (
-        "import sys; from pytest_handoff.registry import Registry; Registry().known_codes(['NR3', 'HX001']); "
+        "import sys; from pytest_handoff.pipeline.registry import Registry; Registry().known_codes(['NR3', 'HX001']); "
         "print(sorted(m for m in sys.modules if m.startswith('pytest_handoff.profiles.')))"
     )
     shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
@@ -199,7 +200,7 @@ def test_selecting_neuralrelay_codes_loads_no_other_format() -> None:
 
 
 def test_neuralrelay_options_are_read_from_its_own_table_as_from_the_top_level(tmp_path: Path) -> None:
-    from pytest_handoff.config import load_settings
+    from pytest_handoff.pipeline.config import load_settings
 
     (tmp_path / "pyproject.toml").write_text(
         '[tool.handoff.neuralrelay]\nmax-rework-cycles = 3\nglobs = ["chains/**/*.json"]\n', encoding="utf-8"
@@ -213,8 +214,8 @@ def test_neuralrelay_options_are_read_from_its_own_table_as_from_the_top_level(t
 
 
 def test_an_unknown_key_in_a_profiles_table_is_an_error_with_a_suggestion(tmp_path: Path) -> None:
-    from pytest_handoff.config import load_settings
-    from pytest_handoff.errors import ConfigError
+    from pytest_handoff.pipeline.config import load_settings
+    from pytest_handoff.values.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text(
         "[tool.handoff.neuralrelay]\nmax-rework-cycle = 3\n", encoding="utf-8"
@@ -227,11 +228,11 @@ def test_an_unknown_key_in_a_profiles_table_is_an_error_with_a_suggestion(tmp_pa
 
 
 def test_profile_forces_a_format_and_an_unknown_one_is_refused(tmp_path: Path) -> None:
-    from pytest_handoff.errors import ConfigError
+    from pytest_handoff.values.errors import ConfigError
 
-    assert Settings().merged({"profile": "Trinity"}, "command line", default_registry()).profile == "trinity"
+    assert merged(Settings(), {"profile": "Trinity"}, "command line", default_registry()).profile == "trinity"
     with pytest.raises(ConfigError, match="unknown profile 'nosuch'"):
-        Settings().merged({"profile": "nosuch"}, "command line", default_registry())
+        merged(Settings(), {"profile": "nosuch"}, "command line", default_registry())
 
 
 def test_a_secret_in_a_line_no_document_holds_is_masked_in_excerpts(
@@ -249,7 +250,7 @@ def test_a_secret_in_a_line_no_document_holds_is_masked_in_excerpts(
 
 
 def test_the_project_root_is_found_from_inside_a_yolo_planning_folder(tmp_path: Path) -> None:
-    from pytest_handoff.config import project_root
+    from pytest_handoff.pipeline.config import project_root
 
     inside = tmp_path / "app" / ".yolo-planning" / "phases" / "01-x"
     inside.mkdir(parents=True)
@@ -258,8 +259,8 @@ def test_the_project_root_is_found_from_inside_a_yolo_planning_folder(tmp_path: 
 
 @pytest.mark.parametrize("value", ["[1]", "[]", '""', "3"])
 def test_globs_that_name_no_glob_are_refused_not_a_silent_end_to_checking(tmp_path: Path, value: str) -> None:
-    from pytest_handoff.config import load_settings
-    from pytest_handoff.errors import ConfigError
+    from pytest_handoff.pipeline.config import load_settings
+    from pytest_handoff.values.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text(f"[tool.handoff.yolo]\nglobs = {value}\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"\[tool.handoff.yolo\]: 'globs'"):
@@ -267,7 +268,7 @@ def test_globs_that_name_no_glob_are_refused_not_a_silent_end_to_checking(tmp_pa
 
 
 def test_a_single_glob_may_be_written_as_a_string(tmp_path: Path) -> None:
-    from pytest_handoff.config import load_settings
+    from pytest_handoff.pipeline.config import load_settings
 
     (tmp_path / "pyproject.toml").write_text(
         '[tool.handoff.yolo]\nglobs = "planning/**/*.jsonl"\n', encoding="utf-8"
@@ -276,8 +277,8 @@ def test_a_single_glob_may_be_written_as_a_string(tmp_path: Path) -> None:
 
 
 def test_a_mistyped_profile_table_gets_a_suggestion(tmp_path: Path) -> None:
-    from pytest_handoff.config import load_settings
-    from pytest_handoff.errors import ConfigError
+    from pytest_handoff.pipeline.config import load_settings
+    from pytest_handoff.values.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text(
         "[tool.handoff.yollo]\nglobs = ['x/*.jsonl']\n", encoding="utf-8"
@@ -292,8 +293,8 @@ def test_a_pyproject_without_handoff_settings_is_not_parsed(tmp_path: Path) -> N
 
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\n[tool.ruff]\nline-length = 100\n')
     script = (
-        "import sys; from pathlib import Path; from pytest_handoff.config import load_settings; "
-        "from pytest_handoff.registry import Registry; "
+        "import sys; from pathlib import Path; from pytest_handoff.pipeline.config import load_settings; "
+        "from pytest_handoff.pipeline.registry import Registry; "
         f"load_settings(Path({str(tmp_path)!r}), tables=Registry()); "
         "print('tomllib' in sys.modules, 'tomli' in sys.modules)"
     )
@@ -302,8 +303,8 @@ def test_a_pyproject_without_handoff_settings_is_not_parsed(tmp_path: Path) -> N
 
 
 def test_a_broken_pyproject_with_handoff_settings_is_still_an_error(tmp_path: Path) -> None:
-    from pytest_handoff.config import load_settings
-    from pytest_handoff.errors import ConfigError
+    from pytest_handoff.pipeline.config import load_settings
+    from pytest_handoff.values.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text("[tool.handoff]\nselect = [\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="cannot read configuration"):

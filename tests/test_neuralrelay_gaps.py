@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.config import Settings
 from pytest_handoff.profiles.neuralrelay.handoff import check_coverage_gaps_are_distinct
 from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.values.settings import Settings
 
 
 @pytest.mark.parametrize(

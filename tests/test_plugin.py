@@ -51,7 +51,7 @@ def test_plain_pytest_loads_nothing_of_the_engine(sample_chain: ChainFolder, pyt
             loaded = {name for name in sys.modules if name.startswith("pytest_handoff")}
             assert "pytest_handoff.plugin" in loaded  # the plugin is loaded: its imports are what is seen
             assert loaded <= {
-                "pytest_handoff", "pytest_handoff.version", "pytest_handoff.errors", "pytest_handoff.plugin.hookspecs",
+                "pytest_handoff", "pytest_handoff.version", "pytest_handoff.values", "pytest_handoff.values.errors", "pytest_handoff.plugin.hookspecs",
                 "pytest_handoff.plugin", "pytest_handoff.plugin.base",
             }, sorted(loaded)
         """

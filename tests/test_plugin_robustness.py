@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.config import Settings
 from pytest_handoff.model import Finding, Group, Hit
 from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.pipeline.discovery import discover
 from pytest_handoff.pipeline.user_checks import ExtraCheckError
+from pytest_handoff.values.settings import Settings
 from tests.conftest import EXAMPLES, ChainFolder, copy_chain
 
 Run = Callable[..., pytest.RunResult]

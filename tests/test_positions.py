@@ -1,4 +1,4 @@
-"""Tests for pytest_handoff.read.positions: JSON pointer -> source span / line / column."""
+"""Tests for pytest_handoff.places.positions: JSON pointer -> source span / line / column."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_handoff.read.lines import LineIndex
-from pytest_handoff.read.pointers import escape_pointer_token, pointer_join
-from pytest_handoff.read.positions import DuplicateKey, NodeSpans, PositionMap, Span, scan_positions
+from pytest_handoff.places.lines import LineIndex
+from pytest_handoff.places.pointers import escape_pointer_token, pointer_join
+from pytest_handoff.places.positions import DuplicateKey, NodeSpans, PositionMap, Span, scan_positions
 from tests.conftest import FIXTURES, NEURALRELAY_CORPUS
 
 FIXTURE_FILES = sorted(FIXTURES.rglob("*.json"))

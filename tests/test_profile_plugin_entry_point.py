@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.config import Settings
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
-from pytest_handoff.registry import default_registry
+from pytest_handoff.values.settings import Settings
 
 TINY_PACKAGE = '''
 """A tiny handoff format: ``greetings/**/*.greeting.json``, one rule."""
@@ -28,7 +28,7 @@ from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.read.document import Loaded
 from pytest_handoff.read.strict_json import parse_json_bytes
-from pytest_handoff.rules import listed
+from pytest_handoff.rules.rows import listed
 
 
 def check_polite(document, settings):
@@ -165,9 +165,9 @@ def test_a_broken_plugin_is_skipped_with_a_warning_and_the_other_formats_are_sti
 def test_a_plugin_written_before_groups_had_their_name_still_loads_and_groups(tmp_path: Path) -> None:
     """``chain_of(path)`` and ``claims(path)`` without settings, as plugins were first written."""
     from pytest_handoff.model import Hit
+    from pytest_handoff.pipeline.registry import Registry
     from pytest_handoff.profiles.base import Profile
-    from pytest_handoff.registry import Registry
-    from pytest_handoff.rules import listed
+    from pytest_handoff.rules.rows import listed
 
     class Older(Profile):
         name = "older"

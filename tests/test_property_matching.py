@@ -11,13 +11,13 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_handoff.config import load_settings
 from pytest_handoff.pipeline.check import check_group
+from pytest_handoff.pipeline.config import load_settings
 from pytest_handoff.pipeline.discovery import discover
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.profiles.neuralrelay.matching import EXACT_LIMIT, FLOOR, Properties, assign, identifiers
 from pytest_handoff.profiles.neuralrelay.profile import NeuralRelayProfile
-from pytest_handoff.registry import default_registry
-from pytest_handoff.text import _MATCH_FORMS, PHRASE_CONCEPTS, match_words, word_stem
+from pytest_handoff.rules.text import _MATCH_FORMS, PHRASE_CONCEPTS, match_words, word_stem
 
 FIXTURES = Path(__file__).parent / "fixtures" / "neuralrelay"
 

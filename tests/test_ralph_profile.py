@@ -6,10 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pytest_handoff.config import Settings
 from pytest_handoff.pipeline.discovery import discover
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.profiles.ralph.profile import PROFILE
-from pytest_handoff.registry import default_registry
+from pytest_handoff.values.settings import Settings
 from tests.probes import HEAVY_MODULES, lint_in_fresh_process
 from tests.ralph_helpers import READY, make_session, phrase, write_logs
 

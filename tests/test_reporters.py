@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pytest_handoff.model import Finding, GroupRef, GroupResult, Severity
-from pytest_handoff.registry import default_registry
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.reporters import REPORTERS, ReportContext, Reporter, Summary, reporter_class
 from pytest_handoff.reporters.github import GithubReporter
 from pytest_handoff.reporters.json_format import JsonReporter

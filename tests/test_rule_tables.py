@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from pytest_handoff.core_rules import CORE_RULES
 from pytest_handoff.model import Rule
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.profiles.neuralrelay.rules import RULES as NEURALRELAY_RULES
-from pytest_handoff.registry import default_registry
+from pytest_handoff.rules.core import CORE_RULES
 
 FOUR_PARTS = ("**What it does**", "**Why is this bad?**", "**Example**", "**Use instead**")
 NEURALRELAY_MODULES = (
@@ -26,13 +26,13 @@ def run_python(probe: str) -> list[str]:
 
 
 def test_nothing_registers_a_rule_on_import_there_is_no_table_to_register_in() -> None:
-    import pytest_handoff.rules as rows
+    import pytest_handoff.rules.rows as rows
 
     assert not any(hasattr(rows, name) for name in ("RULES", "register", "register_table", "unregister"))
 
 
 def test_two_registries_are_independent_values_built_from_the_same_tables() -> None:
-    from pytest_handoff.registry import Registry
+    from pytest_handoff.pipeline.registry import Registry
 
     first, second = Registry(entry_points=False), Registry(entry_points=False)
     assert first.all_rules() == second.all_rules() == default_registry().all_rules()
@@ -85,7 +85,7 @@ def test_the_rules_of_neuralrelay_groups_are_the_core_table_and_exactly_its_own(
 
 
 def test_hx001_is_a_core_chain_rule_whose_check_lives_in_secrets() -> None:
-    from pytest_handoff.secrets import check_no_secrets
+    from pytest_handoff.rules.secrets import check_no_secrets
 
     (hx001,) = [rule for rule in CORE_RULES if rule.code == "HX001"]
     assert (hx001.name, hx001.scope, hx001.check) == ("unredacted-secret", "chain", check_no_secrets)

@@ -11,7 +11,7 @@ from urllib.request import url2pathname
 import pytest
 from views_helpers import BROKEN, CLEAN, outside_ci, run
 
-from pytest_handoff.globs import matches_globs
+from pytest_handoff.read.globs import matches_globs
 from pytest_handoff.validation.schemas import available_schemas, load_schema
 
 pytestmark = pytest.mark.usefixtures("outside_ci")

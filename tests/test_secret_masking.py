@@ -118,7 +118,7 @@ def test_a_quote_cut_short_hides_what_it_shows_of_a_token() -> None:
 
 
 def test_hx001_takes_the_body_of_a_private_key_as_the_secret() -> None:
-    from pytest_handoff.secrets import find_secrets
+    from pytest_handoff.rules.secrets import find_secrets
 
     key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAq83xWmV\nZ0b1c2d3==\n-----END RSA PRIVATE KEY-----"
     assert list(find_secrets(f"deploy key: {key} (rotated)")) == [("private key block", key)]
@@ -158,7 +158,7 @@ def test_a_spelling_that_only_case_insensitive_matching_finds_is_masked_not_a_cr
 
 
 def test_hx001_a_bare_private_key_header_does_not_take_the_prose_after_it() -> None:
-    from pytest_handoff.secrets import find_secrets
+    from pytest_handoff.rules.secrets import find_secrets
 
     text = "-----BEGIN PRIVATE KEY----- rejects everything else with a ValueError; the private key stays"
     assert list(find_secrets(text)) == [("private key block", "-----BEGIN PRIVATE KEY-----")]

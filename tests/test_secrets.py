@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pytest_handoff.cli import main
-from pytest_handoff.secrets import find_secrets, mask, may_hold_secrets
+from pytest_handoff.rules.secrets import find_secrets, mask, may_hold_secrets
 from tests.conftest import ChainFolder
 
 TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
@@ -116,7 +116,7 @@ JSON_VALUES = st.lists(
 def test_the_fast_pre_check_never_hides_a_secret_in_a_json_document(
     data: dict[str, Any], indent: bool
 ) -> None:
-    from pytest_handoff.secrets import _texts
+    from pytest_handoff.rules.secrets import _texts
 
     text = json.dumps(data, indent=2 if indent else None, ensure_ascii=not indent)
     if any(any(find_secrets(value, key)) for _, key, value, _ in _texts(data)):

@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_handoff.text import STOP_WORDS, content_tokens, match_words, normalise, stem
+from pytest_handoff.rules.text import STOP_WORDS, content_tokens, match_words, normalise, stem
 
 # Letters, digits, every kind of white space and dash, and characters whose case folding
 # changes their length or leaves ASCII.

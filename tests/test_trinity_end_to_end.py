@@ -188,7 +188,7 @@ def test_profile_trinity_checks_every_workspace_when_no_path_is_named(
 def test_schema_export_gives_trinity_handoffs_their_schema(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pytest_handoff.globs import matches_globs
+    from pytest_handoff.read.globs import matches_globs
 
     assert main(["schema", "export", "editor-schemas"]) == 0
     out = capsys.readouterr().out

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.config import Settings
-from pytest_handoff.globs import matches_globs
+from pytest_handoff.pipeline.config import merged
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.profiles.builtin import TRINITY
 from pytest_handoff.profiles.trinity.names import Instant, parse_file_name, parse_timestamp
 from pytest_handoff.profiles.trinity.profile import PROFILE, normal_folder, workspaces
-from pytest_handoff.registry import default_registry
+from pytest_handoff.read.globs import matches_globs
+from pytest_handoff.values.settings import Settings
 from tests.probes import HEAVY_MODULES, import_in_fresh_process
 
 WORKSPACE = Path("/project/agents/tester/handoff")
@@ -199,7 +200,7 @@ def test_every_rule_has_the_four_part_doc() -> None:
 
 
 def test_workspaces_are_read_from_the_trinity_table_as_posix_folders() -> None:
-    settings = Settings().merged(
+    settings = merged(Settings(),
         {"trinity": {"workspaces": {"tester": "./agents\\tester/", "root": ".", "abs": "/srv/x/"}}},
         "pyproject.toml",
         default_registry(),
@@ -209,8 +210,8 @@ def test_workspaces_are_read_from_the_trinity_table_as_posix_folders() -> None:
 
 
 def test_the_trinity_table_is_accepted_in_pyproject(tmp_path: Path) -> None:
-    from pytest_handoff.config import load_settings
-    from pytest_handoff.errors import ConfigError
+    from pytest_handoff.pipeline.config import load_settings
+    from pytest_handoff.values.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text(
         '[tool.handoff.trinity]\nworkspaces = {tester = "agents/tester"}\ntimestamp-tolerance-ms = 0\n'

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_handoff.config import Settings
-from pytest_handoff.errors import ConfigError
-from pytest_handoff.registry import default_registry
+from pytest_handoff.pipeline.config import merged
+from pytest_handoff.pipeline.registry import default_registry
+from pytest_handoff.values.errors import ConfigError
+from pytest_handoff.values.settings import Settings
 from tests.trinity_helpers import AT, OMIT, body, check, places
 
 TESTER = "agents/tester/handoff"
@@ -220,7 +221,7 @@ def test_tr104_workspace_entries_that_are_not_folders_are_refused_with_the_confi
     workspaces: object,
 ) -> None:
     with pytest.raises(ConfigError, match="'workspaces'"):
-        Settings().merged({"trinity": {"workspaces": workspaces}}, "pyproject.toml", default_registry())
+        merged(Settings(), {"trinity": {"workspaces": workspaces}}, "pyproject.toml", default_registry())
 
 
 def test_tr104_reports_a_handoff_outside_any_handoff_folder() -> None:

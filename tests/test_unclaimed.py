@@ -10,7 +10,7 @@ import pytest
 
 from pytest_handoff import api
 from pytest_handoff.cli import main
-from pytest_handoff.registry import default_registry
+from pytest_handoff.pipeline.registry import default_registry
 from tests.ralph_helpers import FIXTURES as RALPH_FIXTURES
 
 

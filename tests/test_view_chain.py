@@ -21,10 +21,10 @@ from views_helpers import (
     write_json,
 )
 
-from pytest_handoff.config import Settings
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.base import Profile
-from pytest_handoff.registry import default_registry
+from pytest_handoff.values.settings import Settings
 
 pytestmark = pytest.mark.usefixtures("outside_ci")
 __all__ = ["in_examples", "outside_ci"]

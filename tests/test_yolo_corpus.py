@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.config import Settings
+from pytest_handoff.values.settings import Settings
 from tests.yolo_helpers import (
     CORPUS,
     PHASE,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.config import Settings
+from pytest_handoff.values.settings import Settings
 from tests.yolo_helpers import (
     FIXTURES,
     PHASE,

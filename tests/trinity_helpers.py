@@ -9,10 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_handoff.config import Settings
 from pytest_handoff.model import Finding, GroupRef
 from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.profiles.trinity.profile import PROFILE
+from pytest_handoff.values.settings import Settings
 
 FIXTURES = Path(__file__).parent / "fixtures" / "trinity"
 #: A project root that does not exist: in-memory files are checked as if they lay below it.

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pytest_handoff.config import Settings
 from pytest_handoff.model import Finding, GroupRef
 from pytest_handoff.pipeline import check as pipeline
-from pytest_handoff.registry import default_registry
+from pytest_handoff.pipeline.registry import default_registry
+from pytest_handoff.values.settings import Settings
 
 PROFILE = default_registry().profile("yolo")
 REPO = Path(__file__).resolve().parents[1]

@@ -11,7 +11,6 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.config import Settings
 from pytest_handoff.model import (
     MAX_FINDINGS_PER_RULE,
     ExtraCheck,
@@ -26,6 +25,7 @@ from pytest_handoff.model import (
     Tally,
 )
 from pytest_handoff.pipeline.masking import excerpt_sources, masked, shown_path
+from pytest_handoff.pipeline.registry import Registry, RuleSet, default_registry
 from pytest_handoff.read.document import Document, finding_of
 from pytest_handoff.read.files import (
     NO_OVERRIDES,
@@ -35,9 +35,9 @@ from pytest_handoff.read.files import (
     read_member,
 )
 from pytest_handoff.read.times import parse_timestamp
-from pytest_handoff.registry import Registry, RuleSet, default_registry
-from pytest_handoff.secrets import may_hold_secrets
-from pytest_handoff.selection import decision_for
+from pytest_handoff.rules.secrets import may_hold_secrets
+from pytest_handoff.rules.selection import decision_for
+from pytest_handoff.values.settings import Settings
 
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.cache import ResultCache
@@ -298,7 +298,7 @@ def _check_contents(
         unmade=unmade,
         stopped=tally.stopped,
     )  # fmt: skip
-    from pytest_handoff.secrets import find_secrets, secrets_to_mask
+    from pytest_handoff.rules.secrets import find_secrets, secrets_to_mask
 
     # Nothing of the handoffs' text is shown without a finding or a note: then nothing to mask.
     secrets = secrets_to_mask(group) if kept or group.notes else []

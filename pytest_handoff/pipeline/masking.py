@@ -14,7 +14,8 @@ from pathlib import Path
 
 from pytest_handoff.model import Finding
 from pytest_handoff.read.document import Document
-from pytest_handoff.read.files import DEFAULT_MAX_FILE_SIZE, NO_OVERRIDES, read_bounded
+from pytest_handoff.read.files import NO_OVERRIDES, read_bounded
+from pytest_handoff.values.settings import DEFAULT_MAX_FILE_SIZE
 
 
 def secret_masker(secrets: Sequence[str]) -> Callable[[str], str]:
@@ -23,7 +24,7 @@ def secret_masker(secrets: Sequence[str]) -> Callable[[str], str]:
     A message may quote a string cut short or case-folded, so any run of more than
     :data:`SHOWN_RUN` of a secret's characters, in any case, is hidden too.
     """
-    from pytest_handoff.secrets import mask
+    from pytest_handoff.rules.secrets import mask
 
     masks: dict[str, str] = {}
     for secret in sorted(secrets, key=len, reverse=True):
@@ -99,7 +100,7 @@ def excerpt_sources(
     a file that did not parse, or outside the documents of a file of many (HX001 sees only
     documents), are added to ``secrets``.
     """
-    from pytest_handoff.secrets import find_secrets, may_hold_secrets
+    from pytest_handoff.rules.secrets import find_secrets, may_hold_secrets
 
     wanted = {f.path for f in findings if f.line > 0}
     sources: dict[str, tuple[str, ...]] = {}
@@ -129,7 +130,7 @@ def shown_path(display_path: str) -> str:
     Made from the path alone, so that a named file's findings are found again under it; a short
     digest of the whole path keeps two paths apart that differ only in their secrets.
     """
-    from pytest_handoff.secrets import find_secrets, may_hold_secrets
+    from pytest_handoff.rules.secrets import find_secrets, may_hold_secrets
 
     if not may_hold_secrets(display_path):
         return display_path

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from pytest_handoff.globs import glob_regex, owner
+from pytest_handoff.read.globs import glob_regex, owner
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
-    from pytest_handoff.registry import Registry
+    from pytest_handoff.pipeline.registry import Registry
+    from pytest_handoff.values.settings import Settings
 
 
 class Matcher:

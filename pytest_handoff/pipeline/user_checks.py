@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from pytest_handoff.boundary import inert
-from pytest_handoff.config import Settings
-from pytest_handoff.core_rules import USER_RULE
 from pytest_handoff.model import Finding, Group, Hit
 from pytest_handoff.read.document import Document, finding_of
-from pytest_handoff.selection import severity_of
+from pytest_handoff.rules.core import USER_RULE
+from pytest_handoff.rules.selection import severity_of
+from pytest_handoff.values.boundary import inert
+from pytest_handoff.values.settings import Settings
 
 
 class ExtraCheckError(TypeError):

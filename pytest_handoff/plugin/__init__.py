@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_handoff.errors import ConfigError
 from pytest_handoff.plugin.base import (
     CACHE_KEY,
     COLLECTION_KEY,
@@ -27,6 +26,7 @@ from pytest_handoff.plugin.base import (
     Prefetched,
 )
 from pytest_handoff.plugin.base import HandoffContractWarning as HandoffContractWarning
+from pytest_handoff.values.errors import ConfigError
 
 if TYPE_CHECKING:
     from pytest_handoff.model import GroupRef
@@ -146,24 +146,14 @@ def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
 def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("handoff_enabled"):
         return
-    from pytest_handoff.config import Settings, config_path, load_settings
+    from pytest_handoff.pipeline.config import build_settings
 
     try:
-        from pytest_handoff.registry import default_registry
+        from pytest_handoff.pipeline.registry import default_registry
 
         registry = default_registry()
-        from_file = load_settings(config.rootpath, tables=registry)
         overrides = _ini_overrides(config)
-
-        # Each source checked on its own, so that an unknown code's message names where it is.
-        from_ini = Settings().merged(overrides, "pytest ini options", registry)
-        named = [*from_file.select, *from_file.ignore, *from_file.severities]
-        named += [*from_ini.select, *from_ini.ignore, *from_ini.severities]
-        if named:
-            codes = registry.known_codes(named)
-            from_file.check_codes(codes, config_path(config.rootpath))
-            from_ini.check_codes(codes, "pytest ini options")
-        settings = from_file.merged(overrides, "pytest ini options", registry)
+        settings = build_settings(config.rootpath, registry, overrides=overrides, source="pytest ini options")
         # The profiles that read tables of their own refuse bad values now, once: not as an error
         # of every group they would check.
         for name in settings.options:
@@ -208,8 +198,8 @@ def _collection(config: pytest.Config) -> Collection | None:
         return None
     if COLLECTION_KEY not in config.stash:
         from pytest_handoff.pipeline.discovery import discover
+        from pytest_handoff.pipeline.registry import default_registry
         from pytest_handoff.plugin.items import handoff_arguments, initial_paths, place
-        from pytest_handoff.registry import default_registry
 
         root = config.rootpath
         given = initial_paths(config)
@@ -328,7 +318,7 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
     if not refs:
         return
     from pytest_handoff.pipeline.parallel import check_groups
-    from pytest_handoff.registry import default_registry
+    from pytest_handoff.pipeline.registry import default_registry
 
     registry = default_registry()
 

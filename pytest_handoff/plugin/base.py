@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import GroupRef, GroupResult
+    from pytest_handoff.values.settings import Settings
 
 #: Modification time and size of each file of a group (None: it cannot be read).
 Stamps = tuple[tuple[int, int] | None, ...]

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Finding, Group, Hit
+    from pytest_handoff.values.settings import Settings
 
 
 @pytest.hookspec

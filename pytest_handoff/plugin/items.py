@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_handoff.boundary import inert
-from pytest_handoff.config import Settings
 from pytest_handoff.model import Finding
 from pytest_handoff.pipeline.masking import shown_path
+from pytest_handoff.pipeline.registry import Registry, default_registry
 from pytest_handoff.pipeline.run import reported_files
 from pytest_handoff.plugin.base import (
     CACHE_KEY,
@@ -31,8 +30,9 @@ from pytest_handoff.plugin.base import (
     Stamps,
 )
 from pytest_handoff.read.files import display_path_for
-from pytest_handoff.registry import Registry, default_registry
-from pytest_handoff.secrets import may_hold_secrets
+from pytest_handoff.rules.secrets import may_hold_secrets
+from pytest_handoff.values.boundary import inert
+from pytest_handoff.values.settings import Settings
 
 if TYPE_CHECKING:
     from pytest_handoff.model import Group, GroupRef, GroupResult, Hit

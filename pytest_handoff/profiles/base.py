@@ -7,15 +7,15 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.config import NO_SETTINGS, Settings
-from pytest_handoff.evidence.declared import ClaimField
 from pytest_handoff.read.document import Document, Loaded, LoadResult
 from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.rules.evidence.declared import ClaimField
+from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Finding, Group, GroupRef, Hit, Rule
-    from pytest_handoff.view_model import ChainView
+    from pytest_handoff.values.settings import Settings
+    from pytest_handoff.values.view_model import ChainView
 
 
 class Profile(ABC):
@@ -85,7 +85,7 @@ class Profile(ABC):
 
     def globs(self, settings: Settings) -> tuple[str, ...]:
         """Where this profile's files are looked for: ``[tool.handoff.<name>] globs``, else the defaults."""
-        from pytest_handoff.specs import configured_globs
+        from pytest_handoff.values.specs import configured_globs
 
         return configured_globs(settings, self.name, self.default_globs)
 
@@ -200,7 +200,7 @@ class Profile(ABC):
         The default knows only the files; a profile fills in what its format says (the task,
         criteria, properties, bugs, verdict and scores).
         """
-        from pytest_handoff.view_model import generic_view
+        from pytest_handoff.values.view_model import generic_view
 
         return generic_view(self.name, chain)
 

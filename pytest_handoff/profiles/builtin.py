@@ -1,6 +1,6 @@
 """The built-in profiles as the core knows them before importing any: one row each.
 
-A row (:class:`~pytest_handoff.specs.ProfileSpec`) gives a format's name, the module of its
+A row (:class:`~pytest_handoff.values.specs.ProfileSpec`) gives a format's name, the module of its
 profile, its default globs, the options of its table with their parsers and defaults, its code
 prefix and the folders that mark a project. The profile class reads its name, globs and
 options from its row, so a format is described once. Import-free: a one-file pre-commit run
@@ -9,8 +9,8 @@ matches paths against every row and imports only the profile that owns the file.
 
 from __future__ import annotations
 
-from pytest_handoff.options import Option, pairs, strings, text, whole_number
-from pytest_handoff.specs import ProfileSpec
+from pytest_handoff.values.options import Option, pairs, strings, text, whole_number
+from pytest_handoff.values.specs import ProfileSpec
 
 # --- neuralrelay ---------------------------------------------------------------------
 NEURALRELAY = ProfileSpec(

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from pytest_handoff.model import Finding, Hit, Region, Rule, Severity
 
 if TYPE_CHECKING:
-    from pytest_handoff.read.lines import LineIndex
-    from pytest_handoff.read.positions import PositionMap
+    from pytest_handoff.places.lines import LineIndex
+    from pytest_handoff.places.positions import PositionMap
 
 
 def line_index(text: str) -> LineIndex:
-    from pytest_handoff.read.lines import LineIndex
+    from pytest_handoff.places.lines import LineIndex
 
     return LineIndex(text)
 
@@ -93,7 +93,7 @@ class Document:
     @cached_property
     def positions(self) -> PositionMap:
         # json.loads has read the text already: skip the scanner's own validation pass.
-        from pytest_handoff.read.positions import scan_positions
+        from pytest_handoff.places.positions import scan_positions
 
         return scan_positions(self.text, trusted=True, unique_keys=self.unique_keys)
 

@@ -16,9 +16,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from pytest_handoff.model import Finding, Severity
-
-#: Files larger than this are reported instead of parsed (bytes).
-DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+from pytest_handoff.values.settings import DEFAULT_MAX_FILE_SIZE
 
 #: The default of ``overrides``: no file read from anywhere but disk.
 NO_OVERRIDES: Mapping[Path, bytes] = {}

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.model import Finding, Severity
+from pytest_handoff.places.lines import byte_position
+from pytest_handoff.places.pointers import pointer_join
 from pytest_handoff.read.document import MAX_DEPTH, Document, LoadResult, line_index, shifted
 from pytest_handoff.read.files import file_finding
-from pytest_handoff.read.lines import byte_position
-from pytest_handoff.read.pointers import pointer_join
 
 if TYPE_CHECKING:
     pass
@@ -29,7 +29,7 @@ _INFINITY = float("inf")
 
 def _deepest_opening(text: str) -> int | None:
     # The position scanner is needed only for documents with findings: imported on first use.
-    from pytest_handoff.read.positions import deepest_opening
+    from pytest_handoff.places.positions import deepest_opening
 
     return deepest_opening(text, MAX_DEPTH)
 

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pytest_handoff.model import Finding, Region, Severity
+from pytest_handoff.places.lines import byte_position
+from pytest_handoff.places.pointers import unescape_pointer_token
 from pytest_handoff.read.document import MAX_DEPTH, Anchor, Document, Loaded
-from pytest_handoff.read.lines import byte_position
-from pytest_handoff.read.pointers import unescape_pointer_token
 
 #: Nodes that aliases may bring into one file (counted with everything below them) before it is
 #: refused: a real file repeats a few anchored blocks, a "billion laughs" file billions of nodes.

@@ -1,7 +1,7 @@
 """Plain-text rendering of findings, shared by pytest failures and the CLI's plain output.
 
 Handoff text is untrusted: every piece of it that is printed goes through
-:func:`~pytest_handoff.boundary.inert` so that no control or escape sequence reaches a terminal or log.
+:func:`~pytest_handoff.values.boundary.inert` so that no control or escape sequence reaches a terminal or log.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 
-from pytest_handoff.boundary import inert
 from pytest_handoff.model import Finding, Severity
+from pytest_handoff.values.boundary import inert
 
 #: Characters of a source line shown under a finding: a window, so a long value stays readable.
 EXCERPT_WIDTH = 100

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytest_handoff.boundary import inert
 from pytest_handoff.model import Severity
 from pytest_handoff.reporters import Reporter, Summary, workspace_path
+from pytest_handoff.values.boundary import inert
 
 if TYPE_CHECKING:
     from pytest_handoff.model import Finding

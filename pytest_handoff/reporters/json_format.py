@@ -11,8 +11,8 @@ import json
 import re
 from typing import TYPE_CHECKING, Any, TextIO
 
-from pytest_handoff.failure_modes import mode_counts, modes_of
 from pytest_handoff.reporters import ReportContext, Reporter, Summary
+from pytest_handoff.rules.modes import mode_counts, modes_of
 
 if TYPE_CHECKING:
     from pytest_handoff.model import Finding, GroupResult

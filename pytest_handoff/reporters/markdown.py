@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote
 
-from pytest_handoff.boundary import inert
-from pytest_handoff.failure_modes import counted_modes, mode_label
 from pytest_handoff.model import Finding, Severity
 from pytest_handoff.reporters import ReportContext, Reporter, Summary, workspace_path
+from pytest_handoff.rules.modes import counted_modes, mode_label
+from pytest_handoff.values.boundary import inert
 
 if TYPE_CHECKING:
     from pytest_handoff.model import Finding, GroupResult

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from pytest_handoff.boundary import inert
 from pytest_handoff.model import Severity
 from pytest_handoff.reporters import Reporter, Summary
 from pytest_handoff.reporters.json_format import dumps_safe
+from pytest_handoff.values.boundary import inert
 
 if TYPE_CHECKING:
     from pytest_handoff.model import Finding, Rule

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TextIO, cast
 
-from pytest_handoff.boundary import GuardedStream, inert
 from pytest_handoff.model import Severity
 from pytest_handoff.reporters import ReportContext, Reporter, Summary
 from pytest_handoff.reporters.excerpt import format_finding
+from pytest_handoff.values.boundary import GuardedStream, inert
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.model import Finding
-from pytest_handoff.read.pointers import pointer_join
+from pytest_handoff.places.pointers import pointer_join
 from pytest_handoff.validation.formats import is_rfc3339_date_time
 
 if TYPE_CHECKING:

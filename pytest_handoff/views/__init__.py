@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group, GroupRef, GroupResult
     from pytest_handoff.pipeline.parallel import Progress
-    from pytest_handoff.view_model import ChainView
+    from pytest_handoff.values.settings import Settings
+    from pytest_handoff.values.view_model import ChainView
 
 COMMANDS = ("chain", "report", "show", "schema")
 
@@ -40,8 +40,8 @@ def run_command(name: str, argv: list[str]) -> int:
 
 def project() -> Path:
     """The project root, as the linter finds it: any folder inside the project gives the same chains."""
-    from pytest_handoff.config import project_root
-    from pytest_handoff.registry import default_registry
+    from pytest_handoff.pipeline.config import project_root
+    from pytest_handoff.pipeline.registry import default_registry
 
     return project_root(Path.cwd(), default_registry().project_markers())
 
@@ -52,12 +52,12 @@ def absolute(paths: Sequence[Path]) -> list[Path]:
 
 
 def load_settings_or_fail(config: Path | None) -> Settings:
-    from pytest_handoff.config import load_settings
-    from pytest_handoff.errors import ConfigError, UsageError
-    from pytest_handoff.registry import default_registry
+    from pytest_handoff.pipeline.config import build_settings
+    from pytest_handoff.pipeline.registry import default_registry
+    from pytest_handoff.values.errors import ConfigError, UsageError
 
     try:
-        return load_settings(project(), config, tables=default_registry())
+        return build_settings(project(), default_registry(), config_file=config)
     except ConfigError as error:
         raise UsageError(str(error)) from None
 
@@ -73,10 +73,10 @@ def load_views(
 
     ``wanted`` picks the chains to check (all by default).
     """
-    from pytest_handoff.errors import UsageError
     from pytest_handoff.pipeline.discovery import discover
     from pytest_handoff.pipeline.parallel import check_groups
-    from pytest_handoff.registry import default_registry
+    from pytest_handoff.pipeline.registry import default_registry
+    from pytest_handoff.values.errors import UsageError
 
     registry = default_registry()
     summaries: dict[int, ChainView] = {}
@@ -101,8 +101,8 @@ def masked(chain: Group, value: _T) -> _T:
     """``value`` (a view, a document's data) with every secret of the chain masked in its strings,
     as the engine masks findings and notes: before any rendering or escaping."""
     from pytest_handoff.pipeline.masking import secret_masker
-    from pytest_handoff.secrets import secrets_to_mask
-    from pytest_handoff.view_model import map_strings
+    from pytest_handoff.rules.secrets import secrets_to_mask
+    from pytest_handoff.values.view_model import map_strings
 
     secrets = secrets_to_mask(chain)
     if not secrets:

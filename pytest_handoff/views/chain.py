@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.view_model import ChainView
+from pytest_handoff.values.view_model import ChainView
 from pytest_handoff.views.render import Section
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def main(argv: list[str]) -> int:
 
 def select(views: list[ChainView], wanted: str | None) -> ChainView:
     """The chain named ``wanted`` (its id or a unique prefix), or the latest one."""
-    from pytest_handoff.errors import UsageError
+    from pytest_handoff.values.errors import UsageError
 
     if wanted is None:
         if not views:

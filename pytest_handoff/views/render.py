@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple, TextIO, cast
 
-from pytest_handoff.boundary import GuardedStream, inert
 from pytest_handoff.reporters.markdown import markdown_text
+from pytest_handoff.values.boundary import GuardedStream, inert
 
 if TYPE_CHECKING:
     from rich.console import Console

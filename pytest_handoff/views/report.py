@@ -15,8 +15,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pytest_handoff.failure_modes import FAILURE_MODES, ModeCount, counted_modes, mode_label
-from pytest_handoff.view_model import ChainView
+from pytest_handoff.rules.modes import FAILURE_MODES, ModeCount, counted_modes, mode_label
+from pytest_handoff.values.view_model import ChainView
 from pytest_handoff.views.render import Section
 
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -294,7 +294,7 @@ def report_data(report: Report) -> dict[str, Any]:
 
 def plot(report: Report, target: Path) -> None:
     """Each score over the chains, oldest first, as a PNG or SVG (by ``target``'s suffix)."""
-    from pytest_handoff.errors import UsageError
+    from pytest_handoff.values.errors import UsageError
 
     suffix = target.suffix.lower()
     if suffix not in (".png", ".svg"):
@@ -412,7 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from pytest_handoff.errors import UsageError
+    from pytest_handoff.values.errors import UsageError
     from pytest_handoff.views import absolute, load_settings_or_fail, load_views, project
     from pytest_handoff.views.progress import progress_bar
 

@@ -55,8 +55,8 @@ def main(argv: list[str]) -> int:
 
 def export_schemas(target: Path) -> list[Path]:
     """Write every shipped schema below ``target``; returns the files written."""
-    from pytest_handoff.errors import UsageError
     from pytest_handoff.validation.schemas import available_schemas, load_schema
+    from pytest_handoff.values.errors import UsageError
 
     written = []
     for name in available_schemas():
@@ -76,7 +76,7 @@ def export_schemas(target: Path) -> list[Path]:
 
 def editor_mapping(settings: Any) -> list[tuple[str, list[str]]]:
     """(schema name, file globs) of every profile."""
-    from pytest_handoff.registry import default_registry
+    from pytest_handoff.pipeline.registry import default_registry
 
     return [pair for profile in default_registry().all_profiles() for pair in profile.editor_schemas(settings)]
 

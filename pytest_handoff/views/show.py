@@ -30,9 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from pytest_handoff.errors import UsageError
     from pytest_handoff.pipeline.run import check_paths
     from pytest_handoff.reporters.excerpt import format_findings
+    from pytest_handoff.values.errors import UsageError
     from pytest_handoff.views import load_settings_or_fail, project
     from pytest_handoff.views.markdown import document_markdown
 

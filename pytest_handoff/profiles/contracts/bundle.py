@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_handoff.errors import ConfigError
+from pytest_handoff.values.errors import ConfigError
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -46,16 +46,16 @@ def inline_refs(schema: Any, path: str, schema_map: Mapping[str, str]) -> Any | 
         return None
     from urllib.parse import unquote, urldefrag, urljoin
 
-    from pytest_handoff.profiles.contracts.schemas import _file_uri, _local_path, read_data_file
+    from pytest_handoff.profiles.contracts.files import file_uri, local_path, read_data_file
 
     allowed = _SUPPORTED | {"$ref", *_DEFINITIONS}
-    root_uri = _file_uri(Path(path))
+    root_uri = file_uri(Path(path))
     documents: dict[str, Any] = {root_uri: schema}
     count = 0
 
     def document(uri: str) -> Any:
         if uri not in documents:
-            local = _local_path(uri, schema_map)
+            local = local_path(uri, schema_map)
             if local is None:
                 raise _Cannot("remote")
             try:

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.model import Hit
+from pytest_handoff.places.pointers import resolve
 from pytest_handoff.profiles.contracts.fields import (
     canonical,
     contract_of,
@@ -22,15 +23,14 @@ from pytest_handoff.profiles.contracts.fields import (
     uses_of,
 )
 from pytest_handoff.profiles.contracts.patterns import Finder, placeholder_finder
-from pytest_handoff.read.pointers import resolve
 from pytest_handoff.read.times import parse_timestamp
-from pytest_handoff.text import quote
+from pytest_handoff.rules.text import quote
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.profiles.contracts.config import Contract, RuleUse
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 #: What ``no-placeholders`` looks for unless a rule lists its own (``re:`` starts a regex).
 DEFAULT_PLACEHOLDERS = (

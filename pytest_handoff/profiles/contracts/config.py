@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.errors import ConfigError
+from pytest_handoff.values.errors import ConfigError
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
+    from pytest_handoff.values.settings import Settings
 
 GROUPS = ("per-file", "per-folder")
 #: Keys of ``[tool.handoff.contracts]`` that are settings, not contracts.
@@ -263,7 +263,7 @@ def parse_table(table: Mapping[str, Any], where: str, base: Path) -> tuple[Contr
 
 def _file_contracts(path: Path) -> list[Contract]:
     """The contracts of a YAML (or JSON) contracts file: ``contracts:`` and an optional ``schema-map:``."""
-    from pytest_handoff.profiles.contracts.schemas import read_data_file
+    from pytest_handoff.profiles.contracts.files import read_data_file
 
     data = read_data_file(path)
     if not isinstance(data, Mapping):

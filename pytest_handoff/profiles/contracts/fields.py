@@ -6,13 +6,13 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.read.pointers import escape_pointer_token, resolve
-from pytest_handoff.text import normalise
+from pytest_handoff.places.pointers import escape_pointer_token, resolve
+from pytest_handoff.rules.text import normalise
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.profiles.contracts.config import Contract, RuleUse
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 
 def items_of(data: Any, field: str) -> Iterator[tuple[str, Any]]:

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from pytest_handoff.errors import ConfigError
 from pytest_handoff.validation.schemas import additional_properties
+from pytest_handoff.values.errors import ConfigError
 
 #: What finds the first placeholder in a text: its matched text, or None.
 Finder = Callable[[str], "str | None"]

@@ -13,19 +13,19 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from pytest_handoff.config import NO_SETTINGS, Settings
-from pytest_handoff.evidence.declared import ClaimField, ClaimKind
 from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import CONTRACTS as SPEC
 from pytest_handoff.profiles.contracts.config import Contract, contracts_of, parse_table
 from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.rules.evidence.declared import ClaimField, ClaimKind
+from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Finding, GroupRef, Rule
     from pytest_handoff.profiles.contracts.schemas import UserSchema
+    from pytest_handoff.values.settings import Settings
 
 _YAML_SUFFIXES = (".yaml", ".yml")
 _SUFFIXES = (".json", *_YAML_SUFFIXES)
@@ -33,8 +33,8 @@ _SUFFIXES = (".json", *_YAML_SUFFIXES)
 
 def _contract_of_path(path: Path, settings: Settings) -> Contract | None:
     """The first contract of ``settings`` whose globs match ``path`` (relative to its declaring folder)."""
-    from pytest_handoff.globs import matches_globs
     from pytest_handoff.read.files import display_path_for
+    from pytest_handoff.read.globs import matches_globs
 
     for contract in contracts_of(settings):
         relative_posix = display_path_for(path, Path(contract.base or Path.cwd())).lstrip("/")
@@ -45,7 +45,7 @@ def _contract_of_path(path: Path, settings: Settings) -> Contract | None:
 
 def _contract_at(relative_posix: str, contracts: Iterable[Contract]) -> Contract | None:
     """The first contract whose globs match a path relative to the project."""
-    from pytest_handoff.globs import matches_globs
+    from pytest_handoff.read.globs import matches_globs
 
     return next((c for c in contracts if matches_globs(relative_posix, c.globs)), None)
 
@@ -83,8 +83,8 @@ class ContractsProfile(Profile):
 
     def check_options(self, options: dict[str, object], where: str) -> None:
         """Every contract's schemas usable: found, valid schemas, no ``$ref`` to the network."""
-        from pytest_handoff.errors import ConfigError
         from pytest_handoff.profiles.contracts.schemas import check_schema_file
+        from pytest_handoff.values.errors import ConfigError
 
         for contract in parse_table(options, where, Path.cwd()):
             for path in sorted({p for p in (contract.schema, *contract.schemas.values()) if p}):
@@ -137,7 +137,7 @@ class ContractsProfile(Profile):
             return None, (Hit(document, "", f"no contract's globs match this file (contracts: {names})"),)
         if contract.discriminator is None:
             return contract.name, ()
-        from pytest_handoff.read.pointers import resolve
+        from pytest_handoff.places.pointers import resolve
 
         field = contract.discriminator
         found = [value for _, value in resolve(document.data, field)]
@@ -163,7 +163,7 @@ class ContractsProfile(Profile):
         return f"contracts/{handoff_type}"
 
     def validate(self, document: Document, settings: Settings) -> list[Finding]:
-        from pytest_handoff.errors import ConfigError
+        from pytest_handoff.values.errors import ConfigError
 
         try:
             schema = _schema_of(document, settings)
@@ -179,7 +179,7 @@ class ContractsProfile(Profile):
             ]  # fmt: skip
 
     def is_valid(self, document: Document, settings: Settings) -> bool:
-        from pytest_handoff.errors import ConfigError
+        from pytest_handoff.values.errors import ConfigError
 
         try:
             schema = _schema_of(document, settings)

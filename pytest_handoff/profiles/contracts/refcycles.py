@@ -18,8 +18,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_handoff.errors import ConfigError
 from pytest_handoff.profiles.contracts.bundle import DRAFT_07, DRAFT_2020_12, draft_of
+from pytest_handoff.values.errors import ConfigError
 
 # Keywords that hold schemas: whether they apply to the value itself (True) or to a part of it (an
 # item, a property, a key), and what holds them: one schema, a list or an object of them.
@@ -46,9 +46,9 @@ def ref_cycle(schema: Any, path: str, schema_map: Mapping[str, str]) -> str | No
     ``#/$defs/a -> #/$defs/b -> #/$defs/a`` (places in other files named by their file); None when
     there is none. Only schemas a document can reach count; an unresolvable ``$ref`` leads nowhere
     (checked elsewhere)."""
-    from pytest_handoff.profiles.contracts.schemas import _file_uri
+    from pytest_handoff.profiles.contracts.files import file_uri
 
-    graph = _Graph(schema, _file_uri(Path(path)), schema_map)
+    graph = _Graph(schema, file_uri(Path(path)), schema_map)
     cycle = graph.first_cycle()
     if cycle is None:
         return None
@@ -131,9 +131,9 @@ class _Graph:
             return self.resources[uri]
         if not uri:
             return None
-        from pytest_handoff.profiles.contracts.schemas import _local_path, read_data_file
+        from pytest_handoff.profiles.contracts.files import local_path, read_data_file
 
-        local = _local_path(uri, self.schema_map)
+        local = local_path(uri, self.schema_map)
         if local is None or not local.is_file():
             return None
         try:

@@ -10,7 +10,7 @@ from pytest_handoff.profiles.contracts.checks import (
     check_no_placeholders,
     check_timestamps_forward,
 )
-from pytest_handoff.rules import listed, reported
+from pytest_handoff.rules.rows import listed, reported
 
 NAME = "contracts"
 

@@ -8,14 +8,13 @@ checked here against the same meta-schema rules, without importing jsonschema), 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.errors import ConfigError
+from pytest_handoff.profiles.contracts.files import file_uri, local_path, read_data_file
 from pytest_handoff.profiles.contracts.patterns import (
     check_schema_patterns,
     linear_additional_properties,
@@ -24,6 +23,7 @@ from pytest_handoff.profiles.contracts.patterns import (
     schema_pattern,
 )
 from pytest_handoff.profiles.contracts.refcycles import cycle_message, ref_cycle, refuse_ref_cycle
+from pytest_handoff.values.errors import ConfigError
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -42,31 +42,6 @@ _SUBSCHEMA = ("additionalProperties", "items", "propertyNames")
 _LENGTHS = ("minItems", "maxItems", "minLength", "maxLength")
 _BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 _STRINGS = ("format", "pattern", "$schema", "$id", "$comment", "title", "description")
-
-
-def read_data_file(path: Path) -> Any:
-    """A JSON or YAML file's data (YAML by its ``.yaml``/``.yml`` name); ConfigError naming the file."""
-    from pytest_handoff.read.files import DEFAULT_MAX_FILE_SIZE, read_bounded
-
-    try:
-        raw = read_bounded(path, DEFAULT_MAX_FILE_SIZE)  # a FIFO or device is refused, never waited on
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: file not found") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
-    if path.suffix.lower() in (".yaml", ".yml"):
-        from pytest_handoff.read.yamldoc import read_yaml_data
-
-        data, problem = read_yaml_data(raw)
-        if problem:
-            raise ConfigError(f"{path}:{problem}")
-        return data
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise ConfigError(f"{path}: not valid JSON: {error}") from None
-    except RecursionError:
-        raise ConfigError(f"{path}: nests too deeply to be read") from None
 
 
 def _walk(node: Any) -> Iterator[Any]:
@@ -176,10 +151,6 @@ def _subset_problem(schema: Any, start: str = "") -> str | None:
     return None
 
 
-def _file_uri(path: Path) -> str:
-    return path.resolve().as_uri()
-
-
 def _refs(schema: Any, base: str) -> Iterator[str]:
     """Every ``$ref`` of ``schema`` as an absolute URI (against ``$id`` where one is set), fragment cut."""
     if not any(isinstance(node, dict) and "$ref" in node for node in _walk(schema)):
@@ -200,19 +171,6 @@ def _refs(schema: Any, base: str) -> Iterator[str]:
             pending.extend((value, here) for value in node.values() if isinstance(value, (dict, list)))
         elif isinstance(node, list):
             pending.extend((value, here) for value in node if isinstance(value, (dict, list)))
-
-
-def _local_path(uri: str, schema_map: Mapping[str, str]) -> Path | None:
-    """The file ``uri`` stands for: mapped by ``schema-map``, or a ``file:`` URI; None for a remote one."""
-    from urllib.parse import unquote, urlparse
-
-    mapped = schema_map.get(uri) or schema_map.get(uri.rstrip("#"))
-    if mapped is not None:
-        return Path(mapped)
-    parsed = urlparse(uri)
-    if parsed.scheme == "file":
-        return Path(unquote(parsed.path))
-    return None
 
 
 def remote_ref_message(uri: str, path: str) -> str:
@@ -273,8 +231,8 @@ def check_schema_file(path: str, schema_map: Mapping[str, str]) -> None:
         if problem is not None:
             raise ConfigError(f"{current}: not a valid JSON Schema: {problem}")
         check_schema_patterns(schema, str(current))
-        for uri in _refs(schema, _file_uri(current)):
-            local = _local_path(uri, schema_map)
+        for uri in _refs(schema, file_uri(current)):
+            local = local_path(uri, schema_map)
             if local is None:
                 raise ConfigError(remote_ref_message(uri, str(current)))
             if not local.is_file():
@@ -422,7 +380,7 @@ class UserSchema:
         specification = cls.META_SCHEMA.get("$schema", _DRAFTS[0])
 
         def retrieve(uri: str) -> Resource[Any]:
-            local = _local_path(uri, schema_map)
+            local = local_path(uri, schema_map)
             if local is None:
                 raise NoSuchResource(ref=remote_ref_message(uri, path))  # type: ignore[call-arg]
             from referencing.jsonschema import specification_with
@@ -433,7 +391,7 @@ class UserSchema:
         schema = self.schema
         if isinstance(schema, dict) and "$id" not in schema:
             # Relative $refs resolve from the schema's own folder.
-            schema = {"$id": _file_uri(Path(path)), **schema}
+            schema = {"$id": file_uri(Path(path)), **schema}
         format_checker = jsonschema.FormatChecker()
         format_checker.checks("date-time")(is_rfc3339_date_time)
         registry: Registry[Any] = Registry(retrieve=retrieve)  # type: ignore[call-arg]
@@ -465,7 +423,7 @@ class UserSchema:
             from pytest_handoff.model import Finding, Severity
 
             ref = str(getattr(error, "ref", ""))
-            remote = ref and _local_path(ref, self.schema_map) is None
+            remote = ref and local_path(ref, self.schema_map) is None
             reason = remote_ref_message(ref, path_name(self.path)) if remote else str(error)
             if isinstance(error, RecursionError):
                 reason = f"{path_name(self.path)}: checking this document against it nests too deeply"

@@ -14,13 +14,13 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.model import Hit
+from pytest_handoff.places.pointers import pointer_join
 from pytest_handoff.profiles.craik.outcomes import failures
 from pytest_handoff.profiles.craik.profile import DOCS_ONLY_FIELDS, DOCS_ONLY_STATUSES, HANDOFF_DOCS
-from pytest_handoff.read.pointers import pointer_join
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 #: Statuses of a run that did not finish (Craik's code: incomplete, blocked, failed; its docs: paused).
 UNFINISHED = ("incomplete", "blocked", "failed", "paused")
@@ -212,7 +212,7 @@ def check_redaction_reviewed(document: Document, settings: Settings) -> Iterator
     """
     if not _audit(document, "redaction_reviewed"):
         return
-    from pytest_handoff.secrets import find_secrets, may_hold_secrets
+    from pytest_handoff.rules.secrets import find_secrets, may_hold_secrets
 
     data = document.data
     # The quick look HX001 takes first: a store's row has no text of its own, so its data's.

@@ -15,9 +15,9 @@ from pytest_handoff.model import Hit
 from pytest_handoff.profiles.craik.profile import HANDOFF, HANDOFF_DOCS, QUALITY_SCORE
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 #: How far a stated number may be from the recomputed one (scores are rounded to 4 places).
 TOLERANCE = 1e-4

@@ -6,7 +6,7 @@ from pytest_handoff.model import Rule, Severity
 from pytest_handoff.profiles.craik import audit, quality
 from pytest_handoff.profiles.craik.profile import HANDOFF, HANDOFF_DOCS, NAME, QUALITY_SCORE
 from pytest_handoff.profiles.craik.store import BAD_PAYLOAD, STORE_TOO_NEW, STORE_UNREADABLE
-from pytest_handoff.rules import listed, reported
+from pytest_handoff.rules.rows import listed, reported
 
 HANDOFFS = (HANDOFF, HANDOFF_DOCS)
 SCORES = (QUALITY_SCORE,)

@@ -24,12 +24,12 @@ from pytest_handoff.profiles.neuralrelay.matching import (
     assign,
     identifiers,
 )
-from pytest_handoff.text import content_tokens, head, match_words, quote
+from pytest_handoff.rules.text import content_tokens, head, match_words, quote
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 CATEGORIES = ("confirmed", "falsified", "inconclusive")
 

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 from pytest_handoff.model import Hit
 from pytest_handoff.profiles.builtin import NEURALRELAY as SPEC
 from pytest_handoff.profiles.neuralrelay.handoff import is_placeholder
-from pytest_handoff.text import quote
+from pytest_handoff.rules.text import quote
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 
 _QUOTED = r"(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"|`[^`]+`|\u2018[^\u2019]+\u2019|\u201c[^\u201d]+\u201d"

@@ -15,9 +15,9 @@ from pytest_handoff.profiles.builtin import NEURALRELAY as SPEC
 from pytest_handoff.profiles.neuralrelay.profile import REWORK_FILE
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 
 class Cycle(NamedTuple):

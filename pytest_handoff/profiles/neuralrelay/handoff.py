@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 from pytest_handoff.model import Hit
 from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS, identifiers
-from pytest_handoff.text import content_tokens, find_phrases, match_words, normalise, quote, word_stem
+from pytest_handoff.rules.text import content_tokens, find_phrases, match_words, normalise, quote, word_stem
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 #: Two gaps sharing this share of their words (Dice) are one gap said twice.
 DUPLICATE_GAP = 0.6

@@ -18,9 +18,9 @@ from pytest_handoff.profiles.neuralrelay.profile import (
 )
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 
 def _numbered(document: Document) -> re.Match[str] | None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from pytest_handoff.text import head, match_words, normalise, word_stem
+from pytest_handoff.rules.text import head, match_words, normalise, word_stem
 
 EXPLICIT_REFERENCE = re.compile(
     r"^\s*(?:\[\s*P(\d+)\s*\]|\(\s*P(\d+)\s*\)|P(\d+)\s*[:.)\-]|#(\d+)\b|property\s*#?\s*(\d+)\s*[:.)\-])",
@@ -339,5 +339,5 @@ def _hungarian(cost: list[list[float]]) -> list[int]:
     return result
 
 
-#: :data:`GENERIC_WORDS` as :func:`~pytest_handoff.text.match_words` gives them.
+#: :data:`GENERIC_WORDS` as :func:`~pytest_handoff.rules.text.match_words` gives them.
 GENERIC_STEMS = frozenset(word_stem(word) for word in GENERIC_WORDS)

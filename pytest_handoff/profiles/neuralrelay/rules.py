@@ -25,7 +25,7 @@ from pytest_handoff.profiles.neuralrelay import (
     tracing,
 )
 from pytest_handoff.profiles.neuralrelay.profile import NAME, STRAY_FILE, STRAY_FILE_DOC
-from pytest_handoff.rules import listed, reported
+from pytest_handoff.rules.rows import listed, reported
 
 WARNING = Severity.WARNING
 

@@ -10,15 +10,15 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.model import Hit, Severity
+from pytest_handoff.places.pointers import pointer_join
 from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS
-from pytest_handoff.read.pointers import pointer_join
-from pytest_handoff.selection import decision_for
-from pytest_handoff.text import containment, match_words, quote
+from pytest_handoff.rules.selection import decision_for
+from pytest_handoff.rules.text import containment, match_words, quote
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 
 ENDPOINT = re.compile(r"/(?<![\w.]/)[A-Za-z0-9_\-{}\[\]:.]+(?:/[A-Za-z0-9_\-{}\[\]:.]+)*")

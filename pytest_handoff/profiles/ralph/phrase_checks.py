@@ -14,8 +14,8 @@ from pytest_handoff.profiles.ralph.logs import Phrase
 from pytest_handoff.profiles.ralph.protocol import ALL_COMPLETE, PROMISE, ROUTES, route_text
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 
 def unknown_reason(document: Document, settings: Settings) -> Iterator[Hit]:

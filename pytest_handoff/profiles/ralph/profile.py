@@ -12,8 +12,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.config import NO_SETTINGS, Settings
-from pytest_handoff.evidence.declared import ClaimField
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.profiles.builtin import RALPH as SPEC
 from pytest_handoff.profiles.ralph.protocol import (
@@ -28,11 +26,13 @@ from pytest_handoff.profiles.ralph.protocol import (
 from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.files import read_head
 from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.rules.evidence.declared import ClaimField
+from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group, Hit, Rule
-    from pytest_handoff.view_model import ChainView
+    from pytest_handoff.values.settings import Settings
+    from pytest_handoff.values.view_model import ChainView
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([A-Za-z0-9._:-]{1,80})"')

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pytest_handoff.model import Rule, Severity
 from pytest_handoff.profiles.ralph import phrase_checks, session_checks
 from pytest_handoff.profiles.ralph.protocol import NAME, PHRASE_TYPE, PRD_TYPE
-from pytest_handoff.rules import listed, reported
+from pytest_handoff.rules.rows import listed, reported
 
 RL001 = """A handoff phrase names an agent the watchdog does not start.
 

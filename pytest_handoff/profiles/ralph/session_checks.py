@@ -10,9 +10,9 @@ from pytest_handoff.profiles.ralph.logs import Promise
 from pytest_handoff.profiles.ralph.protocol import AGENTS, ALLOWED_PAIRS, PHRASE_TYPE, PRD_TYPE, PROMISE
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 #: Ids named in a message before it says "and N more".
 _NAMED = 5

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from pytest_handoff.profiles.ralph.logs import Phrase, Promise
 from pytest_handoff.profiles.ralph.protocol import NAME, PHRASE_TYPE, PRD_TYPE
-from pytest_handoff.view_model import ChainView, Criterion, Stage, generic_view
+from pytest_handoff.values.view_model import ChainView, Criterion, Stage, generic_view
 
 if TYPE_CHECKING:
     from pytest_handoff.model import Group

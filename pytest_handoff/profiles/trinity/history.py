@@ -9,9 +9,9 @@ from pytest_handoff.model import Hit
 from pytest_handoff.profiles.trinity.names import Instant, parse_timestamp
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 
 def check_history_goes_forward(chain: Group, settings: Settings) -> Iterator[Hit]:

@@ -22,9 +22,9 @@ from pytest_handoff.profiles.trinity.profile import (
 )
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 
 def check_file_name(chain: Group, settings: Settings) -> Iterator[Hit]:

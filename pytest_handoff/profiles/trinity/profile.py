@@ -12,17 +12,17 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.config import NO_SETTINGS, Settings
-from pytest_handoff.evidence.declared import ClaimField
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.profiles.builtin import TRINITY as SPEC
 from pytest_handoff.profiles.trinity.names import looks_like_handoff, parse_file_name
+from pytest_handoff.rules.evidence.declared import ClaimField
+from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group, Hit, Rule
     from pytest_handoff.read.document import Document
-    from pytest_handoff.view_model import ChainView
+    from pytest_handoff.values.settings import Settings
+    from pytest_handoff.values.view_model import ChainView
 
 NAME = SPEC.name
 #: The folder of a workspace that other agents write handoffs into.
@@ -135,7 +135,7 @@ class TrinityProfile(Profile):
 
     def summarise(self, chain: Group) -> ChainView:
         """The files of a workspace's ``handoff/`` folder, each by its sender (from the file name)."""
-        from pytest_handoff.view_model import generic_view
+        from pytest_handoff.values.view_model import generic_view
 
         view = generic_view(self.name, chain)
         senders = (sender_in_name(path) for path in chain.ref.paths)

@@ -21,7 +21,7 @@ from pytest_handoff.profiles.trinity.placement import (
     check_workspace_is_recipients,
 )
 from pytest_handoff.profiles.trinity.profile import HANDOFF_TYPE, NAME
-from pytest_handoff.rules import listed
+from pytest_handoff.rules.rows import listed
 
 _TYPES = (HANDOFF_TYPE,)
 

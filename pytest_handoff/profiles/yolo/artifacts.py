@@ -20,9 +20,9 @@ from pytest_handoff.profiles.yolo.markdown import markdown_kind
 from pytest_handoff.read.document import line_index
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 PLAN_HEADER = "plan_header"
 PLAN_TASK = "plan_task"

@@ -12,8 +12,8 @@ from pytest_handoff.model import Hit
 from pytest_handoff.profiles.yolo.layout import task_plan
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 
 def check_counts_add_up(document: Document, settings: Settings) -> Iterator[Hit]:

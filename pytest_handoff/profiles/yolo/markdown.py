@@ -20,8 +20,8 @@ from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.files import file_finding
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
+    from pytest_handoff.values.settings import Settings
 
 PLAN_MARKDOWN = "plan_front_matter"
 SUMMARY_MARKDOWN = "summary_front_matter"

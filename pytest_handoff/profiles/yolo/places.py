@@ -21,9 +21,9 @@ from pytest_handoff.profiles.yolo.layout import (
 from pytest_handoff.profiles.yolo.profile import V2_PREFIX
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 #: Flat message types and the key that holds their phase.
 _PHASE_KEYS = {

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from pytest_handoff.model import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 #: YOLO caps a patch at this many tasks; more goes the major (re-scope) path.
 PATCH_TASK_CAP = 2

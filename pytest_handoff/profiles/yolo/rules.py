@@ -5,7 +5,7 @@ from __future__ import annotations
 from pytest_handoff.model import Rule, Severity
 from pytest_handoff.profiles.yolo import artifacts, counts, envelope, markdown, places, routing, verdicts
 from pytest_handoff.profiles.yolo.layout import NAME
-from pytest_handoff.rules import listed
+from pytest_handoff.rules.rows import listed
 
 WARNING = Severity.WARNING
 

@@ -16,9 +16,9 @@ from pytest_handoff.model import Hit
 from pytest_handoff.profiles.yolo.layout import EXECUTION_STATE, phase_of, plan_file
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 #: The most review cycles YOLO's format allows (code-review ``cycle``, 1-3).
 MAX_REVIEW_CYCLES = 3

@@ -15,16 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.model import UNCLAIMED
-from pytest_handoff.options import Option, any_value
 from pytest_handoff.profiles.builtin import BUILTIN_SPECS
-from pytest_handoff.selection import is_enabled
-from pytest_handoff.specs import ProfileSpec, configured_globs
+from pytest_handoff.rules.selection import is_enabled
+from pytest_handoff.values.options import Option, any_value
+from pytest_handoff.values.specs import ProfileSpec, configured_globs
 from pytest_handoff.version import rule_page
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Rule
     from pytest_handoff.profiles.base import Profile
+    from pytest_handoff.values.settings import Settings
 
 
 class RuleSet(NamedTuple):
@@ -249,13 +249,13 @@ class Registry:
 # The core table is read when rules are first asked for: a hook deciding that a written file is
 # no handoff at all pays for none of it (HX001's patterns compile when it loads).
 def _core_rules() -> tuple[Rule, ...]:
-    from pytest_handoff.core_rules import CORE_RULES
+    from pytest_handoff.rules.core import CORE_RULES
 
     return CORE_RULES
 
 
 def _user_rule() -> Rule:
-    from pytest_handoff.core_rules import USER_RULE
+    from pytest_handoff.rules.core import USER_RULE
 
     return USER_RULE
 

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pytest_handoff.model import Rule, Severity
-from pytest_handoff.rules import listed
+from pytest_handoff.rules.rows import listed
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group, Hit
+    from pytest_handoff.values.settings import Settings
 
 
 def hits(group: Group, settings: Settings, code: str) -> Iterator[Hit]:
@@ -18,7 +18,7 @@ def hits(group: Group, settings: Settings, code: str) -> Iterator[Hit]:
     machinery (git, JUnit, claims) is imported only then: a run without evidence loads none of it."""
     if not settings.evidence:
         return iter(())
-    from pytest_handoff.evidence.rules import hits as judged
+    from pytest_handoff.rules.evidence.rules import hits as judged
 
     return judged(group, settings, code)
 

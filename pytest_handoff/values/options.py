@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from pytest_handoff.errors import ConfigError
+from pytest_handoff.values.errors import ConfigError
 
 #: Turns a configured value into the value the profile reads; raises ConfigError naming ``where``.
 Parser = Callable[[Any, str], Any]

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.failure_modes import mode_label, modes_of
 from pytest_handoff.model import Hit, Rule, Scope, Severity
+from pytest_handoff.rules.modes import mode_label, modes_of
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
+    from pytest_handoff.values.settings import Settings
 
 
 def cleandoc(text: str) -> str:

@@ -2,7 +2,7 @@
 
 A profile declares its claims as :class:`ClaimField` values: a pointer pattern (``*`` stands for
 any key or index) and a kind. :func:`claims_of` finds them in a document; the evidence rules
-(:mod:`pytest_handoff.evidence.rules`) check them against git and the working tree.
+(:mod:`pytest_handoff.rules.evidence.rules`) check them against git and the working tree.
 
 Kinds:
 
@@ -26,8 +26,8 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.evidence.declared import CHANGES, Change, ClaimField, ClaimKind
-from pytest_handoff.read.pointers import resolve
+from pytest_handoff.rules.evidence.declared import CHANGES, Change, ClaimField, ClaimKind
+from pytest_handoff.places.pointers import resolve
 
 if TYPE_CHECKING:
     from pytest_handoff.read.document import Document

@@ -3,7 +3,7 @@
 Each profile declares where its handoffs make claims (:attr:`Profile.claim_fields`); the engine
 hands them to the group (:attr:`Group.claim_fields`). All verdicts of a group are made in one
 pass (:func:`verdicts`), each rule reports its own. Git is asked only when a claim needs it, in
-a few batched commands (:mod:`pytest_handoff.evidence.repository`); offline, with no model.
+a few batched commands (:mod:`pytest_handoff.rules.evidence.repository`); offline, with no model.
 """
 
 from __future__ import annotations
@@ -15,18 +15,18 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from pytest_handoff.evidence.claims import Claim, claims_of, looks_like_path
-from pytest_handoff.evidence.declared import ClaimField
-from pytest_handoff.evidence.junit import JUnitError, JUnitReport, read_junit
-from pytest_handoff.evidence.repository import GitError, Repository, repository_for
 from pytest_handoff.model import Hit
 from pytest_handoff.read.files import read_file_bytes
 from pytest_handoff.read.times import parse_timestamp
+from pytest_handoff.rules.evidence.claims import Claim, claims_of, looks_like_path
+from pytest_handoff.rules.evidence.declared import ClaimField
+from pytest_handoff.rules.evidence.junit import JUnitError, JUnitReport, read_junit
+from pytest_handoff.rules.evidence.repository import GitError, Repository, repository_for
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 #: Minutes a commit may be dated after its handoff (clocks of two machines, a commit made while
 #: the handoff was written) before EV202 calls it later than the handoff.
@@ -329,8 +329,8 @@ def _failing(report: JUnitReport) -> str:
 
 
 def _masked(text: str) -> str:
-    """``text`` with each secret in it shown as :func:`~pytest_handoff.secrets.mask` shows one."""
-    from pytest_handoff.secrets import find_secrets, mask, may_hold_secrets
+    """``text`` with each secret in it shown as :func:`~pytest_handoff.rules.secrets.mask` shows one."""
+    from pytest_handoff.rules.secrets import find_secrets, mask, may_hold_secrets
 
     if not may_hold_secrets(text):
         return text

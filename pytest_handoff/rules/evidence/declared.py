@@ -1,8 +1,8 @@
 """Where a format's handoffs make claims about the repository: the values a profile declares.
 
-Kept apart from the reading of claims (:mod:`pytest_handoff.evidence.claims`), so that a profile
+Kept apart from the reading of claims (:mod:`pytest_handoff.rules.evidence.claims`), so that a profile
 declaring its claims loads nothing more on a run that checks none (evidence is asked for).
-The kinds are described in :mod:`pytest_handoff.evidence.claims`.
+The kinds are described in :mod:`pytest_handoff.rules.evidence.claims`.
 """
 
 from __future__ import annotations

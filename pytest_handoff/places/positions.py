@@ -20,7 +20,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
-from pytest_handoff.read.pointers import escape_pointer_token, pointer_join, unescape_pointer_token
+from pytest_handoff.places.pointers import escape_pointer_token, pointer_join, unescape_pointer_token
 
 __all__ = [
     "DuplicateKey",

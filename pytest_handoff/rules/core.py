@@ -2,14 +2,14 @@
 
 The loader and the schema validator report the HF and HS rules themselves; they are tabled
 here so that they can be selected, explained and listed like any other. HX001's check lives in
-:mod:`pytest_handoff.secrets`. Importing this module registers nothing: the engine registers
+:mod:`pytest_handoff.rules.secrets`. Importing this module registers nothing: the engine registers
 :data:`CORE_RULES` once, when it is imported.
 """
 
-from pytest_handoff.evidence.table import EVIDENCE_RULES
 from pytest_handoff.model import Rule, Severity
-from pytest_handoff.rules import listed, reported
-from pytest_handoff.secrets import check_no_secrets
+from pytest_handoff.rules.evidence.table import EVIDENCE_RULES
+from pytest_handoff.rules.rows import listed, reported
+from pytest_handoff.rules.secrets import check_no_secrets
 
 CORE_RULES: tuple[Rule, ...] = (
     reported(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from pytest_handoff.model import Severity
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
+    from pytest_handoff.values.settings import Settings
 
 
 def matches_code(code: str, patterns: Iterable[str]) -> bool:

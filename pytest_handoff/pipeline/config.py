@@ -3,7 +3,7 @@
 Settings come from ``[tool.handoff]`` in ``pyproject.toml``; pytest ini options (``handoff_*``)
 and CLI flags override them key by key. The core reads only its global keys; each profile's
 table (``[tool.handoff.<profile>]``) is validated against the options the profile declares
-(:class:`~pytest_handoff.specs.ProfileSpec`), told by a :class:`ProfileTables` (the registry).
+(:class:`~pytest_handoff.values.specs.ProfileSpec`), told by a :class:`ProfileTables` (the registry).
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
-from pytest_handoff.errors import ConfigError
 from pytest_handoff.model import Severity
-from pytest_handoff.options import pairs, parse_table, whole_number
-from pytest_handoff.read.files import DEFAULT_MAX_FILE_SIZE, read_bounded
-from pytest_handoff.specs import ProfileSpec
+from pytest_handoff.read.files import read_bounded
+from pytest_handoff.values.errors import ConfigError
+from pytest_handoff.values.options import pairs, parse_table, whole_number
+from pytest_handoff.values.settings import DEFAULT_MAX_FILE_SIZE, NO_SETTINGS, Settings
+from pytest_handoff.values.specs import ProfileSpec
 
-#: The default of mapping fields: shared, and read-only through its ``Mapping`` type.
-_EMPTY: Mapping[str, Any] = {}
+__all__ = ["NO_SETTINGS", "Settings", "build_settings", "check_codes", "load_settings", "merged"]
 
 
 class ProfileTables(Protocol):
@@ -38,66 +38,33 @@ class ProfileTables(Protocol):
     def read_own_options(self, name: str, table: Mapping[str, Any], where: str, base: Path) -> dict[str, Any]:
         """A table of a profile that reads its own (``options`` None), as plain data."""
 
-
-class Settings(NamedTuple):
-    """Everything a check run can be told; immutable so runs can share it."""
-
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    severities: Mapping[str, Severity] = _EMPTY
-    threshold: Severity = Severity.INFO
-    max_file_size: int = DEFAULT_MAX_FILE_SIZE
-    # Each profile's own table (``[tool.handoff.<profile>]``), parsed: profile name -> key -> value.
-    options: Mapping[str, Mapping[str, Any]] = _EMPTY
-    # A profile forced on named files (``--profile``); empty: each file's own.
-    profile: str = ""
-    # Check handoffs' claims against the repository (EV rules; ``evidence = true``, ``--evidence``).
-    evidence: bool = False
-    # A JUnit XML report the handoffs' test claims are reconciled with (implies ``evidence``).
-    evidence_junit: str = ""
-
-    def options_of(self, profile: str) -> Mapping[str, Any]:
-        """The options of ``profile`` (``[tool.handoff.<profile>]``; empty when not configured)."""
-        return self.options.get(profile, _EMPTY)
-
-    def fingerprint(self) -> str:
-        """Everything in the settings that can change a result, as stable text (for the cache)."""
-        return repr(
-            (self.select, self.ignore, sorted(self.severities.items()), self.threshold,
-             self.max_file_size, _stable(self.options), self.profile, self.evidence, self.evidence_junit)
-        )  # fmt: skip
-
-    def check_codes(self, known: Iterable[str], source: str | Path = "") -> None:
-        """Refuse selections and severities naming no known rule (a typo would silently check nothing).
-
-        ``source`` (the file or "command line" the settings came from) starts the message.
-        """
-        codes = list(known)
-        where = f"{source}: " if source else ""
-        for field, patterns in (
-            ("select", self.select),
-            ("ignore", self.ignore),
-            ("severity", self.severities),
-        ):
-            for pattern in patterns:
-                if pattern != "ALL" and not any(code.startswith(pattern) for code in codes):
-                    raise ConfigError(
-                        f"{where}'{field}': {pattern!r} matches no rule code ('handoff-lint rules' lists them)"
-                    )
-
-    def merged(self, overrides: Mapping[str, Any], source: str, tables: ProfileTables) -> Settings:
-        """A copy with ``overrides`` (raw configuration values) applied."""
-        parsed = _parse(overrides, source, tables, self.options)
-        return self._replace(**parsed)
+    def known_codes(self, patterns: Iterable[str] | None = None) -> list[str]:
+        """Every rule code of the profiles ``patterns`` can name (of every profile without them)."""
 
 
-def _stable(value: Any) -> Any:
-    """``value`` with every mapping as sorted pairs: the same options give the same text."""
-    if isinstance(value, Mapping):
-        return sorted((str(key), _stable(item)) for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return [_stable(item) for item in value]
-    return value
+def check_codes(settings: Settings, known: Iterable[str], source: str | Path = "") -> None:
+    """Refuse selections and severities naming no known rule (a typo would silently check nothing).
+
+    ``source`` (the file or "command line" the settings came from) starts the message.
+    """
+    codes = list(known)
+    where = f"{source}: " if source else ""
+    for field, patterns in (
+        ("select", settings.select),
+        ("ignore", settings.ignore),
+        ("severity", settings.severities),
+    ):
+        for pattern in patterns:
+            if pattern != "ALL" and not any(code.startswith(pattern) for code in codes):
+                raise ConfigError(
+                    f"{where}'{field}': {pattern!r} matches no rule code ('handoff-lint rules' lists them)"
+                )
+
+
+def merged(settings: Settings, overrides: Mapping[str, Any], source: str, tables: ProfileTables) -> Settings:
+    """A copy with ``overrides`` (raw configuration values) applied."""
+    parsed = _parse(overrides, source, tables, settings.options)
+    return settings._replace(**parsed)
 
 
 def _as_list(value: Any, key: str, source: str) -> tuple[str, ...]:
@@ -267,7 +234,34 @@ def load_settings(root: Path, config_file: Path | None = None, *, tables: Profil
     if config_file is not None and not config_file.is_file():
         why = "not a regular file" if config_file.exists() else "configuration file not found"
         raise ConfigError(f"{config_file}: {why}")
-    return Settings().merged(read_pyproject(path), str(path), tables)
+    return merged(Settings(), read_pyproject(path), str(path), tables)
+
+
+def build_settings(
+    root: Path,
+    tables: ProfileTables,
+    *,
+    config_file: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    source: str = "command line",
+) -> Settings:
+    """The settings of one run, built the same way by every entry point.
+
+    ``[tool.handoff]`` of ``config_file`` (default ``root/pyproject.toml``), then ``overrides``
+    (pytest's ini options, the command line's flags; raw values) key by key. A rule code that
+    ``select``, ``ignore`` or ``severity`` names in either, and no rule has, is refused
+    (``ConfigError`` naming where it was written): a typo would silently check nothing.
+    """
+    from_file = load_settings(root, config_file, tables=tables)
+    given = overrides or {}
+    from_overrides = merged(Settings(), given, source, tables)
+    named = [*from_file.select, *from_file.ignore, *from_file.severities]
+    named += [*from_overrides.select, *from_overrides.ignore, *from_overrides.severities]
+    if named:
+        codes = tables.known_codes(named)
+        check_codes(from_file, codes, config_path(root, config_file))
+        check_codes(from_overrides, codes, source)
+    return merged(from_file, given, source, tables) if given else from_file
 
 
 def project_root(start: Path, markers: Iterable[str]) -> Path:
@@ -284,9 +278,6 @@ def project_root(start: Path, markers: Iterable[str]) -> Path:
             return folder
     return start
 
-
-#: Settings with nothing configured (the default of profile methods asked without settings).
-NO_SETTINGS = Settings()
 
 
 def _relative_to_source(path: str, source: str) -> str:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.options import Option, globs_option
+from pytest_handoff.values.options import Option, globs_option
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
+    from pytest_handoff.values.settings import Settings
 
 
 class ProfileSpec(NamedTuple):

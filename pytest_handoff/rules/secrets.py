@@ -15,12 +15,12 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.model import Hit
-from pytest_handoff.read.pointers import pointer_join
+from pytest_handoff.places.pointers import pointer_join
 
 if TYPE_CHECKING:
-    from pytest_handoff.config import Settings
     from pytest_handoff.model import Group
     from pytest_handoff.read.document import Document
+    from pytest_handoff.values.settings import Settings
 
 # The patterns below are compiled on first use (re keeps them): most runs never need them, as
 # may_hold_secrets() clears almost every file, and compiling them costs every pre-commit run.

@@ -1,0 +1,60 @@
+"""The settings of a run: one immutable value every entry point builds once and hands down.
+
+A value only: reading ``[tool.handoff]``, merging ini options and flags into it and refusing an
+unknown rule code is :mod:`pytest_handoff.pipeline.config`'s work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from pytest_handoff.model import Severity
+
+#: Files larger than this are reported instead of parsed (bytes).
+DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+
+#: The default of mapping fields: shared, and read-only through its ``Mapping`` type.
+_EMPTY: Mapping[str, Any] = {}
+
+
+class Settings(NamedTuple):
+    """Everything a check run can be told; immutable so runs can share it."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severities: Mapping[str, Severity] = _EMPTY
+    threshold: Severity = Severity.INFO
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    # Each profile's own table (``[tool.handoff.<profile>]``), parsed: profile name -> key -> value.
+    options: Mapping[str, Mapping[str, Any]] = _EMPTY
+    # A profile forced on named files (``--profile``); empty: each file's own.
+    profile: str = ""
+    # Check handoffs' claims against the repository (EV rules; ``evidence = true``, ``--evidence``).
+    evidence: bool = False
+    # A JUnit XML report the handoffs' test claims are reconciled with (implies ``evidence``).
+    evidence_junit: str = ""
+
+    def options_of(self, profile: str) -> Mapping[str, Any]:
+        """The options of ``profile`` (``[tool.handoff.<profile>]``; empty when not configured)."""
+        return self.options.get(profile, _EMPTY)
+
+    def fingerprint(self) -> str:
+        """Everything in the settings that can change a result, as stable text (for the cache)."""
+        return repr(
+            (self.select, self.ignore, sorted(self.severities.items()), self.threshold,
+             self.max_file_size, _stable(self.options), self.profile, self.evidence, self.evidence_junit)
+        )  # fmt: skip
+
+
+def _stable(value: Any) -> Any:
+    """``value`` with every mapping as sorted pairs: the same options give the same text."""
+    if isinstance(value, Mapping):
+        return sorted((str(key), _stable(item)) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return [_stable(item) for item in value]
+    return value
+
+
+#: Settings with nothing configured (the default of profile methods asked without settings).
+NO_SETTINGS = Settings()
