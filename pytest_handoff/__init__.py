@@ -18,7 +18,12 @@ __all__ = ["__version__", "check"]
 
 #: Module paths the documentation showed before the package was laid out by role, and where each
 #: module lives now: importable under the old name for one release (no file stands there).
-MOVED: dict[str, str] = {}
+MOVED: dict[str, str] = {
+    "pytest_handoff.boundary": "pytest_handoff.values.boundary",
+    "pytest_handoff.config": "pytest_handoff.pipeline.config",
+    "pytest_handoff.registry": "pytest_handoff.pipeline.registry",
+    "pytest_handoff.specs": "pytest_handoff.values.specs",
+}
 
 
 def __getattr__(name: str) -> Any:
