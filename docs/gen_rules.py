@@ -36,9 +36,9 @@ FIXTURES = REPO / "tests" / "fixtures"
 if str(REPO) not in sys.path:  # run as a script from a checkout: the package beside it
     sys.path.insert(0, str(REPO))
 
-from pytest_handoff.model import Rule  # noqa: E402
 from pytest_handoff.pipeline.registry import Registry, default_registry  # noqa: E402
 from pytest_handoff.rules.modes import mode_label  # noqa: E402
+from pytest_handoff.values.rules import Rule  # noqa: E402
 
 if str(DOCS) not in sys.path:  # the rule examples' module beside this one
     sys.path.insert(0, str(DOCS))

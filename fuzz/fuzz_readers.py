@@ -24,7 +24,6 @@ from pathlib import Path
 import atheris
 
 with atheris.instrument_imports():
-    from pytest_handoff.model import Finding
     from pytest_handoff.pipeline.config import merged
     from pytest_handoff.pipeline.registry import default_registry
     from pytest_handoff.profiles.craik.profile import PROFILE as CRAIK
@@ -36,6 +35,7 @@ with atheris.instrument_imports():
     from pytest_handoff.read.yamldoc import read_yaml
     from pytest_handoff.values.boundary import inert
     from pytest_handoff.values.errors import ConfigError
+    from pytest_handoff.values.findings import Finding
     from pytest_handoff.values.settings import Settings
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")

@@ -21,6 +21,9 @@ __all__ = ["__version__", "check"]
 MOVED: dict[str, str] = {
     "pytest_handoff.boundary": "pytest_handoff.values.boundary",
     "pytest_handoff.config": "pytest_handoff.pipeline.config",
+    "pytest_handoff.findings": "pytest_handoff.values.findings",
+    "pytest_handoff.model": "pytest_handoff.values",
+    "pytest_handoff.read.document": "pytest_handoff.values.documents",
     "pytest_handoff.registry": "pytest_handoff.pipeline.registry",
     "pytest_handoff.specs": "pytest_handoff.values.specs",
 }

@@ -55,7 +55,7 @@ from pytest_handoff.hook_support import (
 )
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding
+    from pytest_handoff.values.findings import Finding
 
 #: At most this many blocks in a row, the first included (Claude Code itself stops at 8).
 MAX_BLOCKS = 3

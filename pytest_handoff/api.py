@@ -16,13 +16,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import UNCLAIMED, Finding, Severity
 from pytest_handoff.pipeline.config import Settings, build_settings
 from pytest_handoff.pipeline.registry import Registry, default_registry
+from pytest_handoff.values.findings import Finding, Severity
+from pytest_handoff.values.groups import UNCLAIMED
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import GroupResult, Rule
     from pytest_handoff.pipeline.cache import ResultCache
+    from pytest_handoff.values.groups import GroupResult
+    from pytest_handoff.values.rules import Rule
 
 __all__ = [
     "Finding",

@@ -51,7 +51,7 @@ from pytest_handoff.hook_support import (
 )
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding
+    from pytest_handoff.values.findings import Finding
     from pytest_handoff.values.settings import Settings
 
 __all__ = [

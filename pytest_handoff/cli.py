@@ -17,12 +17,12 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from pytest_handoff.model import UNCLAIMED
 from pytest_handoff.reporters import REPORTERS
 from pytest_handoff.values.errors import UsageError
+from pytest_handoff.values.groups import UNCLAIMED
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import GroupResult
+    from pytest_handoff.values.groups import GroupResult
     from pytest_handoff.values.settings import Settings
 
 #: The output formats: the reporter table's names.

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding
     from pytest_handoff.pipeline.matcher import Matcher
+    from pytest_handoff.values.findings import Finding
     from pytest_handoff.values.settings import Settings
 
 #: At most this many findings are spelt out in a reason; the rest are counted.
@@ -181,7 +181,7 @@ def check_handoffs(paths: Sequence[Path], root: Path, settings: Settings) -> lis
 
 
 def errors_of(findings: Iterable[Finding]) -> list[Finding]:
-    from pytest_handoff.model import Severity
+    from pytest_handoff.values.findings import Severity
 
     return [f for f in findings if f.severity >= Severity.ERROR]
 

@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     from mcp.types import JSONRPCError, RequestId, ToolAnnotations
     from typing_extensions import Self
 
-    from pytest_handoff.model import Finding, Rule
+    from pytest_handoff.values.findings import Finding
+    from pytest_handoff.values.rules import Rule
 
 INSTALL_HINT = "handoff-lint mcp needs the MCP SDK (mcp 2 or later): pip install 'pytest-handoff[mcp]'"
 
@@ -260,7 +261,7 @@ def read_only(title: str) -> ToolAnnotations:
 def report(findings: Sequence[Finding]) -> Report:
     """Findings as a tool returns them: counted by severity, each as :class:`FindingData`."""
     from pytest_handoff.api import finding_data
-    from pytest_handoff.model import Severity
+    from pytest_handoff.values.findings import Severity
 
     return {
         "errors": sum(f.severity >= Severity.ERROR for f in findings),

@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pytest_handoff"
 #: The layers, lowest first: a module may import its own layer and those below it.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("places", ("places",)),
-    ("values", ("version", "values", "model", "findings")),
+    ("values", ("version", "values")),
     ("read", ("read",)),
     ("validation", ("validation",)),
     ("rules", ("rules",)),

@@ -60,8 +60,7 @@ CORPUS_CHAIN_ID = "20260322-143052"
 # importing (and compiling schemas) again for every run, and never make a second copy of a
 # module first imported inside a run (its classes would not be the first copy's).
 for _module in pkgutil.walk_packages(pytest_handoff.__path__, "pytest_handoff."):
-    if _module.name != "pytest_handoff.findings":  # deprecated: it warns when imported
-        importlib.import_module(_module.name)
+    importlib.import_module(_module.name)
 default_registry().all_profiles()
 compiled_validator("neuralrelay/dev_to_test")
 assert check_group

@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pytest_handoff.model import Finding, GroupRef
 from pytest_handoff.pipeline.check import check_group
+from pytest_handoff.values.findings import Finding
+from pytest_handoff.values.groups import GroupRef
 from pytest_handoff.values.settings import Settings
 
 #: Our records, named ``*.json`` (not ``*.craik.json``): a walk of this repository must not take

@@ -8,12 +8,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from pytest_handoff.model import Finding, GroupRef, GroupResult
 from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.profiles.ralph.logs import LogLine, read_log
 from pytest_handoff.profiles.ralph.profile import PROFILE
-from pytest_handoff.read.document import Document
+from pytest_handoff.values.documents import Document
+from pytest_handoff.values.findings import Finding
+from pytest_handoff.values.groups import GroupRef, GroupResult
 from pytest_handoff.values.settings import Settings
 
 # Loaded as the engine loads it: its rules join the table.

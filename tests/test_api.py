@@ -11,7 +11,7 @@ import pytest
 
 import pytest_handoff
 from pytest_handoff import api
-from pytest_handoff.model import Finding, Severity
+from pytest_handoff.values.findings import Finding, Severity
 from pytest_handoff.values.settings import Settings
 from tests.agent_loop import CHAIN_ID, DEV, REVIEW, TEST, Project
 from tests.conftest import REPO

@@ -268,7 +268,7 @@ PROBE = (
 def test_a_command_that_touches_no_handoff_imports_no_checks(project: Project) -> None:
     from tests.probes import HEAVY_MODULES
 
-    absent = ("pytest_handoff.pipeline.check", "pytest_handoff.read.document", "pytest_handoff.api")
+    absent = ("pytest_handoff.pipeline.check", "pytest_handoff.values.documents", "pytest_handoff.api")
     done = subprocess.run(
         [sys.executable, "-c", PROBE, ",".join((*HEAVY_MODULES, *absent))],
         input=json.dumps(bash_payload(project, "ls -la > listing.txt")),

@@ -12,13 +12,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_handoff.model import MAX_COUNTED_PER_RULE, MAX_FINDINGS_PER_RULE, Finding, Severity, Tally
 from pytest_handoff.pipeline.check import capped
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.neuralrelay.handoff import MAX_GAPS_COMPARED, check_coverage_gaps_are_distinct
 from pytest_handoff.profiles.yolo.profile import MAX_JSONL_LINES, read_jsonl
 from pytest_handoff.read.strict_json import line_failure, parse_json_bytes
 from pytest_handoff.validation.schemas import MAX_SCHEMA_ERRORS
+from pytest_handoff.values.findings import (
+    MAX_COUNTED_PER_RULE,
+    MAX_FINDINGS_PER_RULE,
+    Finding,
+    Severity,
+    Tally,
+)
 from pytest_handoff.values.settings import Settings
 from tests.yolo_helpers import PHASE, write
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.model import Severity
 from pytest_handoff.pipeline.cache import ResultCache
 from pytest_handoff.pipeline.run import check_paths
+from pytest_handoff.values.findings import Severity
 from pytest_handoff.values.settings import Settings
 from tests.conftest import ChainFolder
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.model import Finding, GroupRef, GroupResult, Severity
 from pytest_handoff.reporters import ReportContext, Summary, write_reports
 from pytest_handoff.reporters.markdown import MarkdownReporter
+from pytest_handoff.values.findings import Finding, Severity
+from pytest_handoff.values.groups import GroupRef, GroupResult
 from tests.conftest import EXAMPLES
 
 BROKEN_CHAIN = ".neuralrelay/handoffs/20261104-132000"

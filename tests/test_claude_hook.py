@@ -412,7 +412,7 @@ PROBE = (
 @pytest.mark.parametrize(
     ("name", "content", "absent"),
     [
-        ("README.md", "# hello\n", ("pytest_handoff.pipeline.check", "pytest_handoff.read.document")),
+        ("README.md", "# hello\n", ("pytest_handoff.pipeline.check", "pytest_handoff.values.documents")),
         (DEV, None, ()),
     ],
 )

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import SIGPIPE_STATUS, main
-from pytest_handoff.model import Finding, Severity
 from pytest_handoff.pipeline.config import project_root
 from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.reporters.excerpt import source_excerpt
+from pytest_handoff.values.findings import Finding, Severity
 from tests.conftest import EXAMPLES, REPO
 
 CHAIN_ID = "20261104-132000"

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.model import Finding
 from pytest_handoff.pipeline.config import load_settings
 from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.contracts.checks import parse_timestamp
+from pytest_handoff.values.findings import Finding
 
 PROJECT = Path(__file__).parent / "fixtures" / "contracts" / "project"
 PLAN = "reviews/sprint-1/01-plan.yaml"

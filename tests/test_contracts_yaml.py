@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.model import Finding
 from pytest_handoff.read import yamldoc
-from pytest_handoff.read.document import Loaded
 from pytest_handoff.read.yamldoc import MAX_ALIAS_NODES, read_yaml, read_yaml_data
+from pytest_handoff.values.documents import Loaded
+from pytest_handoff.values.findings import Finding
 
 
 def read(text: str | bytes) -> Loaded:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.model import Severity
 from pytest_handoff.pipeline.registry import default_registry
+from pytest_handoff.values.findings import Severity
 from tests.craik_helpers import (
     check_records,
     clean_handoff,

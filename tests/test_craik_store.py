@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.model import Finding, GroupRef
 from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.profiles.craik.profile import default_store
 from pytest_handoff.profiles.craik.store import read_store
+from pytest_handoff.values.findings import Finding
+from pytest_handoff.values.groups import GroupRef
 from pytest_handoff.values.settings import Settings
 from tests.craik_helpers import clean_handoff, clean_score, codes, only
 

@@ -19,10 +19,11 @@ from typing import NamedTuple
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.model import Finding, GroupResult, Severity
 from pytest_handoff.pipeline.config import load_settings
 from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
+from pytest_handoff.values.findings import Finding, Severity
+from pytest_handoff.values.groups import GroupResult
 from tests.conftest import EXAMPLES, REPO, module_at
 
 #: One folder per format, named after its profile.

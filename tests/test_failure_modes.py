@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.model import Finding, Severity
 from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.rules.modes import FAILURE_MODES, RULE_MODES, counted_modes
+from pytest_handoff.values.findings import Finding, Severity
 from tests.conftest import EXAMPLES
 
 

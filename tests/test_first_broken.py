@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_handoff.cli import main
-from pytest_handoff.model import Finding, GroupRef, GroupResult, Severity, Stamp
+from pytest_handoff.values.findings import Finding, Severity
+from pytest_handoff.values.groups import GroupRef, GroupResult, Stamp
 from tests.conftest import EXAMPLES
 
 CHAIN = ".neuralrelay/handoffs/20261103-091500"

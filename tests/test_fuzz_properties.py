@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_handoff.model import Finding
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.places.lines import LineIndex
 from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.values.findings import Finding
 from pytest_handoff.values.settings import Settings
 from tests.conftest import CHAIN_ID, FIXTURES, SAMPLE_CHAIN, copy_chain
 from tests.test_hostile import assert_positions_inside, source_lines, walk

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pytest_handoff.model import Finding
 from pytest_handoff.profiles.yolo.profile import read_jsonl
 from pytest_handoff.read.yamldoc import read_yaml
+from pytest_handoff.values.findings import Finding
 
 EDITOR_LINES = re.compile(r"\r\n|\r|\n")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from pytest_handoff.model import Group, GroupRef
-from pytest_handoff.read.document import Document
+from pytest_handoff.values.documents import Document
+from pytest_handoff.values.groups import Group, GroupRef
 
 
 def document(name: str, label: str = "") -> Document:

@@ -26,11 +26,11 @@ from urllib.parse import unquote
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.model import Finding, Severity
 from pytest_handoff.pipeline import run as engine
 from pytest_handoff.pipeline.run import check_paths
-from pytest_handoff.read.document import MAX_DEPTH
 from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.values.documents import MAX_DEPTH
+from pytest_handoff.values.findings import Finding, Severity
 from pytest_handoff.values.settings import Settings
 from tests.conftest import CHAIN_ID, SAMPLE_CHAIN, ChainFolder
 

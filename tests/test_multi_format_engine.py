@@ -13,17 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.model import Finding, GroupRef, Hit
 from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.pipeline.config import merged
 from pytest_handoff.pipeline.discovery import discover
 from pytest_handoff.pipeline.registry import Registry, default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.base import Profile
-from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.reporters import write_reports
 from pytest_handoff.rules.rows import listed
+from pytest_handoff.values.documents import Document, Loaded
+from pytest_handoff.values.findings import Finding
+from pytest_handoff.values.groups import GroupRef
+from pytest_handoff.values.rules import Hit
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 

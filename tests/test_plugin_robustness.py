@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.model import Finding, Group, Hit
 from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.pipeline.discovery import discover
 from pytest_handoff.pipeline.user_checks import ExtraCheckError
+from pytest_handoff.values.findings import Finding
+from pytest_handoff.values.groups import Group
+from pytest_handoff.values.rules import Hit
 from pytest_handoff.values.settings import Settings
 from tests.conftest import EXAMPLES, ChainFolder, copy_chain
 

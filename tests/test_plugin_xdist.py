@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.model import GroupRef
 from pytest_handoff.pipeline.discovery import discover
 from pytest_handoff.pipeline.parallel import check_groups
 from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.plugin.items import stamps
 from pytest_handoff.plugin.xdist import SHARED_FOLDER, Prefetched, Share, check_share, read_shares, share_of
+from pytest_handoff.values.groups import GroupRef
 from pytest_handoff.values.settings import Settings
 from tests.conftest import OTHER_CHAIN, SAMPLE_CHAIN, ChainFolder, copy_chain
 

@@ -26,7 +26,7 @@ TINY_PACKAGE = '''
 
 from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile
-from pytest_handoff.read.document import Loaded
+from pytest_handoff.values.documents import Loaded
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.rules.rows import listed
 
@@ -164,10 +164,10 @@ def test_a_broken_plugin_is_skipped_with_a_warning_and_the_other_formats_are_sti
 
 def test_a_plugin_written_before_groups_had_their_name_still_loads_and_groups(tmp_path: Path) -> None:
     """``chain_of(path)`` and ``claims(path)`` without settings, as plugins were first written."""
-    from pytest_handoff.model import Hit
     from pytest_handoff.pipeline.registry import Registry
     from pytest_handoff.profiles.base import Profile
     from pytest_handoff.rules.rows import listed
+    from pytest_handoff.values.rules import Hit
 
     class Older(Profile):
         name = "older"
@@ -206,6 +206,6 @@ def test_a_plugin_written_before_groups_had_their_name_still_loads_and_groups(tm
 
 def test_the_old_findings_module_still_imports_with_a_deprecation_warning() -> None:
     sys.modules.pop("pytest_handoff.findings", None)
-    with pytest.warns(DeprecationWarning, match="pytest_handoff.model"):
+    with pytest.warns(DeprecationWarning, match="pytest_handoff.findings is now pytest_handoff.values.findings"):
         from pytest_handoff.findings import Finding, Severity  # noqa: F401
     sys.modules.pop("pytest_handoff.findings", None)

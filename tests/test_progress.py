@@ -10,10 +10,10 @@ import pytest
 from views_helpers import generator, run
 
 import pytest_handoff.pipeline.parallel as engine
-from pytest_handoff.model import GroupRef
 from pytest_handoff.pipeline.discovery import discover
 from pytest_handoff.pipeline.parallel import check_groups
 from pytest_handoff.pipeline.registry import default_registry
+from pytest_handoff.values.groups import GroupRef
 from pytest_handoff.values.settings import Settings
 from pytest_handoff.views.progress import FileProgress, progress_bar, wants_progress
 

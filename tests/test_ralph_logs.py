@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-from pytest_handoff.model import Region, Severity
 from pytest_handoff.profiles.ralph.logs import (
     LogLine,
     Phrase,
@@ -14,6 +13,7 @@ from pytest_handoff.profiles.ralph.logs import (
     decode_context,
     read_log,
 )
+from pytest_handoff.values.findings import Region, Severity
 from tests.ralph_helpers import PROMISE, READY, column_of, context, encode, log_documents, phrase
 
 

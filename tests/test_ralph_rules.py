@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.model import Finding, Severity
 from pytest_handoff.pipeline.registry import default_registry
-from pytest_handoff.read.document import Document, finding_of
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.validation.schemas import compiled_schema
+from pytest_handoff.values.documents import Document
+from pytest_handoff.values.findings import Finding, Severity
+from pytest_handoff.values.rules import finding_of
 from pytest_handoff.values.settings import Settings
 from tests.ralph_helpers import (
     PROMISE,

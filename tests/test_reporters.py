@@ -16,13 +16,14 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.model import Finding, GroupRef, GroupResult, Severity
 from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.reporters import REPORTERS, ReportContext, Reporter, Summary, reporter_class
 from pytest_handoff.reporters.github import GithubReporter
 from pytest_handoff.reporters.json_format import JsonReporter
 from pytest_handoff.reporters.markdown import MarkdownReporter, markdown_text
 from pytest_handoff.reporters.sarif import SarifReporter, fingerprint
+from pytest_handoff.values.findings import Finding, Severity
+from pytest_handoff.values.groups import GroupRef, GroupResult
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 SARIF_SCHEMA = CORPUS / "sarif" / "sarif-schema-2.1.0.json"

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.model import Finding
 from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.pipeline.config import load_settings
 from pytest_handoff.pipeline.discovery import discover
 from pytest_handoff.pipeline.registry import default_registry
+from pytest_handoff.values.findings import Finding
 
 FIXTURES = Path(__file__).parent / "fixtures" / "neuralrelay"
 CLEAN_CHAINS = sorted(path.name for path in FIXTURES.iterdir() if path.is_dir())

@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from pytest_handoff.model import Rule
 from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.profiles.neuralrelay.rules import RULES as NEURALRELAY_RULES
 from pytest_handoff.rules.core import CORE_RULES
+from pytest_handoff.values.rules import Rule
 
 FOUR_PARTS = ("**What it does**", "**Why is this bad?**", "**Example**", "**Use instead**")
 NEURALRELAY_MODULES = (

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff.model import Severity
 from pytest_handoff.pipeline.config import load_settings
 from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.plugin.items import one_line, render_failure
+from pytest_handoff.values.findings import Severity
 from tests.conftest import SAMPLE_CHAIN, ChainFolder, copy_chain
 
 

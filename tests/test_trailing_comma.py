@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.model import Finding
 from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.values.findings import Finding
 
 
 def only_finding(raw: bytes) -> Finding:

@@ -140,7 +140,7 @@ def test_keywords_are_the_senders_named_by_the_files() -> None:
 
 
 def test_the_chain_view_shows_each_file_by_its_sender() -> None:
-    from pytest_handoff.model import Group, GroupRef
+    from pytest_handoff.values.groups import Group, GroupRef
 
     paths = (WORKSPACE / "qa-lead-2026-04-02T10:00:00Z.json", WORKSPACE / "notes.json")
     view = PROFILE.summarise(Group(GroupRef(PROFILE.name, "tester", WORKSPACE, paths), []))

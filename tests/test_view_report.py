@@ -255,7 +255,7 @@ def test_a_moving_mean_averages_each_value_with_those_before_it() -> None:
 
 
 def synthetic_views(count: int) -> list[Any]:
-    from pytest_handoff.model import Finding, Severity
+    from pytest_handoff.values.findings import Finding, Severity
     from pytest_handoff.values.view_model import ChainView
 
     broken = Finding(path="x.json", line=1, column=1, code="HS001", severity=Severity.ERROR, message="m")

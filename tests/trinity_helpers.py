@@ -9,9 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_handoff.model import Finding, GroupRef
 from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.profiles.trinity.profile import PROFILE
+from pytest_handoff.values.findings import Finding
+from pytest_handoff.values.groups import GroupRef
 from pytest_handoff.values.settings import Settings
 
 FIXTURES = Path(__file__).parent / "fixtures" / "trinity"

@@ -8,9 +8,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pytest_handoff.model import Finding, GroupRef
 from pytest_handoff.pipeline import check as pipeline
 from pytest_handoff.pipeline.registry import default_registry
+from pytest_handoff.values.findings import Finding
+from pytest_handoff.values.groups import GroupRef
 from pytest_handoff.values.settings import Settings
 
 PROFILE = default_registry().profile("yolo")

@@ -25,7 +25,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pytest_handoff.model import Finding, Stamp
+from pytest_handoff.values.findings import Finding
+from pytest_handoff.values.groups import Stamp
 
 PACK_SUFFIX = ".pack.json"
 Entry = dict[str, Any]

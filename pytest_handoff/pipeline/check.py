@@ -11,22 +11,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.model import (
-    MAX_FINDINGS_PER_RULE,
-    ExtraCheck,
-    Finding,
-    Group,
-    GroupRef,
-    GroupResult,
-    Hit,
-    Rule,
-    Severity,
-    Stamp,
-    Tally,
-)
 from pytest_handoff.pipeline.masking import excerpt_sources, masked, shown_path
 from pytest_handoff.pipeline.registry import Registry, RuleSet, default_registry
-from pytest_handoff.read.document import Document, finding_of
 from pytest_handoff.read.files import (
     NO_OVERRIDES,
     display_path_for,
@@ -37,6 +23,10 @@ from pytest_handoff.read.files import (
 from pytest_handoff.read.times import parse_timestamp
 from pytest_handoff.rules.secrets import may_hold_secrets
 from pytest_handoff.rules.selection import decision_for
+from pytest_handoff.values.documents import Document
+from pytest_handoff.values.findings import MAX_FINDINGS_PER_RULE, Finding, Severity, Tally
+from pytest_handoff.values.groups import ExtraCheck, Group, GroupRef, GroupResult, Stamp
+from pytest_handoff.values.rules import Hit, Rule, finding_of
 from pytest_handoff.values.settings import Settings
 
 if TYPE_CHECKING:

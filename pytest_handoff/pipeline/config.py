@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from pytest_handoff.model import Severity
 from pytest_handoff.read.files import read_bounded
 from pytest_handoff.values.errors import ConfigError
+from pytest_handoff.values.findings import Severity
 from pytest_handoff.values.options import pairs, parse_table, whole_number
 from pytest_handoff.values.settings import DEFAULT_MAX_FILE_SIZE, NO_SETTINGS, Settings
 from pytest_handoff.values.specs import ProfileSpec

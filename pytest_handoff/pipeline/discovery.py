@@ -13,11 +13,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from pytest_handoff.model import UNCLAIMED, GroupRef
 from pytest_handoff.pipeline.matcher import Matcher
 from pytest_handoff.pipeline.registry import Registry, default_registry
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.read.files import display_path_for
+from pytest_handoff.values.groups import UNCLAIMED, GroupRef
 from pytest_handoff.values.settings import Settings
 
 SKIPPED_DIRECTORIES = frozenset(

@@ -12,9 +12,9 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from pytest_handoff.model import Finding
-from pytest_handoff.read.document import Document
 from pytest_handoff.read.files import NO_OVERRIDES, read_bounded
+from pytest_handoff.values.documents import Document
+from pytest_handoff.values.findings import Finding
 from pytest_handoff.values.settings import DEFAULT_MAX_FILE_SIZE
 
 

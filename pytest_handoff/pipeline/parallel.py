@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import ExtraCheck, GroupRef, GroupResult
 from pytest_handoff.pipeline.check import ResultParts, cached_result, check_group, from_parts, parts_of
 from pytest_handoff.pipeline.registry import Registry, default_registry
+from pytest_handoff.values.groups import ExtraCheck, GroupRef, GroupResult
 from pytest_handoff.values.settings import Settings
 
 if TYPE_CHECKING:

@@ -14,16 +14,16 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.model import UNCLAIMED
 from pytest_handoff.profiles.builtin import BUILTIN_SPECS
 from pytest_handoff.rules.selection import is_enabled
+from pytest_handoff.values.groups import UNCLAIMED
 from pytest_handoff.values.options import Option, any_value
 from pytest_handoff.values.specs import ProfileSpec, configured_globs
 from pytest_handoff.version import rule_page
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Rule
     from pytest_handoff.profiles.base import Profile
+    from pytest_handoff.values.rules import Rule
     from pytest_handoff.values.settings import Settings
 
 

@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import ExtraCheck, GroupRef, GroupResult
 from pytest_handoff.pipeline.discovery import Discovery, discover
 from pytest_handoff.pipeline.parallel import Progress, check_groups
 from pytest_handoff.pipeline.registry import Registry, default_registry
 from pytest_handoff.read.files import display_path_for
+from pytest_handoff.values.groups import ExtraCheck, GroupRef, GroupResult
 from pytest_handoff.values.settings import Settings
 
 if TYPE_CHECKING:

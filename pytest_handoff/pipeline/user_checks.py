@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from pytest_handoff.model import Finding, Group, Hit
-from pytest_handoff.read.document import Document, finding_of
 from pytest_handoff.rules.core import USER_RULE
 from pytest_handoff.rules.selection import severity_of
 from pytest_handoff.values.boundary import inert
+from pytest_handoff.values.documents import Document
+from pytest_handoff.values.findings import Finding
+from pytest_handoff.values.groups import Group
+from pytest_handoff.values.rules import Hit, finding_of
 from pytest_handoff.values.settings import Settings
 
 

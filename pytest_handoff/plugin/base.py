@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import GroupRef, GroupResult
+    from pytest_handoff.values.groups import GroupRef, GroupResult
     from pytest_handoff.values.settings import Settings
 
 #: Modification time and size of each file of a group (None: it cannot be read).

@@ -34,8 +34,9 @@ class CiReporting:
             return
         import io
 
-        from pytest_handoff.model import Finding, GroupRef, GroupResult
         from pytest_handoff.reporters import append_step_summary, write_reports
+        from pytest_handoff.values.findings import Finding
+        from pytest_handoff.values.groups import GroupRef, GroupResult
 
         results = [  # only what reporters need: the findings and files
             GroupResult(

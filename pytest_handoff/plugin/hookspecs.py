@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding, Group, Hit
+    from pytest_handoff.values.findings import Finding
+    from pytest_handoff.values.groups import Group
+    from pytest_handoff.values.rules import Hit
     from pytest_handoff.values.settings import Settings
 
 

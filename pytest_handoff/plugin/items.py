@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_handoff.model import Finding
 from pytest_handoff.pipeline.masking import shown_path
 from pytest_handoff.pipeline.registry import Registry, default_registry
 from pytest_handoff.pipeline.run import reported_files
@@ -32,11 +31,13 @@ from pytest_handoff.plugin.base import (
 from pytest_handoff.read.files import display_path_for
 from pytest_handoff.rules.secrets import may_hold_secrets
 from pytest_handoff.values.boundary import inert
+from pytest_handoff.values.findings import Finding
 from pytest_handoff.values.settings import Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group, GroupRef, GroupResult, Hit
     from pytest_handoff.pipeline.discovery import Discovery
+    from pytest_handoff.values.groups import Group, GroupRef, GroupResult
+    from pytest_handoff.values.rules import Hit
 
 
 def settings_of(config: pytest.Config) -> Settings:
@@ -264,8 +265,8 @@ class ChainItem(pytest.Item):
         return self.parent.ihook if self.parent is not None else super().ihook
 
     def runtest(self) -> None:
-        from pytest_handoff.model import Severity
         from pytest_handoff.pipeline.check import check_group
+        from pytest_handoff.values.findings import Severity
 
         settings = settings_of(self.config)
         root = self.config.rootpath

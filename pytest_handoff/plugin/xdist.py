@@ -24,10 +24,10 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from pytest_handoff.model import GroupRef, GroupResult
 from pytest_handoff.pipeline.check import ResultParts, from_parts, parts_of
 from pytest_handoff.pipeline.registry import Registry
 from pytest_handoff.plugin.base import Prefetched, Stamps
+from pytest_handoff.values.groups import GroupRef, GroupResult
 
 #: The key of ``workerinput`` that names the folder the workers share results in.
 SHARED_FOLDER = "handoff_shared_results"

@@ -7,13 +7,15 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.read.document import Document, Loaded, LoadResult
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.rules.evidence.declared import ClaimField
+from pytest_handoff.values.documents import Document, Loaded, LoadResult
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding, Group, GroupRef, Hit, Rule
+    from pytest_handoff.values.findings import Finding
+    from pytest_handoff.values.groups import Group, GroupRef
+    from pytest_handoff.values.rules import Hit, Rule
     from pytest_handoff.values.settings import Settings
     from pytest_handoff.values.view_model import ChainView
 

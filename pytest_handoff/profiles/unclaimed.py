@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from pytest_handoff.model import UNCLAIMED, Hit
 from pytest_handoff.profiles.base import Profile
-from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.files import file_finding
+from pytest_handoff.values.documents import Document, Loaded
+from pytest_handoff.values.groups import UNCLAIMED
+from pytest_handoff.values.rules import Hit
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 #: The code of its one finding (the core's rule table documents it).

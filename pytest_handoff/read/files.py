@@ -15,7 +15,7 @@ import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from pytest_handoff.model import Finding, Severity
+from pytest_handoff.values.findings import Finding, Severity
 from pytest_handoff.values.settings import DEFAULT_MAX_FILE_SIZE
 
 #: The default of ``overrides``: no file read from anywhere but disk.

@@ -1,7 +1,7 @@
 """Strict JSON: bytes become one document with places, or one finding where the text goes wrong.
 
 UTF-8 without a BOM, no duplicate keys, no ``NaN`` or ``Infinity``, no lone surrogates, nesting
-at most :data:`~pytest_handoff.read.document.MAX_DEPTH` deep; each failure is reported at the
+at most :data:`~pytest_handoff.values.documents.MAX_DEPTH` deep; each failure is reported at the
 line and column where it shows, with a message that says what was found.
 """
 
@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.model import Finding, Severity
 from pytest_handoff.places.lines import byte_position
 from pytest_handoff.places.pointers import pointer_join
-from pytest_handoff.read.document import MAX_DEPTH, Document, LoadResult, line_index, shifted
 from pytest_handoff.read.files import file_finding
+from pytest_handoff.values.documents import MAX_DEPTH, Document, LoadResult, line_index, shifted
+from pytest_handoff.values.findings import Finding, Severity
 
 if TYPE_CHECKING:
     pass

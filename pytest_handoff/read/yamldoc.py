@@ -22,10 +22,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pytest_handoff.model import Finding, Region, Severity
 from pytest_handoff.places.lines import byte_position
 from pytest_handoff.places.pointers import unescape_pointer_token
-from pytest_handoff.read.document import MAX_DEPTH, Anchor, Document, Loaded
+from pytest_handoff.values.documents import MAX_DEPTH, Anchor, Document, Loaded
+from pytest_handoff.values.findings import Finding, Region, Severity
 
 #: Nodes that aliases may bring into one file (counted with everything below them) before it is
 #: refused: a real file repeats a few anchored blocks, a "billion laughs" file billions of nodes.
@@ -376,7 +376,7 @@ def _syntax(error: Any, text: str) -> tuple[str, Region, None]:
     problem = getattr(error, "problem", None)
     context = getattr(error, "context", None)
     if mark is None and hasattr(error, "position"):  # a ReaderError: a character YAML does not allow
-        from pytest_handoff.read.document import line_index
+        from pytest_handoff.values.documents import line_index
 
         line, column = line_index(text).position(min(error.position, len(text)))
         return (

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding, GroupResult, Rule
+    from pytest_handoff.values.findings import Finding
+    from pytest_handoff.values.groups import GroupResult
+    from pytest_handoff.values.rules import Rule
 
 #: Finds the rule of a code (the registry's ``rule``); reporters that describe rules ask it.
 RuleLookup = Callable[[str], "Rule | None"]
@@ -63,7 +65,7 @@ class Summary:
         self.findings: list[Finding] = []
 
     def add(self, result: GroupResult) -> None:
-        from pytest_handoff.model import Severity
+        from pytest_handoff.values.findings import Severity
 
         self.chains += 1
         self.files += len(result.ref.paths)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 
-from pytest_handoff.model import Finding, Severity
 from pytest_handoff.values.boundary import inert
+from pytest_handoff.values.findings import Finding, Severity
 
 #: Characters of a source line shown under a finding: a window, so a long value stays readable.
 EXCERPT_WIDTH = 100

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Severity
 from pytest_handoff.reporters import Reporter, Summary, workspace_path
 from pytest_handoff.values.boundary import inert
+from pytest_handoff.values.findings import Severity
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding
+    from pytest_handoff.values.findings import Finding
 
 
 def escape_data(text: str) -> str:

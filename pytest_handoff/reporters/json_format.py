@@ -15,7 +15,8 @@ from pytest_handoff.reporters import ReportContext, Reporter, Summary
 from pytest_handoff.rules.modes import mode_counts, modes_of
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding, GroupResult
+    from pytest_handoff.values.findings import Finding
+    from pytest_handoff.values.groups import GroupResult
 
 #: Version of the JSON layout; raised when a field changes meaning or disappears.
 FORMAT_VERSION = 1

@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote
 
-from pytest_handoff.model import Finding, Severity
 from pytest_handoff.reporters import ReportContext, Reporter, Summary, workspace_path
 from pytest_handoff.rules.modes import counted_modes, mode_label
 from pytest_handoff.values.boundary import inert
+from pytest_handoff.values.findings import Finding, Severity
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding, GroupResult
+    from pytest_handoff.values.findings import Finding
+    from pytest_handoff.values.groups import GroupResult
 
 _LINE_BREAKS = re.compile(r"\r\n|[\r\n\x0b\x0c\x85\u2028\u2029]")
 # Markdown punctuation that could start emphasis, code, links, tables, strike-through or

@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from pytest_handoff.model import Severity
 from pytest_handoff.reporters import Reporter, Summary
 from pytest_handoff.reporters.json_format import dumps_safe
 from pytest_handoff.values.boundary import inert
+from pytest_handoff.values.findings import Severity
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding, Rule
+    from pytest_handoff.values.findings import Finding
+    from pytest_handoff.values.rules import Rule
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/pytest-handoff/"

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TextIO, cast
 
-from pytest_handoff.model import Severity
 from pytest_handoff.reporters import ReportContext, Reporter, Summary
 from pytest_handoff.reporters.excerpt import format_finding
 from pytest_handoff.values.boundary import GuardedStream, inert
+from pytest_handoff.values.findings import Severity
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from pytest_handoff.model import GroupResult
+    from pytest_handoff.values.groups import GroupResult
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 

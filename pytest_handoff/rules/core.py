@@ -6,10 +6,11 @@ here so that they can be selected, explained and listed like any other. HX001's 
 :data:`CORE_RULES` once, when it is imported.
 """
 
-from pytest_handoff.model import Rule, Severity
 from pytest_handoff.rules.evidence.table import EVIDENCE_RULES
 from pytest_handoff.rules.rows import listed, reported
 from pytest_handoff.rules.secrets import check_no_secrets
+from pytest_handoff.values.findings import Severity
+from pytest_handoff.values.rules import Rule
 
 CORE_RULES: tuple[Rule, ...] = (
     reported(

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding
+    from pytest_handoff.values.findings import Finding
 
 CATEGORIES: Final[dict[str, str]] = {
     "FC1": "Specification and system design issues",

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.model import Hit, Rule, Scope, Severity
 from pytest_handoff.rules.modes import mode_label, modes_of
+from pytest_handoff.values.findings import Severity
+from pytest_handoff.values.rules import Hit, Rule, Scope
 
 if TYPE_CHECKING:
     from pytest_handoff.values.settings import Settings

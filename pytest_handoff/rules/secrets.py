@@ -14,12 +14,12 @@ from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.model import Hit
 from pytest_handoff.places.pointers import pointer_join
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 # The patterns below are compiled on first use (re keeps them): most runs never need them, as

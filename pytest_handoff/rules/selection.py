@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Severity
+from pytest_handoff.values.findings import Severity
 
 if TYPE_CHECKING:
     from pytest_handoff.values.settings import Settings

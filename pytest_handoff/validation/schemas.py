@@ -9,16 +9,16 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.model import Finding
 from pytest_handoff.places.pointers import pointer_join
 from pytest_handoff.validation.formats import is_rfc3339_date_time
+from pytest_handoff.values.findings import Finding
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
     from jsonschema.protocols import Validator
 
-    from pytest_handoff.read.document import Anchor, Document
     from pytest_handoff.validation.fastcheck import Check
+    from pytest_handoff.values.documents import Anchor, Document
 
 
 def schema_root() -> Path:
@@ -112,7 +112,7 @@ def validate_document(
     """
     from itertools import islice
 
-    from pytest_handoff.model import Severity
+    from pytest_handoff.values.findings import Severity
 
     errors = list(islice(validator.iter_errors(document.data), MAX_SCHEMA_ERRORS + 1))
     errors.sort(key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))

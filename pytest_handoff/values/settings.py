@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from pytest_handoff.model import Severity
+from pytest_handoff.values.findings import Severity
 
 #: Files larger than this are reported instead of parsed (bytes).
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding
+    from pytest_handoff.values.findings import Finding
 
 
 class Stage(NamedTuple):
@@ -81,14 +81,14 @@ class ChainView(NamedTuple):
 
     @property
     def failed(self) -> bool:
-        from pytest_handoff.model import Severity
+        from pytest_handoff.values.findings import Severity
 
         return any(f.severity >= Severity.ERROR for f in self.findings)
 
     @property
     def first_broken(self) -> Stage | None:
         """The first stage, in the order written, holding an error: where a contract first broke."""
-        from pytest_handoff.model import Severity
+        from pytest_handoff.values.findings import Severity
 
         broken = {f.path for f in self.findings if f.severity >= Severity.ERROR}
         return next((stage for stage in self.stages if stage.file in broken), None)

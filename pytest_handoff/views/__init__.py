@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group, GroupRef, GroupResult
     from pytest_handoff.pipeline.parallel import Progress
+    from pytest_handoff.values.groups import Group, GroupRef, GroupResult
     from pytest_handoff.values.settings import Settings
     from pytest_handoff.values.view_model import ChainView
 

@@ -16,7 +16,7 @@ from pytest_handoff.values.view_model import ChainView
 from pytest_handoff.views.render import Section
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding
+    from pytest_handoff.values.findings import Finding
 
 #: Longest cell on a terminal (the JSON and the Markdown keep more).
 TERMINAL_CELL = 160

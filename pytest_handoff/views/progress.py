@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import GroupRef
     from pytest_handoff.pipeline.parallel import Progress
+    from pytest_handoff.values.groups import GroupRef
 
 #: Fewer files than this are checked before a bar could be read.
 THRESHOLD = 300

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,7 +70,7 @@ def main(argv: list[str]) -> int:
 
 def _masked(chain: Group, document: Document) -> Document:
     """The document with every secret of its chain masked in its data (before any escaping)."""
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
     from pytest_handoff.views import masked
 
     data = masked(chain, document.data)

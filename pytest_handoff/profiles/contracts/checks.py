@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.model import Hit
 from pytest_handoff.places.pointers import resolve
 from pytest_handoff.profiles.contracts.fields import (
     canonical,
@@ -25,11 +24,12 @@ from pytest_handoff.profiles.contracts.fields import (
 from pytest_handoff.profiles.contracts.patterns import Finder, placeholder_finder
 from pytest_handoff.read.times import parse_timestamp
 from pytest_handoff.rules.text import quote
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
     from pytest_handoff.profiles.contracts.config import Contract, RuleUse
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 #: What ``no-placeholders`` looks for unless a rule lists its own (``re:`` starts a regex).

@@ -11,7 +11,7 @@ from pytest_handoff.rules.text import normalise
 
 if TYPE_CHECKING:
     from pytest_handoff.profiles.contracts.config import Contract, RuleUse
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
     from pytest_handoff.values.settings import Settings
 
 

@@ -13,18 +13,20 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import CONTRACTS as SPEC
 from pytest_handoff.profiles.contracts.config import Contract, contracts_of, parse_table
-from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.rules.evidence.declared import ClaimField, ClaimKind
+from pytest_handoff.values.documents import Document, Loaded
+from pytest_handoff.values.rules import Hit
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Finding, GroupRef, Rule
     from pytest_handoff.profiles.contracts.schemas import UserSchema
+    from pytest_handoff.values.findings import Finding
+    from pytest_handoff.values.groups import GroupRef
+    from pytest_handoff.values.rules import Rule
     from pytest_handoff.values.settings import Settings
 
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -169,7 +171,7 @@ class ContractsProfile(Profile):
             schema = _schema_of(document, settings)
             return [] if schema is None else schema.findings(document)
         except ConfigError as error:  # settings made in code, not checked when loaded
-            from pytest_handoff.model import Finding, Severity
+            from pytest_handoff.values.findings import Finding, Severity
 
             return [
                 Finding(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pytest_handoff.model import Rule
 from pytest_handoff.profiles.contracts.checks import (
     check_count_equals_sum,
     check_covered_by,
@@ -11,6 +10,7 @@ from pytest_handoff.profiles.contracts.checks import (
     check_timestamps_forward,
 )
 from pytest_handoff.rules.rows import listed, reported
+from pytest_handoff.values.rules import Rule
 
 NAME = "contracts"
 

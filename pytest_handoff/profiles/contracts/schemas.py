@@ -28,10 +28,10 @@ from pytest_handoff.values.errors import ConfigError
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
-    from pytest_handoff.model import Finding
     from pytest_handoff.profiles.contracts.config import Contract
-    from pytest_handoff.read.document import Document
     from pytest_handoff.validation.fastcheck import Check
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.findings import Finding
 
 _DRAFTS = (
     "http://json-schema.org/draft-07/schema",
@@ -420,7 +420,7 @@ class UserSchema:
         try:
             return list(validate_document(document, self.full, compile_pattern=schema_pattern))
         except (Unresolvable, ConfigError, RecursionError) as error:
-            from pytest_handoff.model import Finding, Severity
+            from pytest_handoff.values.findings import Finding, Severity
 
             ref = str(getattr(error, "ref", ""))
             remote = ref and local_path(ref, self.schema_map) is None

@@ -13,13 +13,13 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.model import Hit
 from pytest_handoff.places.pointers import pointer_join
 from pytest_handoff.profiles.craik.outcomes import failures
 from pytest_handoff.profiles.craik.profile import DOCS_ONLY_FIELDS, DOCS_ONLY_STATUSES, HANDOFF_DOCS
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
     from pytest_handoff.values.settings import Settings
 
 #: Statuses of a run that did not finish (Craik's code: incomplete, blocked, failed; its docs: paused).

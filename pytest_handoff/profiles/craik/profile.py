@@ -15,16 +15,16 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import CRAIK as SPEC
-from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.files import read_head
 from pytest_handoff.rules.evidence.declared import ClaimField
+from pytest_handoff.values.documents import Document, Loaded
+from pytest_handoff.values.rules import Hit
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Rule
+    from pytest_handoff.values.rules import Rule
     from pytest_handoff.values.settings import Settings
 
 NAME = SPEC.name

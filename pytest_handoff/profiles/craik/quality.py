@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.craik.profile import HANDOFF, HANDOFF_DOCS, QUALITY_SCORE
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 #: How far a stated number may be from the recomputed one (scores are rounded to 4 places).

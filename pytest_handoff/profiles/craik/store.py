@@ -27,9 +27,9 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.model import Finding, Severity
 from pytest_handoff.profiles.craik.profile import STORE_KINDS
-from pytest_handoff.read.document import Document, Loaded
+from pytest_handoff.values.documents import Document, Loaded
+from pytest_handoff.values.findings import Finding, Severity
 
 if TYPE_CHECKING:
     import sqlite3

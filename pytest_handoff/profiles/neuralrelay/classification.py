@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.neuralrelay.cycles import cycles
 from pytest_handoff.profiles.neuralrelay.matching import (
     FLOOR,
@@ -25,10 +24,11 @@ from pytest_handoff.profiles.neuralrelay.matching import (
     identifiers,
 )
 from pytest_handoff.rules.text import content_tokens, head, match_words, quote
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 CATEGORIES = ("confirmed", "falsified", "inconclusive")

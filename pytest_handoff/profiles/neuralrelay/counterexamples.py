@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.builtin import NEURALRELAY as SPEC
 from pytest_handoff.profiles.neuralrelay.handoff import is_placeholder
 from pytest_handoff.rules.text import quote
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
     from pytest_handoff.values.settings import Settings
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.builtin import NEURALRELAY as SPEC
 from pytest_handoff.profiles.neuralrelay.profile import REWORK_FILE
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 

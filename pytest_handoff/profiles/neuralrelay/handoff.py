@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS, identifiers
 from pytest_handoff.rules.text import content_tokens, find_phrases, match_words, normalise, quote, word_stem
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
     from pytest_handoff.values.settings import Settings
 
 #: Two gaps sharing this share of their words (Dice) are one gap said twice.

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.neuralrelay.cycles import cycles
 from pytest_handoff.profiles.neuralrelay.profile import (
     CHAIN_ID,
@@ -16,10 +15,11 @@ from pytest_handoff.profiles.neuralrelay.profile import (
     STAGE,
     agents,
 )
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 

@@ -8,16 +8,18 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Finding, Hit, Severity
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.profiles.builtin import NEURALRELAY as SPEC
-from pytest_handoff.read.document import Document, LoadResult
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.rules.evidence.declared import ClaimField
+from pytest_handoff.values.documents import Document, LoadResult
+from pytest_handoff.values.findings import Finding, Severity
+from pytest_handoff.values.rules import Hit
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group, Rule
+    from pytest_handoff.values.groups import Group
+    from pytest_handoff.values.rules import Rule
     from pytest_handoff.values.view_model import ChainView
 
 NAME = SPEC.name
@@ -258,11 +260,11 @@ def _secrets_in(raw: bytes, path: Path, display_path: str, settings: Settings) -
     loaded = parse_json_bytes(raw, path, display_path)
     if loaded.document is None:
         return ()
-    from pytest_handoff.model import Group, GroupRef
-    from pytest_handoff.read.document import finding_of
     from pytest_handoff.rules.core import CORE_RULES
     from pytest_handoff.rules.secrets import check_no_secrets
     from pytest_handoff.rules.selection import severity_of
+    from pytest_handoff.values.groups import Group, GroupRef
+    from pytest_handoff.values.rules import finding_of
 
     (rule,) = [rule for rule in CORE_RULES if rule.code == "HX001"]
     severity = severity_of(rule.code, rule.severity, settings)

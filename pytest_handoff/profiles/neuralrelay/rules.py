@@ -15,7 +15,6 @@ A rule's docs are its check's docstring.
 
 from __future__ import annotations
 
-from pytest_handoff.model import Rule, Severity
 from pytest_handoff.profiles.neuralrelay import (
     classification,
     counterexamples,
@@ -26,6 +25,8 @@ from pytest_handoff.profiles.neuralrelay import (
 )
 from pytest_handoff.profiles.neuralrelay.profile import NAME, STRAY_FILE, STRAY_FILE_DOC
 from pytest_handoff.rules.rows import listed, reported
+from pytest_handoff.values.findings import Severity
+from pytest_handoff.values.rules import Rule
 
 WARNING = Severity.WARNING
 

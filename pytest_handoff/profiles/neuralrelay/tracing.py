@@ -9,15 +9,16 @@ from collections.abc import Iterator
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.model import Hit, Severity
 from pytest_handoff.places.pointers import pointer_join
 from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS
 from pytest_handoff.rules.selection import decision_for
 from pytest_handoff.rules.text import containment, match_words, quote
+from pytest_handoff.values.findings import Severity
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 

@@ -13,7 +13,7 @@ from pytest_handoff.profiles.neuralrelay.profile import CHAIN_ID, NAME, NUMBERED
 from pytest_handoff.values.view_model import Bug, ChainView, Criterion, Property, Stage, generic_view
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
+    from pytest_handoff.values.groups import Group
 
 
 def summarise(chain: Group) -> ChainView:

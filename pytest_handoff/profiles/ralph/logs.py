@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pytest_handoff.model import Finding, Region, Severity
 from pytest_handoff.profiles.ralph.protocol import AGENTS
-from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.files import read_head
 from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.values.documents import Document, Loaded
+from pytest_handoff.values.findings import Finding, Region, Severity
 
 _MARKER = re.compile(r"HANDOFF|RALPH_COMPLETE|AGENT_READY", re.IGNORECASE)
 _BREAK = re.compile(r"[\r\n]")

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.ralph.logs import Phrase
 from pytest_handoff.profiles.ralph.protocol import ALL_COMPLETE, PROMISE, ROUTES, route_text
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
     from pytest_handoff.values.settings import Settings
 
 

@@ -23,14 +23,15 @@ from pytest_handoff.profiles.ralph.protocol import (
     PRD_TYPE,
     SESSION_FILES,
 )
-from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.files import read_head
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.rules.evidence.declared import ClaimField
+from pytest_handoff.values.documents import Document, Loaded
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group, Hit, Rule
+    from pytest_handoff.values.groups import Group
+    from pytest_handoff.values.rules import Hit, Rule
     from pytest_handoff.values.settings import Settings
     from pytest_handoff.values.view_model import ChainView
 

@@ -6,10 +6,11 @@ unannounced); RL1xx check one handoff's context; RL2xx check the session as a wh
 
 from __future__ import annotations
 
-from pytest_handoff.model import Rule, Severity
 from pytest_handoff.profiles.ralph import phrase_checks, session_checks
 from pytest_handoff.profiles.ralph.protocol import NAME, PHRASE_TYPE, PRD_TYPE
 from pytest_handoff.rules.rows import listed, reported
+from pytest_handoff.values.findings import Severity
+from pytest_handoff.values.rules import Rule
 
 RL001 = """A handoff phrase names an agent the watchdog does not start.
 

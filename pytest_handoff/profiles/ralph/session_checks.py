@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.ralph.logs import Promise
 from pytest_handoff.profiles.ralph.protocol import AGENTS, ALLOWED_PAIRS, PHRASE_TYPE, PRD_TYPE, PROMISE
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 #: Ids named in a message before it says "and N more".

@@ -13,7 +13,7 @@ from pytest_handoff.profiles.ralph.protocol import NAME, PHRASE_TYPE, PRD_TYPE
 from pytest_handoff.values.view_model import ChainView, Criterion, Stage, generic_view
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
+    from pytest_handoff.values.groups import Group
 
 
 def session_view(chain: Group) -> ChainView:

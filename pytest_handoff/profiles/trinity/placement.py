@@ -12,7 +12,6 @@ import posixpath
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.trinity.names import parse_file_name, parse_timestamp
 from pytest_handoff.profiles.trinity.profile import (
     HANDOFF_FOLDER,
@@ -20,10 +19,11 @@ from pytest_handoff.profiles.trinity.profile import (
     timestamp_tolerance_ms,
     workspaces,
 )
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 

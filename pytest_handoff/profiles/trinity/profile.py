@@ -19,8 +19,9 @@ from pytest_handoff.rules.evidence.declared import ClaimField
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group, Hit, Rule
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
+    from pytest_handoff.values.rules import Hit, Rule
     from pytest_handoff.values.settings import Settings
     from pytest_handoff.values.view_model import ChainView
 

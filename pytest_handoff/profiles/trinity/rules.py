@@ -11,7 +11,6 @@ reported as HS001).
 
 from __future__ import annotations
 
-from pytest_handoff.model import Rule, Severity
 from pytest_handoff.profiles.trinity.history import check_history_goes_forward
 from pytest_handoff.profiles.trinity.placement import (
     check_file_name,
@@ -22,6 +21,8 @@ from pytest_handoff.profiles.trinity.placement import (
 )
 from pytest_handoff.profiles.trinity.profile import HANDOFF_TYPE, NAME
 from pytest_handoff.rules.rows import listed
+from pytest_handoff.values.findings import Severity
+from pytest_handoff.values.rules import Rule
 
 _TYPES = (HANDOFF_TYPE,)
 

@@ -13,15 +13,15 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.yolo.layout import plan_file
 from pytest_handoff.profiles.yolo.markdown import TYPES as MARKDOWN_TYPES
 from pytest_handoff.profiles.yolo.markdown import markdown_kind
-from pytest_handoff.read.document import line_index
+from pytest_handoff.values.documents import line_index
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 PLAN_HEADER = "plan_header"

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.yolo.layout import task_plan
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
     from pytest_handoff.values.settings import Settings
 
 

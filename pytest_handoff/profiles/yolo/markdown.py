@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Hit
-from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.files import file_finding
+from pytest_handoff.values.documents import Document, Loaded
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 PLAN_MARKDOWN = "plan_front_matter"

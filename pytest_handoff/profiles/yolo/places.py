@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.model import Hit
 from pytest_handoff.profiles.yolo.layout import (
     ESCALATION_LOG,
     EXECUTION_STATE,
@@ -19,10 +18,11 @@ from pytest_handoff.profiles.yolo.layout import (
     same_number,
 )
 from pytest_handoff.profiles.yolo.profile import V2_PREFIX
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 #: Flat message types and the key that holds their phase.

@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Finding, Hit, Tally
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import YOLO as SPEC
 from pytest_handoff.profiles.yolo.artifacts import TYPES as ARTIFACT_TYPES
@@ -33,14 +32,17 @@ from pytest_handoff.profiles.yolo.layout import (
     planning_root,
 )
 from pytest_handoff.profiles.yolo.markdown import markdown_kind, read_markdown
-from pytest_handoff.read.document import Document, Loaded
 from pytest_handoff.read.files import file_finding, read_head
 from pytest_handoff.read.strict_json import line_failure, parse_json_bytes
 from pytest_handoff.rules.evidence.declared import ClaimField
+from pytest_handoff.values.documents import Document, Loaded
+from pytest_handoff.values.findings import Finding, Tally
+from pytest_handoff.values.rules import Hit
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import GroupRef, Rule
+    from pytest_handoff.values.groups import GroupRef
+    from pytest_handoff.values.rules import Rule
     from pytest_handoff.values.settings import Settings
 
 #: The flat message types of YOLO's catalogue (each has ``schemas/yolo/<type>.schema.json``).

@@ -18,7 +18,7 @@ from pytest_handoff.profiles.builtin import YOLO as SPEC
 from pytest_handoff.profiles.yolo.layout import EXECUTION_STATE, PROJECT_STATE, planning_root
 
 if TYPE_CHECKING:
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
     from pytest_handoff.values.settings import Settings
 
 

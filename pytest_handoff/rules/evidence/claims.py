@@ -26,11 +26,11 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.rules.evidence.declared import CHANGES, Change, ClaimField, ClaimKind
 from pytest_handoff.places.pointers import resolve
+from pytest_handoff.rules.evidence.declared import CHANGES, Change, ClaimField, ClaimKind
 
 if TYPE_CHECKING:
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
 
 class Claim(NamedTuple):
     """One claim of one document, where it sits, and what it says."""

@@ -15,17 +15,17 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from pytest_handoff.model import Hit
 from pytest_handoff.read.files import read_file_bytes
 from pytest_handoff.read.times import parse_timestamp
 from pytest_handoff.rules.evidence.claims import Claim, claims_of, looks_like_path
 from pytest_handoff.rules.evidence.declared import ClaimField
 from pytest_handoff.rules.evidence.junit import JUnitError, JUnitReport, read_junit
 from pytest_handoff.rules.evidence.repository import GitError, Repository, repository_for
+from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group
-    from pytest_handoff.read.document import Document
+    from pytest_handoff.values.documents import Document
+    from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
 #: Minutes a commit may be dated after its handoff (clocks of two machines, a commit made while

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pytest_handoff.model import Rule, Severity
 from pytest_handoff.rules.rows import listed
+from pytest_handoff.values.findings import Severity
+from pytest_handoff.values.rules import Rule
 
 if TYPE_CHECKING:
-    from pytest_handoff.model import Group, Hit
+    from pytest_handoff.values.groups import Group
+    from pytest_handoff.values.rules import Hit
     from pytest_handoff.values.settings import Settings
 
 

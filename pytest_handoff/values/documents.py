@@ -10,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from pytest_handoff.model import Finding, Hit, Region, Rule, Severity
+from pytest_handoff.values.findings import Finding, Region
 
 if TYPE_CHECKING:
     from pytest_handoff.places.lines import LineIndex
@@ -203,37 +203,3 @@ def shifted(finding: Finding, origin: tuple[int, int]) -> Finding:
     return finding.replace(
         line=line, column=column, end_line=end_line, end_column=end_column, related=related
     )
-
-
-
-
-def finding_of(rule: Rule, hit: Hit, severity: Severity, group_id: str) -> Finding:
-    """A rule's hit placed in its document's source, as a finding of ``severity``.
-
-    A pointer that does not exist is shown at its nearest existing ancestor, and the message says so.
-    """
-    region, found = hit.document.locate(hit.pointer, hit.anchor)
-    message = hit.message
-    if found != hit.pointer:
-        message = f"{message} ({hit.document.missing_pointer_note(hit.pointer, found)})"
-    related = tuple((doc.display_path, *_line_col(doc, pointer), label) for doc, pointer, label in hit.related)
-    return Finding(
-        path=hit.document.display_path,
-        line=region.line,
-        column=region.column,
-        end_line=region.end_line,
-        end_column=region.end_column,
-        code=rule.code,
-        severity=severity,
-        message=message,
-        pointer=hit.pointer,
-        rule=hit.rule or rule.name,
-        chain=group_id,
-        related=related,
-        logical=hit.document.logical,
-    )
-
-
-def _line_col(document: Document, pointer: str) -> tuple[int, int]:
-    region = document.region(pointer)
-    return region.line, region.column
