@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from pytest_handoff.views import absolute, load_settings_or_fail, load_views, project
+    from pytest_handoff.views.common import absolute, load_settings_or_fail, load_views, project
     from pytest_handoff.views.progress import progress_bar
 
     options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command

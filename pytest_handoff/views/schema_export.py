@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from pytest_handoff.views import load_settings_or_fail
+    from pytest_handoff.views.common import load_settings_or_fail
 
     options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
     settings = load_settings_or_fail(options.config)

@@ -33,7 +33,7 @@ def main(argv: list[str]) -> int:
     from pytest_handoff.pipeline.run import check_paths
     from pytest_handoff.reporters.excerpt import format_findings
     from pytest_handoff.values.errors import UsageError
-    from pytest_handoff.views import load_settings_or_fail, project
+    from pytest_handoff.views.common import load_settings_or_fail, project
     from pytest_handoff.views.markdown import document_markdown
 
     options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
@@ -71,7 +71,7 @@ def main(argv: list[str]) -> int:
 def _masked(chain: Group, document: Document) -> Document:
     """The document with every secret of its chain masked in its data (before any escaping)."""
     from pytest_handoff.values.documents import Document
-    from pytest_handoff.views import masked
+    from pytest_handoff.views.common import masked
 
     data = masked(chain, document.data)
     if data is document.data:

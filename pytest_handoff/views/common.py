@@ -1,0 +1,102 @@
+"""What every view shares: the project and its settings, the chains checked and summarised, secrets
+masked in what a view shows."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from pytest_handoff.pipeline.parallel import Progress
+    from pytest_handoff.values.groups import Group, GroupRef, GroupResult
+    from pytest_handoff.values.settings import Settings
+    from pytest_handoff.values.view_model import ChainView
+
+
+def project() -> Path:
+    """The project root, as the linter finds it: any folder inside the project gives the same chains."""
+    from pytest_handoff.pipeline.config import project_root
+    from pytest_handoff.pipeline.registry import default_registry
+
+    return project_root(Path.cwd(), default_registry().project_markers())
+
+
+def absolute(paths: Sequence[Path]) -> list[Path]:
+    """Named paths, relative to the working directory as typed, made absolute."""
+    return [Path(os.path.abspath(path)) for path in paths]
+
+
+def load_settings_or_fail(config: Path | None) -> Settings:
+    from pytest_handoff.pipeline.config import build_settings
+    from pytest_handoff.pipeline.registry import default_registry
+    from pytest_handoff.values.errors import ConfigError, UsageError
+
+    try:
+        return build_settings(project(), default_registry(), config_file=config)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+
+
+def load_views(
+    paths: Sequence[Path],
+    root: Path,
+    settings: Settings,
+    progress: Progress | None = None,
+    wanted: Callable[[GroupRef], bool] | None = None,
+) -> list[ChainView]:
+    """Every chain under ``paths`` (``root`` when none), checked and summarised, oldest first.
+
+    ``wanted`` picks the chains to check (all by default).
+    """
+    from pytest_handoff.pipeline.discovery import discover
+    from pytest_handoff.pipeline.parallel import check_groups
+    from pytest_handoff.pipeline.registry import default_registry
+    from pytest_handoff.values.errors import UsageError
+
+    registry = default_registry()
+    summaries: dict[int, ChainView] = {}
+
+    def summarise(group: Group) -> tuple[()]:
+        summaries[id(group.ref)] = masked(group, registry.profile(group.ref.profile).summarise(group))
+        return ()
+
+    discovery = discover(paths, root, settings, registry=registry)
+    if discovery.missing:
+        raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
+    refs = [ref for ref in discovery.groups if wanted is None or wanted(ref)]
+    results = check_groups(refs, settings, root, (summarise,), progress=progress, registry=registry)
+    views = [_with_result(summaries[id(result.ref)], result, root) for result in results]
+    return sorted(views, key=lambda view: (view.started or "", view.group_id))
+
+
+_T = TypeVar("_T")
+
+
+def masked(chain: Group, value: _T) -> _T:
+    """``value`` (a view, a document's data) with every secret of the chain masked in its strings,
+    as the engine masks findings and notes: before any rendering or escaping."""
+    from pytest_handoff.pipeline.masking import secret_masker
+    from pytest_handoff.rules.secrets import secrets_to_mask
+    from pytest_handoff.values.view_model import map_strings
+
+    secrets = secrets_to_mask(chain)
+    if not secrets:
+        return value
+    hidden: _T = map_strings(value, secret_masker(secrets))
+    return hidden
+
+
+def _with_result(view: ChainView, result: GroupResult, root: Path) -> ChainView:
+    from pytest_handoff.pipeline.masking import shown_path
+    from pytest_handoff.read.files import display_path_for
+
+    directory = result.ref.directory
+    shown = display_path_for(directory, root) if directory is not None else view.directory
+    return view._replace(findings=result.findings, directory=shown_path(shown), group_id=result.shown_id)
+
+
+def stdout_is_terminal() -> bool:
+    return hasattr(sys.stdout, "isatty") and sys.stdout.isatty()
