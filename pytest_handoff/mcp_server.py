@@ -17,14 +17,15 @@ sent one would wait forever; :func:`serve_stdio` answers each with a JSON-RPC er
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, ParamSpec, Protocol, TypeVar, cast
 
 if sys.version_info >= (3, 12) or TYPE_CHECKING:
     from typing import TypedDict
@@ -139,6 +140,27 @@ def main(argv: Sequence[str] = ()) -> int:
     return 0
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def refused_as_tool_error(tool: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``tool`` answering a configuration it cannot use (an unknown rule code in ``[tool.handoff]``)
+    with an error result that says why, as handoff-lint's usage error does."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from pytest_handoff.values.errors import ConfigError
+
+    @functools.wraps(tool)
+    def answer(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return tool(*args, **kwargs)
+        except ConfigError as error:
+            raise ToolError(str(error)) from None
+
+    return answer
+
+
 def build_server(root: Path) -> MCPServer[Any]:
     """The MCP server for the project at ``root`` (``ImportError`` when the SDK is missing)."""
     from mcp.server.mcpserver import MCPServer
@@ -152,6 +174,7 @@ def build_server(root: Path) -> MCPServer[Any]:
     )
 
     @server.tool(title="Check a handoff", annotations=read_only("Check a handoff"))
+    @refused_as_tool_error
     def check_handoff(
         path: str,
         # Typed plain `str` (default None): the SDK would parse a `str | None` argument that holds
@@ -168,6 +191,7 @@ def build_server(root: Path) -> MCPServer[Any]:
         return report(check(inside(root, path, ToolError), content, root=root))
 
     @server.tool(title="Check a handoff chain", annotations=read_only("Check a handoff chain"))
+    @refused_as_tool_error
     def check_chain(chain: str) -> Report:
         """Check a whole handoff chain: its folder (relative to the working directory) or its chain id."""
         from pytest_handoff.api import check_folder
@@ -181,6 +205,7 @@ def build_server(root: Path) -> MCPServer[Any]:
             raise ToolError(str(error)) from None
 
     @server.tool(title="Check a handoff's claims", annotations=read_only("Check a handoff's claims"))
+    @refused_as_tool_error
     def evidence(
         path: str,
         junit: str = Field(  # type: ignore[assignment]
@@ -208,6 +233,7 @@ def build_server(root: Path) -> MCPServer[Any]:
         return report([f for f in check(target, root=root, settings=settings) if f.code.startswith("EV")])
 
     @server.tool(title="Explain a rule", annotations=read_only("Explain a rule"))
+    @refused_as_tool_error
     def explain_rule(code: str) -> RuleDoc:
         """The documentation of a rule: what it does, why it matters, an example and what to write instead."""
         from pytest_handoff.api import explain
@@ -221,6 +247,7 @@ def build_server(root: Path) -> MCPServer[Any]:
         return {**rule_data(rule), "doc": rule.doc, "url": default_registry().page_of(rule.code)}
 
     @server.tool(title="List the rules", annotations=read_only("List the rules"))
+    @refused_as_tool_error
     def list_rules(profile: str | None = None) -> RuleList:
         """Every rule code with its name, default severity and summary (of one profile, when given)."""
         from pytest_handoff.api import rules
