@@ -64,7 +64,7 @@ TRANSCRIPT_TAIL = 64 * 1024 * 1024
 WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 #: The mark a block's reason ends with. Plain ASCII without quotes: it reads the same in JSON text.
 MARK = "handoff-lint stop check {number} of {most}, findings {digest}"
-_MARK = re.compile(r"handoff-lint stop check (\d+) of \d+, findings ([0-9a-f]{12})")
+_MARK = re.compile(r"handoff-lint stop check (\d{1,9}) of \d{1,9}, findings ([0-9a-f]{12})")
 _TIMESTAMP = re.compile(r'"timestamp"\s*:\s*"([^"]{10,40})"')
 
 

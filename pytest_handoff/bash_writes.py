@@ -74,6 +74,8 @@ _VALUED: Mapping[str, frozenset[str]] = {
 }
 # A here-document: ``<<EOF``, ``<<-'EOF'``, ``<< "EOF"``; its body runs up to a line holding the word.
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
+# What a word may follow (a ``#`` opening one starts a comment): white space and the operators.
+_WORD_STARTS = frozenset(" \t\r;&|()<>")
 # Words that may be paths, wherever they stand (inside a quoted program, after ``--out=``).
 _PATHLIKE = re.compile(r"[^\s'\"`<>|;&(){}=,$\\]+")
 
@@ -97,8 +99,9 @@ def command_paths(command: str) -> CommandPaths:
     import shlex
 
     mentions = tuple(dict.fromkeys(_PATHLIKE.findall(command)))
-    lexer = shlex.shlex(_without_heredocs(command).replace("\n", " ; "), posix=True, punctuation_chars=True)
+    lexer = shlex.shlex(_lines_joined(_without_heredocs(command)), posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
+    lexer.commenters = ""  # comments are gone already: shlex would take a ``#`` inside a word for one
     try:
         words = list(lexer)
     except ValueError:
@@ -129,6 +132,37 @@ def _without_heredocs(command: str) -> str:
         kept.append(line)
         ends.extend(match.group(2) for match in _HEREDOC.finditer(line))
     return "\n".join(kept)
+
+
+def _lines_joined(command: str) -> str:
+    """``command`` on one line for :mod:`shlex`: a line break outside quotes becomes `` ; ``, a
+    comment (``#`` opening a word, up to the line's end) and an escaped line break go; quoted text stays."""
+    kept: list[str] = []
+    quote = ""
+    opens = True  # the next character would open a word
+    index = 0
+    while index < len(command):
+        char = command[index]
+        if char == "\\" and quote != "'":
+            if not command.startswith("\n", index + 1):
+                kept.append(command[index : index + 2])
+                opens = False
+            index += 2  # an escaped character, or a line continued
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "\n":
+            char = " ; "
+        elif char == "#" and opens:
+            end = command.find("\n", index)
+            index = len(command) if end < 0 else end
+            continue
+        kept.append(char)
+        opens = not quote and char[-1] in _WORD_STARTS
+        index += 1
+    return "".join(kept)
 
 
 def _simple_commands(words: list[str]) -> Iterator[list[str]]:
@@ -225,16 +259,19 @@ def _operands(arguments: list[str], valued: frozenset[str]) -> list[str]:
 
 
 def placed(paths: Iterable[tuple[str | None, str]], here: Path) -> Iterator[Path]:
-    """Absolute, normalised paths: each relative to ``here`` joined with its folder (skipped when unknown)."""
+    """Absolute, normalised paths: each relative to ``here`` joined with its folder (skipped when
+    unknown, or when no file can have that name: a NUL or a lone surrogate in it)."""
     from pytest_handoff.read.files import nameable
 
     for folder, written in paths:
         if folder is None and not os.path.isabs(written):
             continue
-        if not written or not nameable(written) or written.startswith("~") or "$" in written:
+        if not written or written.startswith("~") or "$" in written:
             continue
         base = here / folder if folder else here
-        yield Path(os.path.normpath(base / written))
+        path = os.path.normpath(base / written)
+        if nameable(path):  # the folder of a ``cd`` may hold a NUL or a lone surrogate too
+            yield Path(path)
 
 
 def respond_to_bash(payload: Mapping[str, Any], started: float) -> dict[str, Any] | None:

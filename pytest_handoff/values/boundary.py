@@ -23,7 +23,7 @@ from typing import TextIO
 @cache
 def _control() -> re.Pattern[str]:
     """Compiled on first use: a run with nothing to report shows no handoff text."""
-    return re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+    return re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _show(match: re.Match[str]) -> str:
@@ -46,16 +46,20 @@ def inert(text: str, *, opens_line: bool = True) -> str:
     return shown
 
 
-# A line's opening as the runner sees it: white space, and any colour or style codes before it.
+# A line's opening as the runner sees it: white space, and any control sequence (ECMA-48's CSI:
+# parameters, intermediates, a final byte) before it.
 @cache
 def _line_opening() -> re.Pattern[str]:
-    return re.compile(r"(?:\s|\x1b\[[0-9;?]*[A-Za-z])*")
+    return re.compile(r"(?:\s|\x1b\[[0-?]*[ -/]*[@-~])*")
 
 
 def guarded_line(line: str) -> str:
     """``line`` (one line of output, as drawn) unable to start a workflow command: a ``::`` it
     opens with is escaped, and every ``##[``. For output laid out by a library that wraps text:
-    a wrap may open a line inside a value, where :func:`inert` could not know a line would start."""
+    a wrap may open a line inside a value, where :func:`inert` could not know a line would start.
+    A carriage return ends a line for a CI runner: each part after one is guarded as a line too."""
+    if "\r" in line:
+        return "\r".join(guarded_line(part) for part in line.split("\r"))
     if "##[" in line:
         line = line.replace("##[", "\\x23#[")
     start = _line_opening().match(line)

@@ -97,6 +97,9 @@ def _claims_at(
         yield Claim(document, pointer, field.kind, text, change=change, claimed_count=count)
 
 
+#: A line number or a count has at most this many digits (longer is no number a file or a run has,
+#: and past 4,300 digits Python refuses to convert it).
+MAX_DIGITS = 18
 #: A pytest node id: a Python file, ``::``, an optional class, the test function (parameters dropped).
 NODE_ID = re.compile(r"(?<![\w./-])(?P<path>[\w./-]*\w\.py)::(?:[A-Za-z_]\w*::)?(?P<test>test\w*)")
 #: A commit hash as handoffs write them: 7 to 40 hexadecimal characters, not all digits.
@@ -114,7 +117,7 @@ def locations_in(text: str) -> Iterator[tuple[str, int]]:
     for match in _LOCATION.finditer(text):
         path = match.group("path")
         line = match.group("colon") or match.group("anchor") or match.group("words")
-        if looks_like_path(path):
+        if looks_like_path(path) and len(line) <= MAX_DIGITS:
             yield path, int(line)
 
 
@@ -135,7 +138,8 @@ def _number(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.isdigit():
+    # Decimal digits only: "²" is a digit int() cannot read.
+    if isinstance(value, str) and value.isdecimal() and len(value) <= MAX_DIGITS:
         return int(value)
     return None
 
