@@ -44,8 +44,8 @@ import atheris
 with atheris.instrument_imports():
     import shlex  # noqa: F401 (imported lazily by bash_writes: instrumented here, its states guide the fuzzer)
 
-    from pytest_handoff.agent_stop import read_transcript
-    from pytest_handoff.bash_writes import CommandPaths, command_paths, placed
+    from pytest_handoff.agents.bash import CommandPaths, command_paths, placed
+    from pytest_handoff.agents.stop import read_transcript
     from pytest_handoff.places.pointers import unescape_pointer_token
     from pytest_handoff.read.files import nameable
     from pytest_handoff.read.strict_json import parse_json_bytes

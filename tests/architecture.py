@@ -23,8 +23,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pipeline", ("pipeline",)),
     ("output", ("reporters", "views")),
     ("entry points", (
-        "cli", "plugin", "api", "claude_hook", "hook_support", "bash_writes", "agent_stop", "mcp_server",
-        "__init__", "__main__",
+        "cli", "plugin", "api", "agents", "__init__", "__main__",
     )),
 )  # fmt: skip
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff import claude_hook
-from pytest_handoff.agent_stop import MAX_BLOCKS, read_transcript
+from pytest_handoff.agents import claude_hook
+from pytest_handoff.agents.stop import MAX_BLOCKS, read_transcript
 from pytest_handoff.cli import main as cli_main
 from tests.agent_loop import (
     DEV,

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff import claude_hook
-from pytest_handoff.bash_writes import command_paths, ran_for
+from pytest_handoff.agents import claude_hook
+from pytest_handoff.agents.bash import command_paths, ran_for
 from tests.agent_loop import CHAIN_ID, DEV, REVIEW, TEST, Project, bash_payload, in_git
 
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"

@@ -159,7 +159,7 @@ def test_a_file_name_cannot_write_a_line_either(
 
 
 def test_the_hook_lets_a_path_no_file_system_can_name_go_by_cleanly(git_project: Path) -> None:
-    from pytest_handoff.claude_hook import respond
+    from pytest_handoff.agents.claude_hook import respond
 
     for file_path in (str(git_project / "x\ud800.json"), str(git_project / "a\x00.json")):
         payload = {
@@ -172,7 +172,7 @@ def test_the_hook_lets_a_path_no_file_system_can_name_go_by_cleanly(git_project:
 
 
 def test_mcp_refuses_a_path_no_file_system_can_name(git_project: Path) -> None:
-    from pytest_handoff.mcp_server import inside
+    from pytest_handoff.agents.mcp import inside
 
     with pytest.raises(ValueError, match="not a path this system can name"):
         inside(git_project, "a\ud800.json")

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff import claude_hook
+from pytest_handoff.agents import claude_hook
 from pytest_handoff.cli import main as cli_main
 from tests.agent_loop import BA, DEV, REVIEW, TEST, Project
 

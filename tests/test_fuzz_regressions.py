@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff.bash_writes import command_paths, placed
+from pytest_handoff.agents.bash import command_paths, placed
 from pytest_handoff.profiles.yolo.profile import read_jsonl
 from pytest_handoff.read.yamldoc import read_yaml
 from pytest_handoff.rules.evidence.claims import claims_of, locations_in
@@ -105,7 +105,7 @@ def test_a_junit_report_naming_an_encoding_no_codec_reads_is_a_junit_error(tmp_p
 
 
 def test_a_stop_mark_with_a_count_of_thousands_of_digits_is_no_mark(tmp_path: Path) -> None:
-    from pytest_handoff.agent_stop import read_transcript
+    from pytest_handoff.agents.stop import read_transcript
 
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff import api, claude_hook
+from pytest_handoff import api
+from pytest_handoff.agents import claude_hook
 from pytest_handoff.cli import main
 from pytest_handoff.read.git import SAFE_CONFIG, driver_overrides, git_text, run_git
 from pytest_handoff.rules.evidence.repository import forget_repositories

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff import claude_hook
+from pytest_handoff.agents import claude_hook
 from pytest_handoff.cli import main
 from pytest_handoff.read.files import Unreadable, read_bounded, read_head
 from tests.agent_loop import Project, stop_payload

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pytest_handoff import mcp_server
+from pytest_handoff.agents import mcp as mcp_server
 from pytest_handoff.cli import main
 from tests.agent_loop import CHAIN_ID, DEV, TEST, Project
 from tests.conftest import REPO

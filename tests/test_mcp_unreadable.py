@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from pytest_handoff.mcp_server import Unreadable, lone_surrogate, unread_line, unreadable, unreadable_answer
+from pytest_handoff.agents.mcp import Unreadable, lone_surrogate, unread_line, unreadable, unreadable_answer
 
 SURROGATE = r"holds a lone surrogate (\ud800), which is not Unicode text"
 

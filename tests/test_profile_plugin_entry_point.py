@@ -24,7 +24,7 @@ from pytest_handoff.values.settings import Settings
 TINY_PACKAGE = '''
 """A tiny handoff format: ``greetings/**/*.greeting.json``, one rule."""
 
-from pytest_handoff.model import Hit
+from pytest_handoff.values.rules import Hit
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.values.documents import Loaded
 from pytest_handoff.read.strict_json import parse_json_bytes

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_handoff import api, claude_hook
+from pytest_handoff import api
+from pytest_handoff.agents import claude_hook
 from pytest_handoff.cli import main
 from pytest_handoff.values.errors import ConfigError
 from tests.agent_loop import DEV, Project

@@ -166,11 +166,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args[:1] == ["rules"]:
             status = list_rules()
         elif args[:1] == ["claude-hook"]:
-            from pytest_handoff.claude_hook import main as claude_hook
+            from pytest_handoff.agents.claude_hook import main as claude_hook
 
             status = claude_hook(args[1:])
         elif args[:1] == ["mcp"]:
-            from pytest_handoff.mcp_server import main as mcp_server
+            from pytest_handoff.agents.mcp import main as mcp_server
 
             status = mcp_server(args[1:])
         elif args[:1] and args[0] in ("chain", "report", "show", "schema"):

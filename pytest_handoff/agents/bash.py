@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pytest_handoff.hook_support import (
+from pytest_handoff.agents.common import (
     Handoffs,
     changed_in_git,
     changed_since,

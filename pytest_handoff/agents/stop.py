@@ -38,8 +38,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.bash_writes import SLACK, command_paths, placed
-from pytest_handoff.hook_support import (
+from pytest_handoff.agents.bash import SLACK, command_paths, placed
+from pytest_handoff.agents.common import (
     Handoffs,
     changed_in_git,
     changed_since,

@@ -4,8 +4,8 @@ Claude Code runs the hook with one JSON payload on stdin and reads its answer on
 command serves every event it is registered for, chosen by ``hook_event_name``:
 
 - ``PreToolUse``/``PostToolUse`` on ``Write``, ``Edit`` and ``MultiEdit`` (here);
-- ``PostToolUse``/``PostToolUseFailure`` on ``Bash`` (:mod:`pytest_handoff.bash_writes`);
-- ``Stop``/``SubagentStop`` (:mod:`pytest_handoff.agent_stop`).
+- ``PostToolUse``/``PostToolUseFailure`` on ``Bash`` (:mod:`pytest_handoff.agents.bash`);
+- ``Stop``/``SubagentStop`` (:mod:`pytest_handoff.agents.stop`).
 
 For the file tools, the fields read are ``tool_name``, ``cwd`` (the project folder unless
 ``$CLAUDE_PROJECT_DIR`` names it: settings and display paths are relative to it) and
@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
-from pytest_handoff.hook_support import (
+from pytest_handoff.agents.common import (
     MAX_FINDINGS,
     MAX_HINT,
     MAX_REASON,
@@ -143,11 +143,11 @@ def respond(
         return None
     event, tool = payload.get("hook_event_name"), payload.get("tool_name")
     if event in STOP_EVENTS:
-        from pytest_handoff.agent_stop import respond_to_stop
+        from pytest_handoff.agents.stop import respond_to_stop
 
         return respond_to_stop(payload, warn or (lambda _: None))
     if event in SHELL_EVENTS and tool == "Bash":
-        from pytest_handoff.bash_writes import respond_to_bash
+        from pytest_handoff.agents.bash import respond_to_bash
 
         return respond_to_bash(payload, time.time() if started is None else started)
     if event in EVENTS and tool in TOOLS:
@@ -172,7 +172,7 @@ def _respond_to_file_tool(payload: Mapping[str, Any]) -> dict[str, Any] | None:
         os.path.normpath(Path(cwd if isinstance(cwd, str) and os.path.isabs(cwd) else root) / file_path)
     )
     settings = hook_settings(root)
-    from pytest_handoff.hook_support import Handoffs
+    from pytest_handoff.agents.common import Handoffs
 
     if not Handoffs(root, settings).claims(path):
         return None
@@ -240,8 +240,8 @@ def _reason(
     path: Path, root: Path, settings: Settings, content: str | None, tool: str, *, before: bool
 ) -> str | None:
     """The text that tells the agent what to fix, or None when nothing is of error severity."""
+    from pytest_handoff.agents.common import errors_of
     from pytest_handoff.api import check_file
-    from pytest_handoff.hook_support import errors_of
 
     errors = errors_of(check_file(path, content, root=root, settings=settings).findings)
     if errors and before:
@@ -258,7 +258,7 @@ def _reason(
 
 def agent_reason(errors: Sequence[Finding], path: Path, root: Path, tool: str, *, before: bool) -> str:
     """Findings as the agent reads them: place, pointer, message and fix, most important first."""
-    from pytest_handoff.hook_support import findings_reason, masked_display, shown
+    from pytest_handoff.agents.common import findings_reason, masked_display, shown
 
     name, broken = shown(path, root), contracts(len(errors))
     first = (
