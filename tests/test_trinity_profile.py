@@ -9,8 +9,9 @@ import pytest
 from pytest_handoff.pipeline.config import merged
 from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.profiles.builtin import TRINITY
+from pytest_handoff.profiles.trinity.format import normal_folder, workspaces
 from pytest_handoff.profiles.trinity.names import Instant, parse_file_name, parse_timestamp
-from pytest_handoff.profiles.trinity.profile import PROFILE, normal_folder, workspaces
+from pytest_handoff.profiles.trinity.profile import PROFILE
 from pytest_handoff.read.globs import matches_globs
 from pytest_handoff.values.settings import Settings
 from tests.probes import HEAVY_MODULES, import_in_fresh_process

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.profiles.yolo.catalogue import FLAT, all_schemas, render
-from pytest_handoff.profiles.yolo.profile import FLAT_TYPES
+from pytest_handoff.profiles.yolo.format import FLAT_TYPES
 from pytest_handoff.validation.schemas import source_checkout_schemas
 from pytest_handoff.values.settings import Settings
 from tests.yolo_helpers import (

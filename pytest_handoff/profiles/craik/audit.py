@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.places.pointers import pointer_join
+from pytest_handoff.profiles.craik.format import DOCS_ONLY_FIELDS, DOCS_ONLY_STATUSES, HANDOFF_DOCS
 from pytest_handoff.profiles.craik.outcomes import failures
-from pytest_handoff.profiles.craik.profile import DOCS_ONLY_FIELDS, DOCS_ONLY_STATUSES, HANDOFF_DOCS
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
@@ -85,7 +85,9 @@ def check_validation_recorded(document: Document, settings: Settings) -> Iterato
 
 def _explains(entries: Any) -> bool:
     """True for a list with an entry someone wrote (not only Craik's automatic context debt)."""
-    return isinstance(entries, list) and any(not isinstance(e, str) or e not in AUTOMATIC_DEBT for e in entries)
+    return isinstance(entries, list) and any(
+        not isinstance(e, str) or e not in AUTOMATIC_DEBT for e in entries
+    )
 
 
 def check_receipts_reviewed(document: Document, settings: Settings) -> Iterator[Hit]:

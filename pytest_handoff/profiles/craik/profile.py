@@ -17,6 +17,16 @@ from typing import TYPE_CHECKING
 
 from pytest_handoff.profiles.base import Profile, folder_files
 from pytest_handoff.profiles.builtin import CRAIK as SPEC
+from pytest_handoff.profiles.craik.format import (
+    DOCS_ONLY_FIELDS,
+    DOCS_ONLY_STATUSES,
+    HANDOFF,
+    HANDOFF_DOCS,
+    NAME,
+    QUALITY_SCORE,
+    SCHEMA_IDS,
+    STORE_KINDS,
+)
 from pytest_handoff.read.files import read_head
 from pytest_handoff.rules.evidence.declared import ClaimField
 from pytest_handoff.values.documents import Document, Loaded
@@ -26,23 +36,6 @@ from pytest_handoff.values.settings import NO_SETTINGS, Settings
 if TYPE_CHECKING:
     from pytest_handoff.values.rules import Rule
     from pytest_handoff.values.settings import Settings
-
-NAME = SPEC.name
-
-HANDOFF = "handoff"
-HANDOFF_DOCS = "handoff_docs"
-QUALITY_SCORE = "handoff_quality_score"
-HANDOFF_TYPES = (HANDOFF, HANDOFF_DOCS, QUALITY_SCORE)
-
-#: The ``schema`` field of each record kind, as Craik writes it.
-SCHEMA_IDS = {"craik.handoff": HANDOFF, "craik.handoff_quality_score": QUALITY_SCORE}
-#: The store's ``records.kind`` of each record kind.
-STORE_KINDS = {"handoffs": HANDOFF, "handoff_quality_scores": QUALITY_SCORE}
-
-#: Field names only Craik's docs page uses (the code calls them files_changed + artifacts,
-#: commands_run + tests_run, receipt_ids, memory_proposal_ids), and statuses only it knows.
-DOCS_ONLY_FIELDS = ("files_and_artifacts", "commands_and_validation", "receipts", "memory_proposals")
-DOCS_ONLY_STATUSES = ("paused", "requires_review")
 
 STORE_SUFFIXES = (".sqlite3", ".sqlite", ".db")
 #: A named JSON file is Craik's when its name says so or its head declares a Craik record.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.profiles.craik.profile import HANDOFF, HANDOFF_DOCS, QUALITY_SCORE
+from pytest_handoff.profiles.craik.format import HANDOFF, HANDOFF_DOCS, QUALITY_SCORE
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:

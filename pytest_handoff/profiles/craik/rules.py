@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_handoff.profiles.craik import audit, quality
-from pytest_handoff.profiles.craik.profile import HANDOFF, HANDOFF_DOCS, NAME, QUALITY_SCORE
+from pytest_handoff.profiles.craik.format import HANDOFF, HANDOFF_DOCS, NAME, QUALITY_SCORE
 from pytest_handoff.profiles.craik.store import BAD_PAYLOAD, STORE_TOO_NEW, STORE_UNREADABLE
 from pytest_handoff.rules.rows import listed, reported
 from pytest_handoff.values.findings import Severity

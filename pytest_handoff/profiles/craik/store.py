@@ -27,7 +27,7 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.profiles.craik.profile import STORE_KINDS
+from pytest_handoff.profiles.craik.format import STORE_KINDS
 from pytest_handoff.values.documents import Document, Loaded
 from pytest_handoff.values.findings import Finding, Severity
 
@@ -73,7 +73,9 @@ def read_store(path: Path, display_path: str) -> Loaded:
 def _open(path: Path, options: str) -> sqlite3.Connection:
     import sqlite3
 
-    return sqlite3.connect(f"file:{_uri_path(path)}?{options}", uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
+    return sqlite3.connect(
+        f"file:{_uri_path(path)}?{options}", uri=True, timeout=BUSY_TIMEOUT, isolation_level=None
+    )
 
 
 def _read_from(connection: sqlite3.Connection, path: Path, display_path: str) -> Loaded:
@@ -149,7 +151,8 @@ def _copy_wal(wal: Path, target: Path) -> bool | str:
         after = os.fstat(descriptor)
     finally:
         os.close(descriptor)
-    return (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)  # ours: it may build its -shm
+    # Ours: it may build its -shm.
+    return (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
 
 
 def _read_rows(connection: sqlite3.Connection, path: Path, display_path: str) -> Loaded:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_handoff.profiles.builtin import NEURALRELAY as SPEC
-from pytest_handoff.profiles.neuralrelay.profile import REWORK_FILE
+from pytest_handoff.profiles.neuralrelay.format import REWORK_FILE
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:

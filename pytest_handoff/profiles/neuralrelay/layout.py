@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from pytest_handoff.profiles.neuralrelay.cycles import cycles
-from pytest_handoff.profiles.neuralrelay.profile import (
+from pytest_handoff.profiles.neuralrelay.format import (
     CHAIN_ID,
     NUMBERED_FILE,
     REWORK_FILE,

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.profiles.builtin import NEURALRELAY as SPEC
+from pytest_handoff.profiles.neuralrelay.format import (
+    AGENTS,
+    NAME,
+    NUMBERED_FILE,
+    REWORK_FILE,
+    STAGE,
+    STRAY_FILE,
+    agents,
+)
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.rules.evidence.declared import ClaimField
 from pytest_handoff.values.documents import Document, LoadResult
@@ -21,31 +29,6 @@ if TYPE_CHECKING:
     from pytest_handoff.values.groups import Group
     from pytest_handoff.values.rules import Rule
     from pytest_handoff.values.view_model import ChainView
-
-NAME = SPEC.name
-
-HANDOFF_TYPES = ("requirements", "dev_to_test", "test_to_review", "review_final", "rework")
-#: Where each type stands in a chain; numbered files must not go backwards.
-STAGE = {"requirements": 0, "dev_to_test": 1, "test_to_review": 2, "review_final": 3}
-#: The agents NeuralRelay ships and the handoff type each writes.
-AGENTS = {
-    "ba-agent": "requirements",
-    "dev-agent": "dev_to_test",
-    "test-agent": "test_to_review",
-    "security-agent": "test_to_review",
-    "review-agent": "review_final",
-}
-
-NUMBERED_FILE = re.compile(r"(?P<seq>\d{2,})-(?P<agent>[a-z0-9][a-z0-9-]*)\.json")
-REWORK_FILE = re.compile(r"rework-(?P<cycle>\d+)\.json")
-CHAIN_ID = re.compile(r"(?P<date>[0-9]{8})-(?P<time>[0-9]{6})(?:-(?P<n>[0-9]+))?")
-
-
-def agents(settings: Settings) -> dict[str, str]:
-    """NeuralRelay's agents plus those configured, agent -> handoff type."""
-    configured: dict[str, str] = SPEC.option(settings, "agents")
-    return {**AGENTS, **configured} if configured else AGENTS
-
 
 _HANDOFFS_FOLDER = f"{os.sep}.neuralrelay{os.sep}handoffs{os.sep}"
 
@@ -82,7 +65,10 @@ class NeuralRelayProfile(Profile):
         ClaimField("/files_changed/*/path", "path", change="change_type", handoff_types=("dev_to_test",)),
         ClaimField("/functions_added/*/file", "path", handoff_types=("dev_to_test",)),
         ClaimField(
-            "/unit_tests_written/files/*", "test_file", count_at="/unit_tests_written/count", handoff_types=("dev_to_test",)
+            "/unit_tests_written/files/*",
+            "test_file",
+            count_at="/unit_tests_written/count",
+            handoff_types=("dev_to_test",),
         ),
         ClaimField("/test_files_created/*", "test_file", handoff_types=("test_to_review",)),
         ClaimField("/unit_tests_written/summary", "test_name", handoff_types=("dev_to_test",)),
@@ -90,7 +76,10 @@ class NeuralRelayProfile(Profile):
         ClaimField("/recommended_focus_for_reviewer", "location", handoff_types=("test_to_review",)),
         ClaimField("/issues/*/location", "location", handoff_types=("review_final",)),
         ClaimField(
-            "/test_summary", "test_totals", totals=("total", "passing", "failing"), handoff_types=("test_to_review",)
+            "/test_summary",
+            "test_totals",
+            totals=("total", "passing", "failing"),
+            handoff_types=("test_to_review",),
         ),
     )
     claim_time = "/timestamp"
@@ -217,25 +206,6 @@ def _is_stray(path: Path) -> bool:
         return False
     parent = path.parent
     return parent.name != "handoffs" and parent.parent.name == "handoffs"
-
-
-STRAY_FILE = "NR108"
-
-STRAY_FILE_DOC = """A chain folder holds only handoffs: `{NN}-{agent}.json` and `rework-{N}.json`.
-
-    **What it does**: reports, once, a JSON file in a chain folder (`handoffs/{chain-id}/`) whose
-    name is neither `{NN}-{agent}.json` nor `rework-{N}.json`. The file is not read as a handoff:
-    no schema or contract rule applies to it (only HX001 looks at it). It belongs to the chain of its
-    folder, so it is never checked as a chain of its own.
-
-    **Why is this bad?** NeuralRelay's agents find handoffs by name, so such a file is either a
-    handoff no agent will read (misnamed) or something else kept where handoffs are expected.
-
-    **Example**: `.neuralrelay/handoffs/20261103-091500/metadata.json`, `2-dev-agent.json`.
-
-    **Use instead**: rename a handoff to `{NN}-{agent}.json` (`02-dev-agent.json`); keep other files
-    outside the chain folder, or set `ignore = ["NR108"]` if they must stay.
-    """
 
 
 def _stray_finding(display_path: str) -> Finding:

@@ -23,7 +23,7 @@ from pytest_handoff.profiles.neuralrelay import (
     layout,
     tracing,
 )
-from pytest_handoff.profiles.neuralrelay.profile import NAME, STRAY_FILE, STRAY_FILE_DOC
+from pytest_handoff.profiles.neuralrelay.format import NAME, STRAY_FILE, STRAY_FILE_DOC
 from pytest_handoff.rules.rows import listed, reported
 from pytest_handoff.values.findings import Severity
 from pytest_handoff.values.rules import Rule

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytest_handoff.profiles.neuralrelay.profile import CHAIN_ID, NAME, NUMBERED_FILE, REWORK_FILE
+from pytest_handoff.profiles.neuralrelay.format import CHAIN_ID, NAME, NUMBERED_FILE, REWORK_FILE
 from pytest_handoff.values.view_model import Bug, ChainView, Criterion, Property, Stage, generic_view
 
 if TYPE_CHECKING:

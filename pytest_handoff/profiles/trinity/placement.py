@@ -12,13 +12,13 @@ import posixpath
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pytest_handoff.profiles.trinity.names import parse_file_name, parse_timestamp
-from pytest_handoff.profiles.trinity.profile import (
+from pytest_handoff.profiles.trinity.format import (
     HANDOFF_FOLDER,
     in_handoff_folder,
     timestamp_tolerance_ms,
     workspaces,
 )
+from pytest_handoff.profiles.trinity.names import parse_file_name, parse_timestamp
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:

@@ -7,13 +7,13 @@ moment it was written. A group, the unit of checking, is one workspace's ``hando
 from __future__ import annotations
 
 import os
-import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.profiles.builtin import TRINITY as SPEC
+from pytest_handoff.profiles.trinity.format import HANDOFF_FOLDER, HANDOFF_TYPE, NAME, in_handoff_folder
 from pytest_handoff.profiles.trinity.names import looks_like_handoff, parse_file_name
 from pytest_handoff.rules.evidence.declared import ClaimField
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
@@ -24,39 +24,6 @@ if TYPE_CHECKING:
     from pytest_handoff.values.rules import Hit, Rule
     from pytest_handoff.values.settings import Settings
     from pytest_handoff.values.view_model import ChainView
-
-NAME = SPEC.name
-#: The folder of a workspace that other agents write handoffs into.
-HANDOFF_FOLDER = "handoff"
-#: Trinity has one kind of handoff.
-HANDOFF_TYPE = "handoff"
-
-
-def workspaces(settings: Settings) -> dict[str, str]:
-    """``[tool.handoff.trinity] workspaces``: agent -> workspace folder (POSIX, relative to the root).
-
-    An agent not listed is judged by its folder's name.
-    """
-    configured: Mapping[str, str] = SPEC.option(settings, "workspaces")
-    return {agent: normal_folder(folder) for agent, folder in configured.items()}
-
-
-def normal_folder(folder: str) -> str:
-    """A configured folder as the engine shows folders: POSIX separators, no ``./`` or trailing ``/``."""
-    spelt = folder.strip().replace("\\", "/")
-    if spelt.startswith("/") or (len(spelt) > 1 and spelt[1] == ":"):
-        return spelt.rstrip("/") or "/"  # absolute: compared as a path on disk
-    return posixpath.normpath(spelt)
-
-
-def timestamp_tolerance_ms(settings: Settings) -> int:
-    """``[tool.handoff.trinity] timestamp-tolerance-ms`` (a whole number >= 0), else the default."""
-    value: int = SPEC.option(settings, "timestamp-tolerance-ms")
-    return value
-
-
-def in_handoff_folder(path: Path) -> bool:
-    return path.parent.name == HANDOFF_FOLDER
 
 
 def _holds_handoffs(folder: Path) -> bool:

@@ -11,6 +11,7 @@ reported as HS001).
 
 from __future__ import annotations
 
+from pytest_handoff.profiles.trinity.format import HANDOFF_TYPE, NAME
 from pytest_handoff.profiles.trinity.history import check_history_goes_forward
 from pytest_handoff.profiles.trinity.placement import (
     check_file_name,
@@ -19,7 +20,6 @@ from pytest_handoff.profiles.trinity.placement import (
     check_timestamp_in_name,
     check_workspace_is_recipients,
 )
-from pytest_handoff.profiles.trinity.profile import HANDOFF_TYPE, NAME
 from pytest_handoff.rules.rows import listed
 from pytest_handoff.values.findings import Severity
 from pytest_handoff.values.rules import Rule

@@ -3,7 +3,8 @@
 The shipped schema files are generated from this table (``python -m
 pytest_handoff.profiles.yolo.catalogue schemas/yolo``) and a test keeps them equal to it, so
 the table is the one place a field, its type or its enum is decided. The engine reads the
-files, never this module: the profile keeps its own list of type names (:data:`FLAT_TYPES`, tested equal).
+files, never this module: :mod:`~pytest_handoff.profiles.yolo.format` keeps its own list of type
+names (:data:`~pytest_handoff.profiles.yolo.format.FLAT_TYPES`, tested equal).
 
 Which fields are required is our reading of YOLO's examples: the fields a receiver cannot do
 without (counts, verdicts, ids); lists and artifact paths may be left out.
@@ -45,7 +46,10 @@ def flat_schema(name: str) -> Schema:
     body = _shape(name, fields)
     earlier = EARLIER_FLAT.get(name, ())
     if earlier:
-        versions = [(CURRENT_VERSION, body), *((label, _shape(name, shape)) for label, shape in reversed(earlier))]
+        versions = [
+            (CURRENT_VERSION, body),
+            *((label, _shape(name, shape)) for label, shape in reversed(earlier)),
+        ]
         body = {"anyOf": [{"title": label, **shape} for label, shape in versions]}
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pytest_handoff.places.pointers import pointer_join
-from pytest_handoff.profiles.yolo.profile import V2_PREFIX, v2_type
+from pytest_handoff.profiles.yolo.format import V2_PREFIX, v2_type
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:

@@ -6,7 +6,6 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-NAME = "yolo"
 PLANNING = ".yolo-planning"
 SUFFIXES = (".json", ".jsonl")
 EXECUTION_STATE = ".execution-state.json"

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_handoff.profiles.yolo.format import V2_PREFIX
 from pytest_handoff.profiles.yolo.layout import (
     ESCALATION_LOG,
     EXECUTION_STATE,
@@ -17,7 +18,6 @@ from pytest_handoff.profiles.yolo.layout import (
     plan_id,
     same_number,
 )
-from pytest_handoff.profiles.yolo.profile import V2_PREFIX
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_handoff.profiles.yolo import artifacts, counts, envelope, markdown, places, routing, verdicts
-from pytest_handoff.profiles.yolo.layout import NAME
+from pytest_handoff.profiles.yolo.format import NAME
 from pytest_handoff.rules.rows import listed
 from pytest_handoff.values.findings import Severity
 from pytest_handoff.values.rules import Rule
