@@ -44,14 +44,19 @@ def fixture_lines(relative: str) -> list[dict[str, Any]]:
 
 def renumber(value: Any, phase: str, following: str) -> Any:
     """A YOLO fixture value moved from phase 03 to ``phase`` (and its successor 04 to ``following``)."""
-    text = json.dumps(value).replace('"04"', '"NEXT"').replace("03-", f"{phase}-").replace('"03"', f'"{phase}"')
+    text = (
+        json.dumps(value).replace('"04"', '"NEXT"').replace("03-", f"{phase}-").replace('"03"', f'"{phase}"')
+    )
     return json.loads(text.replace('"NEXT"', f'"{following}"'))
 
 
 def yolo_project(root: Path, phases: list[str]) -> None:
     """config/schemas/message-schemas.json and .execution-state.json knowing each phase's escalation."""
     clean = FIXTURES / "yolo" / "clean"
-    write(root / "config/schemas/message-schemas.json", (clean / "config/schemas/message-schemas.json").read_bytes())
+    write(
+        root / "config/schemas/message-schemas.json",
+        (clean / "config/schemas/message-schemas.json").read_bytes(),
+    )
     state = json.loads((clean / "yolo-planning/.execution-state.json").read_text())
     template = state["escalations"][0]
     state["escalations"] = [renumber(template, p, p) for p in phases]
@@ -66,16 +71,28 @@ def make_yolo_jsonl(root: Path, count: int) -> None:
     per = count // len(phases)
     tasks = max(0, (per - 20) // 3)  # 18 fixed lines, 3 per task, the rest critique lines
     for index, p in enumerate(phases):
-        files = {name: [renumber(row, p, f"{int(p) + 1:02d}") for row in fixture_lines(name)] for name in YOLO_FILES}
+        files = {
+            name: [renumber(row, p, f"{int(p) + 1:02d}") for row in fixture_lines(name)]
+            for name in YOLO_FILES
+        }
         plan, messages, v2 = files["03-01.plan.jsonl"], files["messages.jsonl"], files["v2-messages.jsonl"]
-        files["03-01.summary.jsonl"][0].update(tc=tasks + 2, tt=tasks + 2)  # the fixture's T1 and T2, then ours
+        files["03-01.summary.jsonl"][0].update(
+            tc=tasks + 2, tt=tasks + 2
+        )  # the fixture's T1 and T2, then ours
         for k in range(3, tasks + 3):
             plan.append({**plan[1], "id": f"T{k}", "a": f"Task {k} of phase {p}", "f": [f"src/m{p}_{k}.py"]})
             commit = hashlib.sha1(f"{p}/{k}".encode()).hexdigest()[:7]
             messages.append({**messages[1], "task": f"{p}-01/T{k}", "commit": commit})
-            payload = {**v2[0]["payload"], "task_id": f"T{k}", "commit": commit, "files_modified": [f"src/m{p}_{k}.py"]}
+            payload = {
+                **v2[0]["payload"],
+                "task_id": f"T{k}",
+                "commit": commit,
+                "files_modified": [f"src/m{p}_{k}.py"],
+            }
             v2.append({**v2[0], "id": f"msg-{p}-{k}", "task": f"{p}-01/T{k}", "payload": payload})
-        rows = per - sum(map(len, files.values())) + 2 + (count % len(phases) if index == len(phases) - 1 else 0)
+        rows = (
+            per - sum(map(len, files.values())) + 2 + (count % len(phases) if index == len(phases) - 1 else 0)
+        )
         critique = files["critique.jsonl"]
         critique += [{**critique[1], "id": f"C{k}", "q": f"Open question {k}"} for k in range(3, rows + 1)]
         files["critique.jsonl"] = critique[:rows]
@@ -100,7 +117,9 @@ def craik_records(i: int) -> tuple[dict[str, Any], dict[str, Any]]:
     clean = FIXTURES / "craik" / "clean"
     handoff = json.loads(fixture_text(clean / "handoff_invoice_export.json"))
     score = json.loads(fixture_text(clean / "handoff_quality_invoice_export.json"))
-    handoff.update(id=f"handoff_{i:05d}", task_id=f"task_{i:05d}", summary=f"{handoff['summary']} (batch {i})")
+    handoff.update(
+        id=f"handoff_{i:05d}", task_id=f"task_{i:05d}", summary=f"{handoff['summary']} (batch {i})"
+    )
     score.update(id=f"handoff_quality_handoff_{i:05d}", task_id=f"task_{i:05d}", handoff_id=handoff["id"])
     return handoff, score
 
@@ -127,7 +146,9 @@ def make_craik_store(root: Path, count: int) -> None:
     for i in range((count + 1) // 2):
         for kind, record in zip(("handoffs", "handoff_quality_scores"), craik_records(i), strict=True):
             payload = json.dumps(record, sort_keys=True, separators=(",", ":"))
-            rows.append((kind, record["id"], record["schema"], payload, record["created_at"], record["created_at"]))
+            rows.append(
+                (kind, record["id"], record["schema"], payload, record["created_at"], record["created_at"])
+            )
     connection.executemany("INSERT INTO records VALUES (?, ?, ?, '0.1.0', ?, ?, ?)", rows[:count])
     connection.commit()
     connection.close()
@@ -137,11 +158,18 @@ def make_craik_exports(root: Path, count: int) -> None:
     """``count`` ``*.craik.json`` exports (handoff + score pairs), 100 a folder under ``.craik/exports/``."""
     for i in range(count):
         record = craik_records(i // 2)[i % 2]
-        write(root / f".craik/exports/batch-{i // 100:03d}/{record['id']}.craik.json", json.dumps(record, indent=2))
+        write(
+            root / f".craik/exports/batch-{i // 100:03d}/{record['id']}.craik.json",
+            json.dumps(record, indent=2),
+        )
 
 
 READY, PROMISE = "AGENT_READY_FOR_HANDOFF", "<promise>RALPH_COMPLETE</promise>"
-RALPH_ROUTE = (("pm", "developer", "task_assignment"), ("developer", "qa", "ready_for_qa"), ("qa", "pm", "validation_passed"))
+RALPH_ROUTE = (
+    ("pm", "developer", "task_assignment"),
+    ("developer", "qa", "ready_for_qa"),
+    ("qa", "pm", "validation_passed"),
+)
 RALPH_ITERATIONS, RALPH_ITEMS, RALPH_BYTES_PER_PHRASE = 12, 100, 10_000
 
 
@@ -154,7 +182,9 @@ def make_ralph(root: Path, count: int) -> None:
         write(root / ".claude/session" / path.name, path.read_bytes())
     prd = json.loads((clean / "prd.json").read_text())
     template = prd["items"][0]
-    prd["items"] = [{**template, "id": f"feat-{n:03d}", "title": f"Feature {n}"} for n in range(1, RALPH_ITEMS + 1)]
+    prd["items"] = [
+        {**template, "id": f"feat-{n:03d}", "title": f"Feature {n}"} for n in range(1, RALPH_ITEMS + 1)
+    ]
     prd["session"]["stats"].update(totalTasks=RALPH_ITEMS, completed=RALPH_ITEMS)
     write(root / "prd.json", json.dumps(prd, indent=2) + "\n")
     chatter = [
@@ -178,7 +208,9 @@ def make_ralph(root: Path, count: int) -> None:
         context = {"from": sender, "reason": reason, "timestamp": stamp,
                    "task": {"id": f"feat-{k:03d}", "title": f"Feature {k}", "action": "implement"}}  # fmt: skip
         encoded = base64.b64encode(json.dumps(context, separators=(",", ":")).encode()).decode()
-        logs.setdefault((i * RALPH_ITERATIONS // count, sender), []).extend([*lines, READY, f"HANDOFF:{target}:{encoded}"])
+        logs.setdefault((i * RALPH_ITERATIONS // count, sender), []).extend(
+            [*lines, READY, f"HANDOFF:{target}:{encoded}"]
+        )
     logs.setdefault((RALPH_ITERATIONS - 1, "pm"), []).extend(["Every item of prd.json passes", PROMISE])
     for (iteration, agent), lines in logs.items():
         write(root / f"logs/iteration-{iteration + 1:02d}/{agent}.log", "\n".join(lines) + "\n")
@@ -189,7 +221,10 @@ TRINITY_AGENTS = ("designer", "developer", "tester", "qa-lead", *(f"agent-{n:02d
 
 def make_trinity(root: Path, count: int) -> None:
     """``count`` handoffs in 20 workspaces' ``handoff/`` folders; the newest tenth still pending."""
-    contexts = [json.loads(p.read_text())["context"] for p in sorted((FIXTURES / "trinity" / "studio").rglob("*.json"))]
+    contexts = [
+        json.loads(p.read_text())["context"]
+        for p in sorted((FIXTURES / "trinity" / "studio").rglob("*.json"))
+    ]
     start = 1_775_000_000_000  # ms since the epoch: 2026-03-31
     for i in range(count):
         to = TRINITY_AGENTS[i % 20]
@@ -207,7 +242,9 @@ def make_contracts(root: Path, count: int) -> None:
     project = FIXTURES / "contracts" / "project"
     shutil.copytree(project / "schemas", root / "schemas")
     write(root / "pyproject.toml", (project / "pyproject.toml").read_bytes())
-    plan, report = ((project / "reviews/sprint-1" / name).read_text() for name in ("01-plan.yaml", "02-report.yaml"))
+    plan, report = (
+        (project / "reviews/sprint-1" / name).read_text() for name in ("01-plan.yaml", "02-report.yaml")
+    )
     for i in range(count):
         folder, n = divmod(i, 100)
         if n == 0:
@@ -216,5 +253,3 @@ def make_contracts(root: Path, count: int) -> None:
             text = report.replace("Both criteria hold", f"Both criteria hold, run {n} of sprint {folder}")
             text = text.replace("T15:30:00Z", f"T{10 + n // 60:02d}:{n % 60:02d}:00Z")
         write(root / f"reviews/sprint-{folder:03d}/{n:03d}-{'report' if n else 'plan'}.yaml", text)
-
-

@@ -64,7 +64,9 @@ TARGET_RATIO, TARGET_RSS_MB, TARGET_WARM = 4.0, 300.0, 0.2
 # --- shapes ---------------------------------------------------------------------------------------------
 
 
-def typed_schemas(root: Path, pattern: str, schema_of: Callable[[dict[str, Any]], Path]) -> dict[Path, list[str]]:
+def typed_schemas(
+    root: Path, pattern: str, schema_of: Callable[[dict[str, Any]], Path]
+) -> dict[Path, list[str]]:
     """Files under ``root`` matching ``pattern`` grouped by the schema of their content."""
     grouped: dict[Path, list[str]] = {}
     for path in sorted(root.glob(pattern)):
@@ -133,6 +135,8 @@ elif mode == "yaml":
     for path in files(".yaml"):
         yaml.load(read(path), Loader=loader)
 """
+
+
 def ensure_tree(shape: Shape, workdir: Path, count: int) -> tuple[Path, bool]:
     """The shape's tree, generated unless a stored one has the same parameters."""
     root = workdir / shape.name
@@ -165,7 +169,12 @@ def stats(runs: list[float | None]) -> dict[str, Any]:
     done = [t for t in rounded if t is not None]
     if not done:
         return {"min_ms": None, "median_ms": None, "max_ms": None, "runs_ms": rounded}
-    return {"min_ms": min(done), "median_ms": statistics.median(done), "max_ms": max(done), "runs_ms": rounded}
+    return {
+        "min_ms": min(done),
+        "median_ms": statistics.median(done),
+        "max_ms": max(done),
+        "runs_ms": rounded,
+    }
 
 
 def findings_of(lint: str, root: Path) -> dict[str, Any]:
@@ -217,7 +226,9 @@ def measure(shape: Shape, root: Path, lint: str, python: str, cj: str | None, re
     result["cache"] = {"cold": stats(cold), "warm": stats(warm), "cache_found": cache_found}
     result["rss"] = {"peak_mb": round(rss, 1), "exit": rss_exit}
     result["errors"] = [error for job in (*jobs.values(), cold_job, warm_job) for error in job.errors][:6]
-    result["retried_after"] = [error for job in (*jobs.values(), cold_job, warm_job) for error in job.retried][:6]
+    result["retried_after"] = [
+        error for job in (*jobs.values(), cold_job, warm_job) for error in job.retried
+    ][:6]
     return result
 
 
@@ -232,7 +243,10 @@ def verdicts(result: dict[str, Any]) -> dict[str, Any]:
     checks: dict[str, tuple[list[float] | None, Callable[[float], bool]]] = {
         "lint/floor": (over(lint, runs("floor")), lambda v: v <= TARGET_RATIO),
         "cj/lint": (over(runs("cj"), lint), lambda v: v > 1),
-        "rss_mb": ([result["rss"]["peak_mb"]] if result["rss"]["exit"] in (0, 1) else None, lambda v: v < TARGET_RSS_MB),
+        "rss_mb": (
+            [result["rss"]["peak_mb"]] if result["rss"]["exit"] in (0, 1) else None,
+            lambda v: v < TARGET_RSS_MB,
+        ),
         "warm/cold": (over(runs("cache", "warm"), runs("cache", "cold")), lambda v: v <= TARGET_WARM),
     }
     found = {}
@@ -251,7 +265,9 @@ def verdicts(result: dict[str, Any]) -> dict[str, Any]:
 def ms(entry: dict[str, Any] | None, spread: bool = True) -> str:
     if not entry or entry["median_ms"] is None:
         return "n/a" if not entry else "error"
-    return " / ".join(f"{entry[k]:,.0f}" for k in (("min_ms", "median_ms", "max_ms") if spread else ("median_ms",)))
+    return " / ".join(
+        f"{entry[k]:,.0f}" for k in (("min_ms", "median_ms", "max_ms") if spread else ("median_ms",))
+    )
 
 
 def cell(verdict: dict[str, Any]) -> str:
@@ -286,9 +302,15 @@ def chart(results: dict[str, Any], path: Path) -> None:
     ratios = {n: r["verdicts"]["lint/floor"]["value"] for n, r in results["shapes"].items()}
     ratios = {n: v for n, v in ratios.items() if v is not None}
     figure, axes = plt.subplots(figsize=(8, 4), layout="tight")
-    axes.bar(list(ratios), list(ratios.values()), color=["tab:green" if v <= TARGET_RATIO else "tab:red" for v in ratios.values()])
+    axes.bar(
+        list(ratios),
+        list(ratios.values()),
+        color=["tab:green" if v <= TARGET_RATIO else "tab:red" for v in ratios.values()],
+    )
     axes.axhline(TARGET_RATIO, color="black", linestyle="--", label=f"target {TARGET_RATIO:g}x")
-    axes.set(ylabel="handoff-lint / parse floor (median)", title="handoff-lint against each shape's parse floor")
+    axes.set(
+        ylabel="handoff-lint / parse floor (median)", title="handoff-lint against each shape's parse floor"
+    )
     axes.legend()
     axes.tick_params(axis="x", labelrotation=30)
     figure.savefig(path, dpi=120)
@@ -298,14 +320,29 @@ def chart(results: dict[str, Any], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="timed runs after one warm-up (default 5)")
-    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "pytest-handoff-bench" / "formats",
-                        help="where generated trees are kept and reused (default $TMPDIR/pytest-handoff-bench/formats)")
-    parser.add_argument("--only", action="append", choices=[s.name for s in SHAPES], metavar="SHAPE",
-                        help=f"only this shape (repeatable): {', '.join(s.name for s in SHAPES)}")
-    parser.add_argument("--bin-dir", type=Path, default=Path(sys.executable).parent,
-                        help="folder with handoff-lint and python (default: the running Python's)")
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "pytest-handoff-bench" / "formats",
+        help="where generated trees are kept and reused (default $TMPDIR/pytest-handoff-bench/formats)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=[s.name for s in SHAPES],
+        metavar="SHAPE",
+        help=f"only this shape (repeatable): {', '.join(s.name for s in SHAPES)}",
+    )
+    parser.add_argument(
+        "--bin-dir",
+        type=Path,
+        default=Path(sys.executable).parent,
+        help="folder with handoff-lint and python (default: the running Python's)",
+    )
     parser.add_argument("--output", type=Path, default=HERE / "formats-results.json", help="results JSON")
-    parser.add_argument("--chart", type=Path, help="write a PNG bar chart of handoff-lint / floor (matplotlib)")
+    parser.add_argument(
+        "--chart", type=Path, help="write a PNG bar chart of handoff-lint / floor (matplotlib)"
+    )
     parser.add_argument("--count", type=int, default=10_000, help="size of every shape (default 10000)")
     parser.add_argument("--skip-check-jsonschema", action="store_true", help="do not time check-jsonschema")
     args = parser.parse_args(argv)  # fmt: skip
@@ -340,7 +377,12 @@ def main(argv: list[str] | None = None) -> int:
           f"--repeat {args.repeat} after 1 warm-up, {args.count:,} per shape\n")  # fmt: skip
     print(plain(timing) + "\n\n" + plain(targets) + "\n")
     print(markdown(timing) + "\n\n" + markdown(targets) + "\n")
-    failed = [f"{n} {k}" for n, r in results["shapes"].items() for k, v in r["verdicts"].items() if v["result"] == "FAIL"]
+    failed = [
+        f"{n} {k}"
+        for n, r in results["shapes"].items()
+        for k, v in r["verdicts"].items()
+        if v["result"] == "FAIL"
+    ]
     print(f"{len(failed)} target(s) failed" + (": " + ", ".join(failed) if failed else ""))
     print(f"results written to {args.output}")
     if args.chart:

@@ -59,7 +59,9 @@ def phase_seconds(stats: pstats.Stats) -> dict[str, float]:
     for (filename, _, function), (_, _, _, cumulative, _) in table.items():
         path = filename.replace(os.sep, "/")
         for phase, carriers in PHASES.items():
-            if any(path.endswith("pytest_handoff/" + suffix) and function == name for suffix, name in carriers):
+            if any(
+                path.endswith("pytest_handoff/" + suffix) and function == name for suffix, name in carriers
+            ):
                 found[phase] += cumulative
     return found
 
@@ -81,7 +83,10 @@ def main(argv: list[str]) -> int:
     total = time.perf_counter() - started
     stats = pstats.Stats(profile, stream=open(os.devnull, "w"))  # noqa: SIM115 (kept for the process)
     phases = phase_seconds(stats)
-    print(f"start-up (import of the CLI, less python -c pass): {startup_ms(sys.executable):.1f} ms", file=sys.stderr)
+    print(
+        f"start-up (import of the CLI, less python -c pass): {startup_ms(sys.executable):.1f} ms",
+        file=sys.stderr,
+    )
     print(f"{'phase':20} {'seconds':>8} {'share':>6}", file=sys.stderr)
     for phase, seconds in phases.items():
         print(f"{phase:20} {seconds:8.2f} {seconds / total:6.1%}", file=sys.stderr)

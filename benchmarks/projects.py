@@ -227,5 +227,3 @@ def snapshot_package(workdir: Path, tools_python: str, handoff_lint: str, pytest
         log(f"  snapshot {attempt + 1}: imported from {where or '?'}, smoke exits {smoke}; retrying in 10 s")
         time.sleep(10)
     raise SystemExit("could not take a working snapshot of the package (is it mid-edit?)")
-
-

@@ -173,7 +173,11 @@ def main_jobs(tools: Tools, size: int, clean: Tree, broken: Tree, with_cj: bool,
                 Job(
                     XDIST_NOOP,
                     label,
-                    [Command([tools.pytest, "-q", "-p", "no:cacheprovider", "-n", "2", noop_file], noop_folder)],
+                    [
+                        Command(
+                            [tools.pytest, "-q", "-p", "no:cacheprovider", "-n", "2", noop_file], noop_folder
+                        )
+                    ],
                 ),
             ]
             if size >= 4 and has_xdist(tools)
@@ -330,7 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--output", type=Path, default=RESULTS, help="results JSON (default benchmarks/results.json)"
     )
-    parser.add_argument("--chart", type=Path, help="also draw the ratios against their targets as a PNG (matplotlib)")
+    parser.add_argument(
+        "--chart", type=Path, help="also draw the ratios against their targets as a PNG (matplotlib)"
+    )
     parser.add_argument(
         "--snapshot",
         action="store_true",

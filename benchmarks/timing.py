@@ -91,6 +91,7 @@ def git_state() -> dict[str, str]:
     changed = [line for line in git("status", "--porcelain").splitlines() if " benchmarks/" not in line]
     return {"commit": git("rev-parse", "--short", "HEAD"), "changed_files": str(len(changed))}
 
+
 # --- running ----------------------------------------------------------------------------------
 
 

@@ -23,9 +23,7 @@ def size_label(size: int) -> str:
     return f"{size:,} file" + ("s" if size != 1 else "")
 
 
-def per_round(
-    combine: Callable[..., float], *series: Sequence[float | None] | None
-) -> list[float] | None:
+def per_round(combine: Callable[..., float], *series: Sequence[float | None] | None) -> list[float] | None:
     """``combine`` of the runs of each round: the runs of one round were made minutes apart at most,
     so drift on a shared machine cancels out of their ratio. A round where a run failed (None) is
     left out; None when a series is missing or no round is left."""
@@ -95,8 +93,16 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
     if big is not None:
         k = f"{big // 1000}k" if big >= 1000 else str(big)
         lint, cj_big = runs("handoff-lint clean", big), runs(cj, big)
-        serial, noop = runs("pytest --handoffs clean", big), runs("floor: pytest, one no-op item per chain", big)
-        add(f"check-jsonschema {k} / handoff-lint {k}, all rules (speed-up)", over(cj_big, lint), ">= 4x", lambda v: v >= 4)
+        serial, noop = (
+            runs("pytest --handoffs clean", big),
+            runs("floor: pytest, one no-op item per chain", big),
+        )
+        add(
+            f"check-jsonschema {k} / handoff-lint {k}, all rules (speed-up)",
+            over(cj_big, lint),
+            ">= 4x",
+            lambda v: v >= 4,
+        )
         add(
             f"check-jsonschema {k} / handoff-lint --select HF,HS {k}, schema rules only (speed-up)",
             over(cj_big, runs("handoff-lint clean, schema only (--select HF,HS)", big)),
@@ -109,7 +115,12 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
             "<= 4x",
             lambda v: v <= 4,
         )
-        add(f"check-jsonschema {k} / pytest --handoffs {k} (speed-up)", over(cj_big, serial), ">= 4x", lambda v: v >= 4)
+        add(
+            f"check-jsonschema {k} / pytest --handoffs {k} (speed-up)",
+            over(cj_big, serial),
+            ">= 4x",
+            lambda v: v >= 4,
+        )
         add(
             f"pytest --handoffs {k} / (pytest's no-op items + handoff-lint) {k}",
             per_round(lambda whole, items, alone: whole / (items + alone), serial, noop, lint),
@@ -117,21 +128,37 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
             lambda v: v <= 1.15,
         )
         xdist, noop_xdist = runs(XDIST, big), runs(XDIST_NOOP, big)
-        add(f"pytest --handoffs -n 2 {k} / pytest --handoffs {k} (xdist helps)", over(xdist, serial), "<= 1x", lambda v: v <= 1.0)
+        add(
+            f"pytest --handoffs -n 2 {k} / pytest --handoffs {k} (xdist helps)",
+            over(xdist, serial),
+            "<= 1x",
+            lambda v: v <= 1.0,
+        )
         # Serial runs already check on every core: under xdist the items' own cost is what can grow.
-        info(f"pytest -n 2 / pytest, one no-op item per chain {k} (xdist's own cost, nothing checked)", over(noop_xdist, noop))
+        info(
+            f"pytest -n 2 / pytest, one no-op item per chain {k} (xdist's own cost, nothing checked)",
+            over(noop_xdist, noop),
+        )
         info(
             f"pytest --handoffs -n 2 {k} less pytest --handoffs {k}, over xdist's own extra on no-op items",
             per_round(lambda x, s, nx, n: (x - s) / (nx - n), xdist, serial, noop_xdist, noop),
         )
-        info(f"check-jsonschema {k} / pytest with one no-op item per chain {k} (best any plugin can do)", over(cj_big, noop))
+        info(
+            f"check-jsonschema {k} / pytest with one no-op item per chain {k} (best any plugin can do)",
+            over(cj_big, noop),
+        )
         add(
             f"pytest --handoffs {k}: all broken / clean",
             over(runs("pytest --handoffs all broken", big), serial),
             "<= 3x",
             lambda v: v <= 3,
         )
-        add(f"handoff-lint {k}: every file named / the folder named", over(runs(NAMED_ALL, big), lint), "<= 1.5x", lambda v: v <= 1.5)
+        add(
+            f"handoff-lint {k}: every file named / the folder named",
+            over(runs(NAMED_ALL, big), lint),
+            "<= 1.5x",
+            lambda v: v <= 1.5,
+        )
         info(f"handoff-lint {k}: all broken / clean", over(runs("handoff-lint all broken", big), lint))
         cache = results.get("cache", {}).get(str(big), {})
         pytest_cache = cache.get("pytest --handoffs -p cacheprovider")
@@ -139,7 +166,8 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
             # Not the same rounds: the cache pairs run after every other measurement of the size.
             info(
                 f"pytest with one no-op item per chain {k} / pytest --handoffs cold {k} (best warm / cold possible)",
-                None if noop is None or pytest_cache["cold"]["median_ms"] is None
+                None
+                if noop is None or pytest_cache["cold"]["median_ms"] is None
                 else [statistics.median(noop) / pytest_cache["cold"]["median_ms"]],
             )
         # The target applies to whichever tool keeps a result cache; one without is shown only.
@@ -161,7 +189,12 @@ def judge(results: dict[str, Any], sizes: list[int], memory_sizes: list[int]) ->
             verdicts[-1]["result"] = "FAIL"
     if one is not None:
         lint_one, bare = runs("handoff-lint clean", one), runs("python -c pass", one)
-        add("handoff-lint 1 file / check-jsonschema 1 file", over(lint_one, runs(cj, one)), "<= 0.25x", lambda v: v <= 0.25)
+        add(
+            "handoff-lint 1 file / check-jsonschema 1 file",
+            over(lint_one, runs(cj, one)),
+            "<= 0.25x",
+            lambda v: v <= 0.25,
+        )
         add("handoff-lint 1 file / python -c pass", over(lint_one, bare), "<= 4x", lambda v: v <= 4)
         info(
             "python importing the standard library a one-file run loads / python -c pass (best one-file ratio)",

@@ -206,7 +206,9 @@ def findings_on(source: Source, registry: Registry | None = None) -> list[Printe
         source.lay(source.folder, project)
         source.run.prepare(project)
         with _working_directory(project), no_repository_above(Path(temporary)):
-            settings = build_settings(project, registry, overrides=source.run.overrides(project), source="docs")
+            settings = build_settings(
+                project, registry, overrides=source.run.overrides(project), source="docs"
+            )
             named = [project / path for path in source.run.paths]
             _, results = check_paths(named, project, settings, jobs=1, registry=registry)
         for result in results:
@@ -306,7 +308,9 @@ def _example_lines(code: str, example: Example | None) -> list[str]:
         ]
     said = f"The first {code} finding `{example.command}` reports on {example.source}"
     if example.evidence:  # the repository of the claims is the temporary one
-        place = "a git repository that holds nothing else" if example.git else "a folder no git repository holds"
+        place = (
+            "a git repository that holds nothing else" if example.git else "a folder no git repository holds"
+        )
         said += f", in {place}"
     return [f"{said}, as it prints it:", *_text_block(example.text)]
 
@@ -328,7 +332,9 @@ def rules_block(name: str, rules: dict[str, Rule], page: str, examples: dict[str
     """What goes between ``<!-- rules: NAME -->`` and ``<!-- /rules -->`` on ``page``."""
     if name != "all":
         if name not in GROUPS:
-            raise KeyError(f"{page}: <!-- rules: {name} --> names no group of rules ({', '.join(GROUPS)}, all)")
+            raise KeyError(
+                f"{page}: <!-- rules: {name} --> names no group of rules ({', '.join(GROUPS)}, all)"
+            )
         return "\n".join(rules_table([r for r in rules.values() if group_of(r) == name], page)) + "\n"
     lines = []
     for group, (title, where) in GROUPS.items():

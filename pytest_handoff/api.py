@@ -105,7 +105,9 @@ def check_folder(
         results = check_paths([folder], base, settings, jobs=1)[1]
         if not results:  # as the CLI warns: nothing checked is no verdict
             globs = ", ".join(default_registry().all_globs(settings))
-            raise LookupError(f"no handoff files in {folder_or_id} (handoff files match {globs} below {base})")
+            raise LookupError(
+                f"no handoff files in {folder_or_id} (handoff files match {globs} below {base})"
+            )
     else:
         wanted = str(folder_or_id)
         refs = [ref for ref in discover([], base, settings).groups if ref.group_id == wanted]
@@ -152,7 +154,11 @@ def finding_data(finding: Finding) -> dict[str, object]:
 def _root(root: StrPath | None) -> Path:
     from pytest_handoff.pipeline.config import project_root
 
-    return project_root(Path.cwd(), default_registry().project_markers()) if root is None else Path(os.path.abspath(root))
+    return (
+        project_root(Path.cwd(), default_registry().project_markers())
+        if root is None
+        else Path(os.path.abspath(root))
+    )
 
 
 def _absolute(path: Path, root: Path) -> Path:

@@ -134,7 +134,13 @@ CLEAN = [
     ),
     (
         "handoff_quality_scores",
-        score("alert_digest", 0.8909, "excellent", {"context_debt": "One open question."}, "2026-11-11T16:40:01Z"),
+        score(
+            "alert_digest",
+            0.8909,
+            "excellent",
+            {"context_debt": "One open question."},
+            "2026-11-11T16:40:01Z",
+        ),
     ),
     ("task_requests", {"id": "task_alert_digest", "title": "Send alerts as an hourly digest"}),
 ]
@@ -159,7 +165,11 @@ BROKEN = [
     (
         "handoff_quality_scores",
         score(
-            "frost_alert", 0.8364, "adequate", {"validation_records": "No test run is recorded."}, "2026-11-13T09:10:01Z"
+            "frost_alert",
+            0.8364,
+            "adequate",
+            {"validation_records": "No test run is recorded."},
+            "2026-11-13T09:10:01Z",
         ),
     ),
     (
@@ -191,7 +201,9 @@ def build(path: Path, rows: list[tuple[str, dict[str, Any]]]) -> None:
         try:
             with connection:
                 connection.executescript(LAYOUT)
-                connection.executemany("INSERT INTO migrations VALUES (?, ?)", [(n, STAMP) for n in (1, 2, 3)])
+                connection.executemany(
+                    "INSERT INTO migrations VALUES (?, ?)", [(n, STAMP) for n in (1, 2, 3)]
+                )
                 connection.executemany(
                     "INSERT INTO local_store_metadata VALUES (?, ?, ?)",
                     [("schema_version", "3", STAMP), ("contract_registry_count", "74", STAMP),
@@ -241,7 +253,9 @@ def main(argv: list[str] | None = None) -> int:
             expected = Path(folder) / STORE.name
             build(expected, rows)
             if not target.is_file() or contents(target) != contents(expected):
-                print(f"{target.relative_to(REPO)} differs from what this script builds; run it to rewrite it")
+                print(
+                    f"{target.relative_to(REPO)} differs from what this script builds; run it to rewrite it"
+                )
                 status = 1
     return status
 

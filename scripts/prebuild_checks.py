@@ -68,7 +68,11 @@ def modules() -> dict[Path, str]:
 
 def stale(written: dict[Path, str]) -> list[Path]:
     """The modules of ``written`` missing or different on disk."""
-    return [path for path, text in written.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
+    return [
+        path
+        for path, text in written.items()
+        if not path.is_file() or path.read_text(encoding="utf-8") != text
+    ]
 
 
 def extra(written: dict[Path, str]) -> list[Path]:

@@ -138,12 +138,18 @@ def block_of(page: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write (or --check) the excerpt of the README's first command's run, in the README and the site.")
-    parser.add_argument("--check", action="store_true", help="exit 1 when a page's block differs; write nothing")
+    parser = argparse.ArgumentParser(
+        description="Write (or --check) the excerpt of the README's first command's run, in the README and the site."
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 when a page's block differs; write nothing"
+    )
     options = parser.parse_args(argv)
     run = run_first_command()
     if run.returncode != 1:
-        print(f"{' '.join(COMMAND)} exited {run.returncode}, not 1:\n{run.stdout}{run.stderr}", file=sys.stderr)
+        print(
+            f"{' '.join(COMMAND)} exited {run.returncode}, not 1:\n{run.stdout}{run.stderr}", file=sys.stderr
+        )
         return 2
     fresh = rendered(run.stdout)
     for page in PAGES:
@@ -151,12 +157,17 @@ def main(argv: list[str] | None = None) -> int:
         current = block_of(text)
         if options.check:
             if current != fresh:
-                print(f"{page.relative_to(REPO)}'s first-run block differs from a fresh run; run scripts/readme_excerpt.py")
+                print(
+                    f"{page.relative_to(REPO)}'s first-run block differs from a fresh run; run scripts/readme_excerpt.py"
+                )
                 return 1
             continue
         page.write_text(text.replace(current, fresh), encoding="utf-8")
-        print(f"{page.relative_to(REPO)}: wrote the excerpt of {' '.join(COMMAND)} ({len(fresh.splitlines())} lines)")
+        print(
+            f"{page.relative_to(REPO)}: wrote the excerpt of {' '.join(COMMAND)} ({len(fresh.splitlines())} lines)"
+        )
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -96,7 +96,9 @@ def in_git(project: Project) -> Project:
 SESSION = "abc123"
 
 
-def bash_payload(project: Project, command: str, *, failed: bool = False, duration_ms: int = 412) -> dict[str, Any]:
+def bash_payload(
+    project: Project, command: str, *, failed: bool = False, duration_ms: int = 412
+) -> dict[str, Any]:
     """Claude Code's payload after a Bash call: PostToolUse, or PostToolUseFailure when it exited non-zero."""
     sent: dict[str, Any] = {
         "session_id": SESSION,
@@ -132,7 +134,9 @@ def stop_payload(project: Project, transcript: Path, *, active: bool = False) ->
     }
 
 
-def subagent_stop_payload(project: Project, transcript: Path, own: Path, *, active: bool = False) -> dict[str, Any]:
+def subagent_stop_payload(
+    project: Project, transcript: Path, own: Path, *, active: bool = False
+) -> dict[str, Any]:
     """Claude Code's SubagentStop payload: ``own`` is the subagent's transcript."""
     return {
         **stop_payload(project, transcript, active=active),

@@ -35,7 +35,11 @@ class Probe(NamedTuple):
     def formats(self) -> list[str]:
         """The format packages imported (``craik`` for any module of ``pytest_handoff.profiles.craik``)."""
         return sorted(
-            {m.split(".")[2] for m in self.modules if m.startswith("pytest_handoff.profiles.") and m not in SHARED}
+            {
+                m.split(".")[2]
+                for m in self.modules
+                if m.startswith("pytest_handoff.profiles.") and m not in SHARED
+            }
         )
 
 

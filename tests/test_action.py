@@ -17,7 +17,9 @@ from tests.conftest import EXAMPLES, REPO
 pytestmark = pytest.mark.slow  # whole runs of the command
 
 
-def run_action(project: Path, tmp_path: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], Path, Path]:
+def run_action(
+    project: Path, tmp_path: Path, **inputs: str
+) -> tuple[subprocess.CompletedProcess[str], Path, Path]:
     summary, output = tmp_path / "summary.md", tmp_path / "output.txt"
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))},
@@ -32,7 +34,12 @@ def run_action(project: Path, tmp_path: Path, **inputs: str) -> tuple[subprocess
         **{f"INPUT_{key.upper()}": value for key, value in inputs.items()},
     }
     done = subprocess.run(
-        ["bash", str(REPO / "action" / "run.sh")], cwd=project, env=env, capture_output=True, text=True, timeout=120
+        ["bash", str(REPO / "action" / "run.sh")],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     return done, summary, output
 
@@ -44,7 +51,9 @@ def broken(tmp_path: Path) -> Path:
     return tmp_path / "project"
 
 
-def test_a_broken_chain_fails_the_step_with_annotations_a_summary_and_sarif(broken: Path, tmp_path: Path) -> None:
+def test_a_broken_chain_fails_the_step_with_annotations_a_summary_and_sarif(
+    broken: Path, tmp_path: Path
+) -> None:
     done, summary, output = run_action(broken, tmp_path, sarif="out.sarif")
     assert done.returncode == 1, done.stderr
     assert "::error file=.neuralrelay/handoffs/20261104-132000/" in done.stdout
@@ -73,7 +82,9 @@ def test_the_action_passes_its_inputs_to_the_script_as_variables_only() -> None:
     action = yaml.safe_load((REPO / "action.yml").read_text())
     step = action["runs"]["steps"][0]
     assert "${{" not in step["run"]
-    assert set(step["env"]) == {f"INPUT_{name.upper().replace('-', '_')}" for name in action["inputs"]} - {"INPUT_UPLOAD_SARIF"}
+    assert set(step["env"]) == {f"INPUT_{name.upper().replace('-', '_')}" for name in action["inputs"]} - {
+        "INPUT_UPLOAD_SARIF"
+    }
 
 
 def test_the_github_page_shows_the_workflow_file_that_uses_the_action() -> None:

@@ -99,13 +99,17 @@ def test_hs001_an_untracked_broken_handoff_keeps_the_agent_working(
     assert (code, err) == (0, "")
     reason, number = blocked(out)
     assert number == 1
-    assert reason.startswith(f"handoff-lint: do not finish yet: {shown}, written or changed in this work, breaks 2 ")
+    assert reason.startswith(
+        f"handoff-lint: do not finish yet: {shown}, written or changed in this work, breaks 2 "
+    )
     assert f"{shown}:1:1 [NR103 sequence-numbers] sequence jumps to 02: 01 missing" in reason
     assert f"{shown}:127:18 /tokens_used [HS001 schema-violation]" in reason
     assert project.unchanged()  # nothing written, git's index included
 
 
-def test_the_agent_stops_silently_when_what_changed_is_clean(project: Project, transcript: Transcript) -> None:
+def test_the_agent_stops_silently_when_what_changed_is_clean(
+    project: Project, transcript: Transcript
+) -> None:
     project.replace(TEST, project.text(TEST).replace('"total": 41', '"total":41'))
     assert run_hook(stop_payload(project, transcript.path)) == (0, "", "")
 
@@ -144,16 +148,18 @@ def test_the_transcript_gives_the_files_of_write_edit_multiedit_and_bash_calls(
 
 def test_lines_of_another_shape_are_skipped(project: Project, transcript: Transcript) -> None:
     transcript.path.write_text(
-        "\n".join([
-            "not json",
-            '["tool_use"]',
-            '{"type": "assistant", "message": "tool_use"}',
-            '{"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "Write", "input": 3}]}}',
-            '{"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "Write",'
-            ' "input": {"file_path": 7}}]}}',
-            '{"type": "summary", "summary": "tool_use", "leafUuid": "u1"}',
-            "\udcff" + "{" * 10_000 + '"tool_use"',
-        ]),
+        "\n".join(
+            [
+                "not json",
+                '["tool_use"]',
+                '{"type": "assistant", "message": "tool_use"}',
+                '{"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "Write", "input": 3}]}}',
+                '{"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "Write",'
+                ' "input": {"file_path": 7}}]}}',
+                '{"type": "summary", "summary": "tool_use", "leafUuid": "u1"}',
+                "\udcff" + "{" * 10_000 + '"tool_use"',
+            ]
+        ),
         encoding="utf-8",
         errors="surrogateescape",
     )
@@ -204,7 +210,9 @@ def test_a_transcript_that_never_shows_the_reason_allows_one_block_only(
     assert "does not show as this hook's" in message
 
 
-def test_a_prompt_typed_after_the_blocks_starts_the_count_again(project: Project, transcript: Transcript) -> None:
+def test_a_prompt_typed_after_the_blocks_starts_the_count_again(
+    project: Project, transcript: Transcript
+) -> None:
     project.replace(DEV, project.changed(DEV, bad_tokens))
     for _ in range(MAX_BLOCKS):
         transcript.feedback(blocked(run_hook(stop_payload(project, transcript.path))[1])[0])
@@ -234,7 +242,9 @@ def test_a_subagent_is_kept_working_on_the_handoff_its_own_transcript_shows_writ
     assert "[HS001" not in blocked(run_hook(subagent_stop_payload(project, transcript.path, own.path))[1])[0]
 
 
-@pytest.mark.parametrize(("started", "checked"), [("2020-01-01T00:00:00Z", True), ("2999-01-01T00:00:00Z", False)])
+@pytest.mark.parametrize(
+    ("started", "checked"), [("2020-01-01T00:00:00Z", True), ("2999-01-01T00:00:00Z", False)]
+)
 def test_a_subagent_is_given_only_what_git_sees_changed_since_it_started(
     project: Project, transcript: Transcript, started: str, checked: bool
 ) -> None:
@@ -290,7 +300,10 @@ def test_outside_git_it_says_so_and_checks_what_the_transcript_shows(
 
 
 def test_the_stop_hook_reports_what_handoff_lint_reports_for_the_same_files(
-    project: Project, transcript: Transcript, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    project: Project,
+    transcript: Transcript,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     shown = new_chain_with_a_broken_handoff(project)
     project.replace(TEST, project.changed(TEST, lambda d: d["test_summary"].update(total=50)))
@@ -312,7 +325,9 @@ def test_the_stop_hook_reports_what_handoff_lint_reports_for_the_same_files(
     assert sorted(listed) == sorted(expected)
 
 
-def test_the_command_blocks_a_stop_under_claude_codes_protocol(project: Project, transcript: Transcript) -> None:
+def test_the_command_blocks_a_stop_under_claude_codes_protocol(
+    project: Project, transcript: Transcript
+) -> None:
     new_chain_with_a_broken_handoff(project)
     done = subprocess.run(
         [sys.executable, "-m", "pytest_handoff.cli", "claude-hook"],
@@ -327,7 +342,9 @@ def test_the_command_blocks_a_stop_under_claude_codes_protocol(project: Project,
     assert "[HS001 schema-violation]" in blocked(done.stdout)[0]
 
 
-def test_the_claude_code_page_shows_the_reason_the_stop_hook_really_gives(project: Project, transcript: Transcript) -> None:
+def test_the_claude_code_page_shows_the_reason_the_stop_hook_really_gives(
+    project: Project, transcript: Transcript
+) -> None:
     from tests.conftest import REPO
 
     project.replace(REVIEW, project.text(REVIEW).replace('"total_tokens": 75200', '"total_tokens": 10'))

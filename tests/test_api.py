@@ -74,9 +74,7 @@ def test_check_defaults_to_the_working_directory(project: Project, monkeypatch: 
 def test_check_takes_settings(project: Project) -> None:
     text = project.changed(DEV, bad_tokens)
     assert [f.code for f in api.check(project.relative(DEV), text, root=project.root)] == ["HS001"]
-    found = api.check(
-        project.relative(DEV), text, root=project.root, settings=Settings(ignore=("HS001",))
-    )
+    found = api.check(project.relative(DEV), text, root=project.root, settings=Settings(ignore=("HS001",)))
     assert found == []
 
 

@@ -22,7 +22,10 @@ def project(root: Path, pyproject: str) -> None:
     (workspace / "dev-2026-04-02T10_00_00.000Z.json").write_text("{}")
 
 
-@pytest.mark.parametrize(("pyproject", "named"), [(MISSING_SCHEMA, "contract 'work': schema"), (BAD_TOLERANCE, "timestamp-tolerance-ms")])
+@pytest.mark.parametrize(
+    ("pyproject", "named"),
+    [(MISSING_SCHEMA, "contract 'work': schema"), (BAD_TOLERANCE, "timestamp-tolerance-ms")],
+)
 def test_handoff_lint_names_the_configuration_file_and_the_key(
     git_project: Path, capsys: pytest.CaptureFixture[str], pyproject: str, named: str
 ) -> None:
@@ -35,8 +38,12 @@ def test_handoff_lint_names_the_configuration_file_and_the_key(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("pyproject", [MISSING_SCHEMA, BAD_TOLERANCE], ids=["missing schema", "bad tolerance"])
-def test_pytest_reports_a_bad_option_once_without_a_traceback(pytester: pytest.Pytester, pyproject: str) -> None:
+@pytest.mark.parametrize(
+    "pyproject", [MISSING_SCHEMA, BAD_TOLERANCE], ids=["missing schema", "bad tolerance"]
+)
+def test_pytest_reports_a_bad_option_once_without_a_traceback(
+    pytester: pytest.Pytester, pyproject: str
+) -> None:
     project(pytester.path, pyproject)
     result = pytester.runpytest("--handoffs", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR

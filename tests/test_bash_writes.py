@@ -94,7 +94,7 @@ def test_redirections_tee_copies_and_in_place_edits_name_the_files_a_command_wri
 
 
 def test_a_here_documents_body_is_not_read_as_shell() -> None:
-    command = "cat > .neuralrelay/h/02.json <<'EOF'\n{\"note\": \"it's > there\"}\nEOF\necho done > log.json"
+    command = 'cat > .neuralrelay/h/02.json <<\'EOF\'\n{"note": "it\'s > there"}\nEOF\necho done > log.json'
     assert command_paths(command).writes == (("", ".neuralrelay/h/02.json"), ("", "log.json"))
 
 
@@ -140,7 +140,9 @@ def test_hs001_a_handoff_written_by_a_here_document_blocks_with_the_reason(proje
 
 def test_a_failed_command_reports_through_additional_context(project: Project) -> None:
     put(project, DEV, project.changed(DEV, bad_tokens))
-    code, out, err = run_hook(bash_payload(project, f"echo '{{' > {project.relative(DEV)}; false", failed=True))
+    code, out, err = run_hook(
+        bash_payload(project, f"echo '{{' > {project.relative(DEV)}; false", failed=True)
+    )
     assert (code, err) == (0, "")
     answer = json.loads(out)
     assert list(answer) == ["hookSpecificOutput"]
@@ -225,7 +227,9 @@ def test_text_from_a_handoff_never_starts_a_line_and_a_secret_is_never_shown(pro
     reason = blocked(run_hook(bash_payload(project, f"tee {project.relative(DEV)}"))[1])
     assert "INJECTED" in reason
     for line in reason.splitlines():
-        assert re.match(r"handoff-lint: |\d\. \.neuralrelay/|   Use instead: |`handoff-lint explain", line), line
+        assert re.match(r"handoff-lint: |\d\. \.neuralrelay/|   Use instead: |`handoff-lint explain", line), (
+            line
+        )
     assert TOKEN[4:12] not in reason
 
 
@@ -290,7 +294,9 @@ def test_the_claude_code_page_shows_the_reason_the_bash_hook_really_gives(projec
 
 
 @pytest.mark.parametrize("command", ["mkdir -p logs && ./server > logs/app.log", "echo '{}' > prd.json"])
-def test_an_applications_log_or_prd_json_without_a_ralph_session_is_no_handoff(project: Project, command: str) -> None:
+def test_an_applications_log_or_prd_json_without_a_ralph_session_is_no_handoff(
+    project: Project, command: str
+) -> None:
     (project.root / "logs").mkdir(exist_ok=True)
     (project.root / "logs" / "app.log").write_text("INFO handoff: pm: nightly rotation\n")
     (project.root / "prd.json").write_text("{}")

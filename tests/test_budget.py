@@ -41,11 +41,17 @@ def chain_copy(tmp_path: Path) -> Path:
 
 
 def finding(line: int, code: str = "YL101", path: str = "a.jsonl") -> Finding:
-    return Finding(path=path, line=line, column=1, code=code, severity=Severity.ERROR, message=f"broken at {line}")
+    return Finding(
+        path=path, line=line, column=1, code=code, severity=Severity.ERROR, message=f"broken at {line}"
+    )
 
 
 def test_capped_keeps_the_first_of_each_rule_per_file_and_counts_the_rest() -> None:
-    many = [finding(n) for n in range(1, 251)] + [finding(1, "YL102")] + [finding(n, path="b.jsonl") for n in range(1, 4)]
+    many = (
+        [finding(n) for n in range(1, 251)]
+        + [finding(1, "YL102")]
+        + [finding(n, path="b.jsonl") for n in range(1, 4)]
+    )
     kept = capped(sorted(many))
     mine = [f for f in kept if (f.path, f.code) == ("a.jsonl", "YL101")]
     assert len(mine) == MAX_FINDINGS_PER_RULE + 1
@@ -74,7 +80,11 @@ CONTRACT = '[tool.handoff.contracts.note]\nglobs = ["notes/*.json"]\nschema = "s
 
 
 def contract_run(
-    root: Path, schema: str, note: str | None = None, rules: str = "", args: tuple[str, ...] = ("--format", "json")
+    root: Path,
+    schema: str,
+    note: str | None = None,
+    rules: str = "",
+    args: tuple[str, ...] = ("--format", "json"),
 ) -> subprocess.CompletedProcess[str]:
     """A project of one contract (its ``schema``, ``note`` as notes/a.json), checked in a fresh process."""
     (root / ".git").mkdir()
@@ -90,12 +100,16 @@ def contract_run(
 
 def test_a_users_catastrophic_pattern_runs_in_linear_time(tmp_path: Path) -> None:
     """``re:^(a+)+$`` against ``"a" * 40 + "!"`` never returns under a backtracking engine."""
-    rules = '[tool.handoff.contracts.note.rules.real]\ncheck = "no-placeholders"\nplaceholders = ["re:^(a+)+$"]\n'
+    rules = (
+        '[tool.handoff.contracts.note.rules.real]\ncheck = "no-placeholders"\nplaceholders = ["re:^(a+)+$"]\n'
+    )
     done = contract_run(tmp_path, '{"type": "object"}', '{"text": "' + "a" * 40 + '!"}', rules)
     assert done.returncode == 0, done.stderr
 
 
-def test_a_pattern_re2_cannot_run_is_a_configuration_error_naming_contract_and_pattern(tmp_path: Path) -> None:
+def test_a_pattern_re2_cannot_run_is_a_configuration_error_naming_contract_and_pattern(
+    tmp_path: Path,
+) -> None:
     rules = '[tool.handoff.contracts.note.rules.real]\ncheck = "no-placeholders"\nplaceholders = ["re:(?<!x)TODO"]\n'
     done = contract_run(tmp_path, '{"type": "object"}', rules=rules, args=())
     assert done.returncode == 2
@@ -197,7 +211,9 @@ def test_one_object_with_thousands_of_unexpected_keys_places_only_what_is_report
 def test_nr201_finds_exact_repeats_anywhere_and_rewordings_within_the_bound() -> None:
     gaps = [f"case {n}: {word(n)} {word(n + 7919)} ignored" for n in range(MAX_GAPS_COMPARED + 100)]
     gaps += [gaps[-1].upper(), "refresh race token rotation lock", "lock on token rotation race refresh!"]
-    document = parse_json_bytes(json.dumps({"coverage_gaps": gaps}).encode(), Path("d.json"), "d.json").document
+    document = parse_json_bytes(
+        json.dumps({"coverage_gaps": gaps}).encode(), Path("d.json"), "d.json"
+    ).document
     assert document is not None
     hits = list(check_coverage_gaps_are_distinct(document, Settings()))
     assert [hit.pointer for hit in hits] == [f"/coverage_gaps/{len(gaps) - 3}"]
@@ -222,7 +238,9 @@ def test_a_patternproperties_key_in_a_users_schema_runs_in_linear_time(tmp_path:
 
 
 def test_a_patternproperties_key_re2_cannot_run_is_a_configuration_error(tmp_path: Path) -> None:
-    done = contract_run(tmp_path, '{"type": "object", "patternProperties": {"(?<!x)y": {}}}', '{"y": 1}', args=())
+    done = contract_run(
+        tmp_path, '{"type": "object", "patternProperties": {"(?<!x)y": {}}}', '{"y": 1}', args=()
+    )
     assert done.returncode == 2
     assert "(?<!x)y" in done.stderr
 

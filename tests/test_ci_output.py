@@ -25,7 +25,13 @@ def broken_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     project = tmp_path / "project"
     shutil.copytree(EXAMPLES / "neuralrelay" / "broken", project)
     monkeypatch.chdir(project)
-    for variable in ("GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "GITHUB_SERVER_URL", "GITHUB_SHA", "FORCE_COLOR"):
+    for variable in (
+        "GITHUB_STEP_SUMMARY",
+        "GITHUB_WORKSPACE",
+        "GITHUB_SERVER_URL",
+        "GITHUB_SHA",
+        "FORCE_COLOR",
+    ):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     return project
@@ -165,14 +171,20 @@ def test_summary_links_open_the_file_at_the_line_on_github(
     broken = chain("b", finding("handoffs/b/01 x.json", 7, Severity.ERROR))
     stream = io.StringIO()
     write_reports([broken], [("markdown", stream)], tmp_path / "sub")
-    assert "(https://github.com/octo/handoffs/blob/0123abc/sub/handoffs/b/01%20x.json#L7)" in stream.getvalue()
+    assert (
+        "(https://github.com/octo/handoffs/blob/0123abc/sub/handoffs/b/01%20x.json#L7)" in stream.getvalue()
+    )
 
 
-def test_summary_links_stay_relative_without_the_repository_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_summary_links_stay_relative_without_the_repository_variables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     for variable in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA", "GITHUB_WORKSPACE"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("GITHUB_REPOSITORY", "octo/handoffs")  # one of three is not enough
     stream = io.StringIO()
-    write_reports([chain("b", finding("handoffs/b/01.json", 7, Severity.ERROR))], [("markdown", stream)], Path("."))
+    write_reports(
+        [chain("b", finding("handoffs/b/01.json", 7, Severity.ERROR))], [("markdown", stream)], Path(".")
+    )
     assert "(handoffs/b/01.json#L7)" in stream.getvalue()
     assert "github.com" not in stream.getvalue()

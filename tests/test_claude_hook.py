@@ -340,13 +340,17 @@ def crashing(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_failing_hook_fails_open_by_default_with_one_line_and_no_traceback(project: Project) -> None:
     code, out, err = run_hook(write(project, DEV, "{}"))
     assert (code, out) == (1, "")  # Claude Code lets the call go on and shows the user the line
-    assert err == "handoff-lint claude-hook: internal error: KeyError\n"  # the type only: its text may quote a handoff
+    assert (
+        err == "handoff-lint claude-hook: internal error: KeyError\n"
+    )  # the type only: its text may quote a handoff
     assert err.count("\n") == 1
     assert "Traceback" not in err
 
 
 @pytest.mark.usefixtures("crashing")
-def test_with_fail_closed_a_failing_hook_refuses_with_a_short_line_that_quotes_nothing(project: Project) -> None:
+def test_with_fail_closed_a_failing_hook_refuses_with_a_short_line_that_quotes_nothing(
+    project: Project,
+) -> None:
     stdout, stderr = io.StringIO(), io.StringIO()
     raw = io.BytesIO(json.dumps(write(project, DEV, "{}")).encode("utf-8"))
     assert claude_hook.main(["--fail-closed"], raw, stdout, stderr) == 2  # Claude Code refuses the call
@@ -364,7 +368,9 @@ def test_with_fail_closed_an_agent_already_kept_from_stopping_is_let_stop(projec
     raw = io.BytesIO(json.dumps(sent).encode("utf-8"))
     assert claude_hook.main(["--fail-closed"], raw, stdout, stderr) == 1  # never a loop of refusals
     sent["stop_hook_active"] = False
-    assert claude_hook.main(["--fail-closed"], io.BytesIO(json.dumps(sent).encode("utf-8")), stdout, stderr) == 2
+    assert (
+        claude_hook.main(["--fail-closed"], io.BytesIO(json.dumps(sent).encode("utf-8")), stdout, stderr) == 2
+    )
 
 
 def test_with_fail_closed_a_configuration_error_still_only_tells_the_user(project: Project) -> None:

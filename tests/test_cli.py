@@ -296,6 +296,10 @@ def test_chains_checked_from_two_threads_at_once_keep_their_own_results(
 
 
 def test_a_run_without_evidence_loads_none_of_its_machinery(in_repo: ChainFolder) -> None:
-    machinery = ["pytest_handoff.rules.evidence.rules", "pytest_handoff.rules.evidence.repository", "subprocess"]
+    machinery = [
+        "pytest_handoff.rules.evidence.rules",
+        "pytest_handoff.rules.evidence.repository",
+        "subprocess",
+    ]
     probe = lint_in_fresh_process([str(in_repo.path("02-dev-agent.json"))], in_repo.directory)
     assert (probe.code, probe.loaded(machinery)) == (0, [])

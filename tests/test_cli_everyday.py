@@ -98,8 +98,16 @@ def test_the_project_root_is_the_folder_holding_neuralrelay_else_the_git_root(tm
     (tmp_path / "repo" / ".git").mkdir(parents=True)
     (tmp_path / "repo" / "app" / ".neuralrelay" / "handoffs").mkdir(parents=True)
     (tmp_path / "repo" / "docs" / "deep").mkdir(parents=True)
-    assert project_root(tmp_path / "repo" / "app" / ".neuralrelay" / "handoffs", default_registry().project_markers()) == tmp_path / "repo" / "app"
-    assert project_root(tmp_path / "repo" / "docs" / "deep", default_registry().project_markers()) == tmp_path / "repo"
+    assert (
+        project_root(
+            tmp_path / "repo" / "app" / ".neuralrelay" / "handoffs", default_registry().project_markers()
+        )
+        == tmp_path / "repo" / "app"
+    )
+    assert (
+        project_root(tmp_path / "repo" / "docs" / "deep", default_registry().project_markers())
+        == tmp_path / "repo"
+    )
     (tmp_path / "loose").mkdir()
     assert project_root(tmp_path / "loose", default_registry().project_markers()) == tmp_path / "loose"
 
@@ -135,7 +143,11 @@ def test_the_command_prints_all_it_has_and_exits_with_mains_status(project: Path
     # The command skips the interpreter's teardown (cli.run): what it printed must still be whole.
     def command(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "pytest_handoff", *args], cwd=project, capture_output=True, text=True, timeout=120
+            [sys.executable, "-m", "pytest_handoff", *args],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
 
     broken = command("--format", "json")
@@ -166,7 +178,9 @@ def test_output_files_are_complete_when_the_stdout_reader_goes_away(project: Pat
 # --- item 14: configuration errors -----------------------------------------------------------
 
 
-def config_error(project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> str:
+def config_error(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> str:
     monkeypatch.chdir(project)
     assert main(list(args)) == 2
     err: str = capsys.readouterr().err
@@ -179,7 +193,9 @@ def test_an_unknown_code_in_pyproject_names_the_file(
 ) -> None:
     (project / "pyproject.toml").write_text('[tool.handoff]\nignore = ["NR999"]\n', encoding="utf-8")
     err = config_error(project, monkeypatch, capsys)
-    assert err.startswith(f"handoff-lint: error: {project / 'pyproject.toml'}: 'ignore': 'NR999' matches no rule")
+    assert err.startswith(
+        f"handoff-lint: error: {project / 'pyproject.toml'}: 'ignore': 'NR999' matches no rule"
+    )
     err = config_error(project, monkeypatch, capsys, "--config", str(project / "pyproject.toml"))
     assert f"{project / 'pyproject.toml'}: 'ignore'" in err
 
@@ -211,7 +227,9 @@ def test_a_bad_severity_is_said_once(
 ) -> None:
     (project / "pyproject.toml").write_text('[tool.handoff.severity]\nNR106 = "loud"\n', encoding="utf-8")
     err = config_error(project, monkeypatch, capsys)
-    assert err.endswith("pyproject.toml: 'severity': NR106 = 'loud' is not a severity (use info, warning, error)\n")
+    assert err.endswith(
+        "pyproject.toml: 'severity': NR106 = 'loud' is not a severity (use info, warning, error)\n"
+    )
     message = err.split("pyproject.toml: ")[1]
     assert message.count("severity") == 2  # the key and the explanation, no "unknown severity" on top
 
@@ -221,7 +239,11 @@ def test_a_bad_severity_is_said_once(
     [("selec", "select"), ("max_rework_cycle", "max_rework_cycles"), ("serverity", "severity")],
 )
 def test_a_near_miss_key_gets_a_did_you_mean(
-    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], key: str, suggestion: str
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    key: str,
+    suggestion: str,
 ) -> None:
     (project / "pyproject.toml").write_text(f'[tool.handoff]\n{key} = "NR1"\n', encoding="utf-8")
     err = config_error(project, monkeypatch, capsys)

@@ -150,16 +150,27 @@ def test_a_schema_that_is_itself_invalid_is_a_config_error_naming_its_file(
     write_schema(project, "note.schema.json", schema)
     with pytest.raises(ConfigError) as raised:
         use(project)
-    assert str(raised.value).startswith(f"{project / 'pyproject.toml'}: [tool.handoff.contracts] contract 'note': ")
+    assert str(raised.value).startswith(
+        f"{project / 'pyproject.toml'}: [tool.handoff.contracts] contract 'note': "
+    )
     assert f"schema {project / 'schemas' / 'note.schema.json'}: not a valid JSON Schema" in str(raised.value)
     assert words in str(raised.value)
 
 
 def test_a_broken_schema_stops_no_run_until_a_contract_document_is_checked(project: Path) -> None:
     write_schema(project, "note.schema.json", {"type": "strin"})
-    load_settings(project, tables=default_registry())  # configuring contracts costs other runs nothing but reading the tables
+    load_settings(
+        project, tables=default_registry()
+    )  # configuring contracts costs other runs nothing but reading the tables
     check_paths(
-        [project / "reviews"], project, merged(load_settings(project, tables=default_registry()), {"profile": "neuralrelay"}, "test", default_registry())
+        [project / "reviews"],
+        project,
+        merged(
+            load_settings(project, tables=default_registry()),
+            {"profile": "neuralrelay"},
+            "test",
+            default_registry(),
+        ),
     )
     with pytest.raises(ConfigError, match="not a valid JSON Schema"):
         use(project)
@@ -181,7 +192,9 @@ def test_a_remote_ref_is_refused_and_the_message_says_how_to_map_it(project: Pat
     with pytest.raises(ConfigError) as raised:
         use(project)
     message = str(raised.value)
-    assert message.startswith(f"{project / 'pyproject.toml'}: [tool.handoff.contracts] contract 'note': schema ")
+    assert message.startswith(
+        f"{project / 'pyproject.toml'}: [tool.handoff.contracts] contract 'note': schema "
+    )
     assert str(project / "schemas" / "note.schema.json") in message
     assert f"$ref '{REMOTE}' is remote: schemas are never fetched from the network" in message
     assert "schema-map" in message

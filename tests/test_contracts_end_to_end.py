@@ -123,7 +123,9 @@ def test_an_unusable_schema_is_a_usage_error_naming_the_file(
     assert main([]) == 2
     err = capsys.readouterr().err
     # The configuration file and the key first, then the schema file and what is wrong with it.
-    assert err.startswith(f"handoff-lint: error: {project / 'pyproject.toml'}: [tool.handoff.contracts] contract ")
+    assert err.startswith(
+        f"handoff-lint: error: {project / 'pyproject.toml'}: [tool.handoff.contracts] contract "
+    )
     assert f"schema {project / 'schemas' / 'note.schema.json'}: " in err
     assert words in err
 

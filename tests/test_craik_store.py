@@ -284,7 +284,9 @@ def test_reading_a_wal_mode_store_creates_no_file_beside_it(tmp_path: Path) -> N
     assert connection.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
     connection.close()
     before = sorted(p.name for p in tmp_path.iterdir())
-    assert [d.logical for d in read_store(store, "craik.sqlite3").documents] == ["handoffs/handoff_invoice_export"]
+    assert [d.logical for d in read_store(store, "craik.sqlite3").documents] == [
+        "handoffs/handoff_invoice_export"
+    ]
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 

@@ -52,7 +52,9 @@ def written(generator: ModuleType, found: Sequence[tuple[Any, Sequence[Any]]]) -
 def built_in_codes() -> set[str]:
     registry = default_registry()
     builtin = set(registry.builtin_names())
-    return {code for code, rule in registry.all_rules().items() if rule.profile is None or rule.profile in builtin}
+    return {
+        code for code, rule in registry.all_rules().items() if rule.profile is None or rule.profile in builtin
+    }
 
 
 def page_of_file(path: Path) -> str:
@@ -68,7 +70,9 @@ def test_every_built_in_rule_has_a_page_and_every_page_a_rule() -> None:
 def test_the_committed_pages_are_what_the_rule_tables_and_fixtures_make_of_them(
     generator: ModuleType, written: dict[Path, str]
 ) -> None:
-    differ = [page_of_file(path) for path, text in written.items() if path.read_text(encoding="utf-8") != text]
+    differ = [
+        page_of_file(path) for path, text in written.items() if path.read_text(encoding="utf-8") != text
+    ]
     assert differ == [], "run python docs/gen_rules.py"
     assert generator.stale_pages(written) == []
 
@@ -103,11 +107,15 @@ def test_a_rule_page_shows_a_finding_exactly_as_handoff_lint_prints_it(
     for variable in ("GITHUB_ACTIONS", "FORCE_COLOR", "COLUMNS"):
         monkeypatch.delenv(variable, raising=False)
     assert main(["examples/"]) == 1
-    assert shown.startswith("examples/neuralrelay/broken/.neuralrelay/handoffs/20261104-132000/04-review-agent.json:3:14: NR210")
+    assert shown.startswith(
+        "examples/neuralrelay/broken/.neuralrelay/handoffs/20261104-132000/04-review-agent.json:3:14: NR210"
+    )
     assert shown in capsys.readouterr().out
 
 
-def test_a_code_no_example_triggers_says_so_rather_than_show_an_invented_finding(generator: ModuleType) -> None:
+def test_a_code_no_example_triggers_says_so_rather_than_show_an_invented_finding(
+    generator: ModuleType,
+) -> None:
     rule = default_registry().rule("NR101")
     page = generator.rule_page(rule, None)
     assert "None of this repository's examples and test fixtures triggers NR101" in page
@@ -119,7 +127,9 @@ def test_every_built_in_rule_page_shows_a_finding_the_tool_printed(written: dict
     assert without == [], "give each a rule example in tests/fixtures/rule-examples/"
     assert not [path for path, text in written.items() if "None of this repository" in text]
     index = written[RULES / "index.md"]
-    for shown, total in re.findall(r"(\d+) rules \(\[described here\]\([^)]*\)\), (\d+) with an example finding", index):
+    for shown, total in re.findall(
+        r"(\d+) rules \(\[described here\]\([^)]*\)\), (\d+) with an example finding", index
+    ):
         assert shown == total
 
 
@@ -135,10 +145,14 @@ def test_each_rule_example_reports_the_code_it_plants_and_no_other(
         if reported[folder] != {example.code, *example.also}
     }
     assert wrong == {}
-    assert {folder.name for folder in examples if examples[folder].also} == {"CK105"}  # HX001 reports its secret too
+    assert {folder.name for folder in examples if examples[folder].also} == {
+        "CK105"
+    }  # HX001 reports its secret too
 
 
-def test_each_rule_example_is_filed_under_its_rules_group_and_says_what_it_plants(generator: ModuleType) -> None:
+def test_each_rule_example_is_filed_under_its_rules_group_and_says_what_it_plants(
+    generator: ModuleType,
+) -> None:
     rules = default_registry().all_rules()
     examples = generator.rule_examples()
     assert len(examples) == len({example.code for example in examples}) >= 60
@@ -157,16 +171,24 @@ def test_the_evidence_examples_base_keeps_every_claim_it_makes(generator: Module
 
 def test_the_evidence_examples_are_run_as_the_page_says(written: dict[Path, str]) -> None:
     junit = written[RULES / "EV501.md"]
-    assert "`handoff-lint --evidence-junit junit.xml` reports on `tests/fixtures/rule-examples/evidence/EV501`" in junit
+    assert (
+        "`handoff-lint --evidence-junit junit.xml` reports on `tests/fixtures/rule-examples/evidence/EV501`"
+        in junit
+    )
     assert "says failing: 0, but junit.xml has 1 failing test(s)" in junit
     unavailable = written[RULES / "EV001.md"]
     assert "in a folder no git repository holds" in unavailable
     assert "claims not checked against git: not a git repository" in unavailable
     named = written[RULES / "HF005.md"]
-    assert "`handoff-lint notes/renewal-rules.json` reports on `tests/fixtures/rule-examples/core/HF005`" in named
+    assert (
+        "`handoff-lint notes/renewal-rules.json` reports on `tests/fixtures/rule-examples/core/HF005`"
+        in named
+    )
 
 
-def test_no_page_shows_the_made_up_password_of_the_secret_examples_but_masked(written: dict[Path, str]) -> None:
+def test_no_page_shows_the_made_up_password_of_the_secret_examples_but_masked(
+    written: dict[Path, str],
+) -> None:
     planted = sorted(
         path.relative_to(RULE_EXAMPLES).parts[1]
         for path in RULE_EXAMPLES.rglob("*.json")
@@ -182,8 +204,12 @@ def test_the_rule_examples_are_fixtures_neither_the_examples_nor_this_repository
     pytestconfig: pytest.Config,
 ) -> None:
     assert not RULE_EXAMPLES.is_relative_to(EXAMPLES)  # pytest --handoffs examples/ never reads them
-    assert (RULE_EXAMPLES / "evidence" / "clean" / "tests" / "test_slugify.py").is_file()  # a project's own test
-    assert pytestconfig.hook.pytest_ignore_collect(collection_path=REPO / "tests" / "fixtures", config=pytestconfig)
+    assert (
+        RULE_EXAMPLES / "evidence" / "clean" / "tests" / "test_slugify.py"
+    ).is_file()  # a project's own test
+    assert pytestconfig.hook.pytest_ignore_collect(
+        collection_path=REPO / "tests" / "fixtures", config=pytestconfig
+    )
 
 
 def test_the_rules_index_lists_every_built_in_rule_with_its_name_and_severity() -> None:
@@ -201,7 +227,11 @@ def test_the_rules_index_lists_every_built_in_rule_with_its_name_and_severity() 
 def test_the_registry_names_the_page_of_every_built_in_rule_and_of_no_other() -> None:
     registry = default_registry()
     for code in built_in_codes():
-        assert registry.page_of(code) == rule_page(code) == f"https://pytest-handoff.github.io/pytest-handoff/rules/{code}/"
+        assert (
+            registry.page_of(code)
+            == rule_page(code)
+            == f"https://pytest-handoff.github.io/pytest-handoff/rules/{code}/"
+        )
         assert (RULES / f"{code}.md").is_file()
     assert registry.page_of("nr208") == rule_page("NR208")
     assert registry.page_of("USER") == ""  # a project's own hook

@@ -34,7 +34,9 @@ def git(root: Path, *args: str, when: str = DEV_WORK) -> str:
     env.update(GIT_AUTHOR_DATE=when, GIT_COMMITTER_DATE=when)
     env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t")
     env.update(GIT_COMMITTER_EMAIL="t@example.com", GIT_CONFIG_GLOBAL=os.devnull)
-    done = subprocess.run(["git", "-C", str(root), *args], env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["git", "-C", str(root), *args], env=env, capture_output=True, text=True, check=True
+    )
     return done.stdout
 
 
@@ -82,10 +84,14 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def evidence(capsys: pytest.CaptureFixture[str], *args: str) -> list[tuple[str, str, str]]:
     main(["--format", "json", "--evidence", *args])
     found = json.loads(capsys.readouterr().out)["findings"]
-    return sorted((f["code"], f["path"].rsplit("/", 1)[-1], f["pointer"]) for f in found if f["code"].startswith("EV"))
+    return sorted(
+        (f["code"], f["path"].rsplit("/", 1)[-1], f["pointer"]) for f in found if f["code"].startswith("EV")
+    )
 
 
-def test_a_chain_whose_claims_all_hold_has_no_evidence_finding(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_chain_whose_claims_all_hold_has_no_evidence_finding(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert evidence(capsys) == []
 
 
@@ -101,7 +107,9 @@ def test_ev101_a_changed_file_that_exists_nowhere(repo: Path, capsys: pytest.Cap
     assert evidence(capsys) == [("EV101", "02-dev-agent.json", "/files_changed/1/path")]
 
 
-def test_ev101_a_file_deleted_since_but_once_committed_is_no_finding(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ev101_a_file_deleted_since_but_once_committed_is_no_finding(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     git(repo, "rm", "-q", "billing/api/errors.py")
     git(repo, "commit", "-qm", "drop errors", when="2026-11-04T10:00:00Z")
     assert "EV101" not in {code for code, _, _ in evidence(capsys)}
@@ -119,14 +127,34 @@ def test_ev102_a_file_claimed_modified_that_no_commit_in_the_window_touched(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Rewrite history: the work's commit is dated a day before the requirements handoff.
-    git(repo, "commit", "-q", "--amend", "--no-edit", "--date", "2026-11-02T09:00:00Z", when="2026-11-02T09:00:00Z")
+    git(
+        repo,
+        "commit",
+        "-q",
+        "--amend",
+        "--no-edit",
+        "--date",
+        "2026-11-02T09:00:00Z",
+        when="2026-11-02T09:00:00Z",
+    )
     found = evidence(capsys)
     assert ("EV102", "02-dev-agent.json", "/files_changed/0/path") in found
     assert {code for code, _, _ in found} == {"EV102"}
 
 
-def test_ev102_an_uncommitted_change_counts_as_the_claimed_change(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    git(repo, "commit", "-q", "--amend", "--no-edit", "--date", "2026-11-02T09:00:00Z", when="2026-11-02T09:00:00Z")
+def test_ev102_an_uncommitted_change_counts_as_the_claimed_change(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    git(
+        repo,
+        "commit",
+        "-q",
+        "--amend",
+        "--no-edit",
+        "--date",
+        "2026-11-02T09:00:00Z",
+        when="2026-11-02T09:00:00Z",
+    )
     for change in json.loads((repo / DEV).read_text())["files_changed"]:
         with open(repo / change["path"], "a", encoding="utf-8") as handle:
             handle.write("# changed\n")
@@ -138,7 +166,9 @@ def test_ev103_a_file_claimed_deleted_still_there(repo: Path, capsys: pytest.Cap
     assert evidence(capsys) == [("EV103", "02-dev-agent.json", "/files_changed/5/path")]
 
 
-def test_ev103_a_file_claimed_deleted_and_gone_is_no_finding(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ev103_a_file_claimed_deleted_and_gone_is_no_finding(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     edit(repo, DEV, lambda d: d["files_changed"][5].update(change_type="deleted"))
     deleted = json.loads((repo / DEV).read_text())["files_changed"][5]["path"]
     git(repo, "rm", "-q", deleted)
@@ -150,17 +180,23 @@ def test_ev301_a_location_past_the_end_of_its_file(repo: Path, capsys: pytest.Ca
     assert evidence(capsys) == [("EV301", "04-review-agent.json", "/issues/0/location")]
 
 
-def test_ev301_a_location_in_a_file_that_does_not_exist(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ev301_a_location_in_a_file_that_does_not_exist(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     edit(repo, REVIEW, lambda d: d["issues"][0].update(location="billing/api/nowhere.py (lines 3-9)"))
     assert evidence(capsys) == [("EV301", "04-review-agent.json", "/issues/0/location")]
 
 
-def test_ev401_a_test_file_claimed_created_that_does_not_exist(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ev401_a_test_file_claimed_created_that_does_not_exist(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     edit(repo, TEST, lambda d: d["test_files_created"].append("tests/export/test_never_written.py"))
     assert evidence(capsys) == [("EV401", "03-test-agent.json", "/test_files_created/5")]
 
 
-def test_ev402_more_tests_claimed_than_the_files_define(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ev402_more_tests_claimed_than_the_files_define(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     edit(repo, DEV, lambda d: d["unit_tests_written"].update(count=31, passing=31))  # the files hold 30
     assert evidence(capsys) == [("EV402", "02-dev-agent.json", "/unit_tests_written/files/0")]
 
@@ -176,7 +212,10 @@ def test_outside_a_git_repository_one_note_says_why_and_nothing_is_guessed(
 
 
 def test_in_a_shallow_clone_a_commit_before_its_history_is_not_called_missing(
-    repo: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    repo: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     git(repo, "commit", "-q", "--allow-empty", "-m", "later", when="2026-11-05T09:00:00Z")
     clone = tmp_path_factory.mktemp("shallow") / "clone"
@@ -209,7 +248,9 @@ def test_a_claimed_path_with_a_nul_or_a_time_at_the_calendars_end_is_no_crash(
     assert "internal error" not in capsys.readouterr().err
 
 
-def test_the_api_gives_the_evidence_findings_handoff_lint_gives(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_api_gives_the_evidence_findings_handoff_lint_gives(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from pytest_handoff import api
     from pytest_handoff.pipeline.config import load_settings
     from pytest_handoff.pipeline.registry import default_registry
@@ -218,7 +259,9 @@ def test_the_api_gives_the_evidence_findings_handoff_lint_gives(repo: Path, caps
     from_cli = evidence(capsys, DEV)
     settings = load_settings(repo, tables=default_registry())._replace(evidence=True)
     checked = api.check(DEV, root=repo, settings=settings)
-    from_api = sorted((f.code, f.path.rsplit("/", 1)[-1], f.pointer) for f in checked if f.code.startswith("EV"))
+    from_api = sorted(
+        (f.code, f.path.rsplit("/", 1)[-1], f.pointer) for f in checked if f.code.startswith("EV")
+    )
     assert from_api == from_cli == [("EV101", "02-dev-agent.json", "/files_changed/1/path")]
 
 
@@ -240,7 +283,9 @@ def yolo_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "router.py").write_text("".join(f"line_{n} = {n}\n" for n in range(20)))
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_router.py").write_text("def test_up():\n    pass\ndef test_down():\n    pass\n")
+    (tmp_path / "tests" / "test_router.py").write_text(
+        "def test_up():\n    pass\ndef test_down():\n    pass\n"
+    )
     git(tmp_path, "add", "-A")
     git(tmp_path, "commit", "-qm", "router", when="2026-02-18T10:00:00Z")
     monkeypatch.chdir(tmp_path)
@@ -274,7 +319,9 @@ def test_ev201_a_yolo_summary_naming_a_commit_that_does_not_exist(
     assert evidence(capsys) == [("EV201", "05-01.summary.jsonl", "/ch/0")]
 
 
-def test_ev202_a_yolo_summary_naming_a_commit_made_after_it(yolo_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ev202_a_yolo_summary_naming_a_commit_made_after_it(
+    yolo_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     write_phase(yolo_repo, "05-01.plan.jsonl", PLAN)
     write_phase(yolo_repo, "05-01.summary.jsonl", [summary(head(yolo_repo), day="2026-02-17")])
     found = evidence(capsys)
@@ -284,7 +331,12 @@ def test_ev202_a_yolo_summary_naming_a_commit_made_after_it(yolo_repo: Path, cap
 def test_ev301_a_qa_finding_whose_line_is_past_the_end_of_its_file(
     yolo_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    head_line = {"r": "PARTIAL", "tests": {"ps": 2, "fl": 0}, "lint": {"err": 0, "warn": 0}, "dt": "2026-02-18"}
+    head_line = {
+        "r": "PARTIAL",
+        "tests": {"ps": 2, "fl": 0},
+        "lint": {"err": 0, "warn": 0},
+        "dt": "2026-02-18",
+    }
     finding = {"f": "src/router.py", "ln": 120, "sev": "minor", "issue": "long", "sug": "split"}
     write_phase(yolo_repo, "qa-code.jsonl", [head_line, finding, {**finding, "ln": 12}])
     assert evidence(capsys) == [("EV301", "qa-code.jsonl", "/f")]
@@ -303,10 +355,15 @@ def test_ev401_and_ev402_a_test_plan_naming_a_missing_file_and_more_cases_than_w
 
 def junit_report(root: Path, failing: tuple[str, ...] = (), passing: int = 40, skipped: int = 1) -> Path:
     cases = [f'<testcase classname="tests.test_export" name="test_{n}"/>' for n in range(passing)]
-    cases += [f'<testcase classname="tests.test_export" name="{name}"><failure message="x"/></testcase>' for name in failing]
+    cases += [
+        f'<testcase classname="tests.test_export" name="{name}"><failure message="x"/></testcase>'
+        for name in failing
+    ]
     cases += ['<testcase classname="tests.test_export" name="test_skip"><skipped/></testcase>'] * skipped
     path = root / "junit.xml"
-    path.write_text(f'<?xml version="1.0"?><testsuites><testsuite name="pytest">{"".join(cases)}</testsuite></testsuites>')
+    path.write_text(
+        f'<?xml version="1.0"?><testsuites><testsuite name="pytest">{"".join(cases)}</testsuite></testsuites>'
+    )
     return path
 
 
@@ -318,14 +375,22 @@ def test_ev501_a_test_handoff_saying_nothing_fails_while_the_junit_report_has_fa
     main(["--format", "json", "--evidence-junit", str(report)])
     found = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "EV501"]
     # The test agent reports the whole run; the dev's count is of the tests it wrote, not a run.
-    assert [(f["path"].rsplit("/", 1)[-1], f["pointer"]) for f in found] == [("03-test-agent.json", "/test_summary")]
+    assert [(f["path"].rsplit("/", 1)[-1], f["pointer"]) for f in found] == [
+        ("03-test-agent.json", "/test_summary")
+    ]
     assert "tests.test_export::test_filename" in found[0]["message"]
 
 
-def test_ev502_test_counts_that_differ_from_the_junit_report(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ev502_test_counts_that_differ_from_the_junit_report(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     report = junit_report(repo, failing=("test_filename",), passing=36)  # the handoff says 39 passing
     main(["--format", "json", "--evidence-junit", str(report)])
-    found = [(f["code"], f["pointer"]) for f in json.loads(capsys.readouterr().out)["findings"] if f["code"].startswith("EV5")]
+    found = [
+        (f["code"], f["pointer"])
+        for f in json.loads(capsys.readouterr().out)["findings"]
+        if f["code"].startswith("EV5")
+    ]
     assert found == [("EV502", "/test_summary")]
 
 
@@ -352,7 +417,12 @@ def test_a_missing_junit_report_is_a_usage_error(repo: Path, capsys: pytest.Capt
 def test_ev501_a_yolo_qa_pass_with_no_failed_test_while_the_junit_report_has_failures(
     yolo_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    head_line = {"r": "PASS", "tests": {"ps": 2, "fl": 0, "sk": 0}, "lint": {"err": 0, "warn": 0}, "dt": "2026-02-18"}
+    head_line = {
+        "r": "PASS",
+        "tests": {"ps": 2, "fl": 0, "sk": 0},
+        "lint": {"err": 0, "warn": 0},
+        "dt": "2026-02-18",
+    }
     write_phase(yolo_repo, "qa-code.jsonl", [head_line])
     report = junit_report(yolo_repo, failing=("test_down",), passing=1, skipped=0)
     found = evidence(capsys, "--evidence-junit", str(report))
@@ -374,7 +444,11 @@ def test_a_user_contract_declares_its_claims_and_they_are_checked(
 ) -> None:
     contract_project(yolo_repo, '{"/files/*" = "path", "/commit" = "commit", "/where" = "location"}')
     (yolo_repo / "handoffs").mkdir()
-    handoff = {"files": ["src/router.py", "src/imagined.py"], "commit": "abcdef1", "where": "src/router.py:99"}
+    handoff = {
+        "files": ["src/router.py", "src/imagined.py"],
+        "commit": "abcdef1",
+        "where": "src/router.py:99",
+    }
     (yolo_repo / "handoffs" / "h.json").write_text(json.dumps(handoff))
     assert evidence(capsys) == [
         ("EV101", "h.json", "/files/1"),
@@ -402,7 +476,9 @@ def craik_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "ledger").mkdir()
     (tmp_path / "ledger" / "export.py").write_text("def export():\n    return []\n")
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_export.py").write_text("class TestRows:\n    def test_one_row_per_item(self):\n        pass\n")
+    (tmp_path / "tests" / "test_export.py").write_text(
+        "class TestRows:\n    def test_one_row_per_item(self):\n        pass\n"
+    )
     git(tmp_path, "add", "-A")
     git(tmp_path, "commit", "-qm", "export", when="2026-03-02T10:00:00Z")
     (tmp_path / ".craik").mkdir()
@@ -430,7 +506,9 @@ def test_ev403_a_craik_record_naming_a_test_its_file_does_not_define(
     assert found == [("EV403", "/tests_run/1"), ("EV403", "/tests_run/2")]
 
 
-def test_ev403_named_tests_that_exist_are_no_finding(craik_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ev403_named_tests_that_exist_are_no_finding(
+    craik_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     craik_record(craik_repo, ["pytest tests/test_export.py::TestRows::test_one_row_per_item -q: 1 passed"])
     assert evidence(capsys) == []
 
@@ -495,7 +573,9 @@ def test_the_evidence_pages_example_is_what_the_command_prints(
     assert main(["--evidence-junit", "junit.xml", "."]) == 1
     printed = capsys.readouterr().out.rstrip()
     page = (Path(__file__).parents[1] / "docs" / "evidence.md").read_text(encoding="utf-8")
-    start = page.index("$ handoff-lint --evidence-junit junit.xml .\n") + len("$ handoff-lint --evidence-junit junit.xml .\n")
+    start = page.index("$ handoff-lint --evidence-junit junit.xml .\n") + len(
+        "$ handoff-lint --evidence-junit junit.xml .\n"
+    )
     assert page[start : page.index("\n```", start)] == printed
 
 
@@ -503,7 +583,9 @@ def test_ev201_a_commit_no_branch_reaches_any_more_but_that_exists_is_no_finding
     yolo_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first = head(yolo_repo)
-    git(yolo_repo, "commit", "-q", "--amend", "-m", "rewritten", when="2026-02-18T10:00:00Z")  # first is unreachable
+    git(
+        yolo_repo, "commit", "-q", "--amend", "-m", "rewritten", when="2026-02-18T10:00:00Z"
+    )  # first is unreachable
     write_phase(yolo_repo, "05-01.plan.jsonl", PLAN)
     write_phase(yolo_repo, "05-01.summary.jsonl", [summary(first)])
     assert evidence(capsys) == []

@@ -59,7 +59,9 @@ def _cell(text: str) -> str:
 def planted_errors(fmt: str) -> list[Planted]:
     """The rows of the planted-errors table of ``examples/<fmt>/broken/README.md``."""
     lines = (EXAMPLES / fmt / "broken" / "README.md").read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if [c.strip() for c in line.strip("|").split("|")] == TABLE_HEADER)
+    start = next(
+        i for i, line in enumerate(lines) if [c.strip() for c in line.strip("|").split("|")] == TABLE_HEADER
+    )
     rows = []
     for line in lines[start + 2 :]:
         if not line.startswith("|"):
@@ -111,9 +113,15 @@ def test_a_clean_example_has_no_finding_at_all(results: list[GroupResult], fmt: 
 
 
 @pytest.mark.parametrize(
-    "fmt", [pytest.param(fmt, id="-".join([fmt, *sorted({p.code for p in planted_errors(fmt)})])) for fmt in FORMATS]
+    "fmt",
+    [
+        pytest.param(fmt, id="-".join([fmt, *sorted({p.code for p in planted_errors(fmt)})]))
+        for fmt in FORMATS
+    ],
 )
-def test_a_broken_example_reports_exactly_the_errors_its_readme_lists(results: list[GroupResult], fmt: str) -> None:
+def test_a_broken_example_reports_exactly_the_errors_its_readme_lists(
+    results: list[GroupResult], fmt: str
+) -> None:
     found = findings_of(results, fmt, "broken")
     assert sorted(key_of(f) for f in found) == sorted(p.key for p in planted_errors(fmt))
     assert {f.severity for f in found} == {Severity.ERROR}
@@ -137,7 +145,9 @@ def test_the_readmes_count_the_planted_errors_of_each_format_and_in_all() -> Non
         (row,) = [line for line in overview if f"]({fmt}/broken/README.md)" in line]
         assert f"{len(planted_errors(fmt))} errors" in row, fmt
     total = sum(len(planted_errors(fmt)) for fmt in FORMATS)
-    assert f"the broken ones fail with {total} errors" in " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert f"the broken ones fail with {total} errors" in " ".join(
+        (REPO / "README.md").read_text(encoding="utf-8").split()
+    )
 
 
 def test_handoff_lint_on_the_examples_reports_the_planted_errors_and_exits_1(
@@ -176,7 +186,9 @@ def test_the_committed_craik_stores_hold_what_the_script_writes(tmp_path: Path) 
     for project, rows in stores.STORES.items():
         expected = tmp_path / f"{project}.sqlite3"
         stores.build(expected, rows)
-        assert stores.contents(EXAMPLES / "craik" / project / stores.STORE) == stores.contents(expected), project
+        assert stores.contents(EXAMPLES / "craik" / project / stores.STORE) == stores.contents(expected), (
+            project
+        )
 
 
 # --- the README's first command, run as a user runs it --------------------------------------------

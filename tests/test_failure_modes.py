@@ -27,7 +27,9 @@ def test_a_tagged_rules_docs_end_with_its_failure_modes_after_its_four_parts() -
     rule = default_registry().rule("EV401")
     assert rule is not None
     assert rule.modes == ("FM-2.6", "FM-3.2")
-    assert rule.doc.endswith("**Failure modes** (MAST): FM-2.6 reasoning-action mismatch; FM-3.2 no or incomplete verification.")
+    assert rule.doc.endswith(
+        "**Failure modes** (MAST): FM-2.6 reasoning-action mismatch; FM-3.2 no or incomplete verification."
+    )
     assert rule.doc.index("**Use instead**") < rule.doc.index("**Failure modes**")
 
 
@@ -38,12 +40,17 @@ def test_an_untagged_rules_docs_say_nothing_of_modes() -> None:
 
 
 def finding(code: str, chain: str) -> Finding:
-    return Finding(path="a.json", line=1, column=1, code=code, severity=Severity.ERROR, message="m", chain=chain)
+    return Finding(
+        path="a.json", line=1, column=1, code=code, severity=Severity.ERROR, message="m", chain=chain
+    )
 
 
 def test_modes_are_counted_across_groups_most_groups_first() -> None:
     found = [finding("EV101", "c1"), finding("EV201", "c1"), finding("EV301", "c2"), finding("EV501", "c3")]
-    assert [(c.mode, c.groups, c.findings) for c in counted_modes(found)] == [("FM-3.3", 2, 2), ("FM-2.6", 1, 2)]
+    assert [(c.mode, c.groups, c.findings) for c in counted_modes(found)] == [
+        ("FM-3.3", 2, 2),
+        ("FM-2.6", 1, 2),
+    ]
 
 
 @pytest.fixture
@@ -67,7 +74,9 @@ def test_json_findings_carry_their_modes_and_the_summary_counts_them(
         assert item["modes"] == list(RULE_MODES.get(item["code"], ()))
     modes = data["modes"]
     assert modes
-    assert sum(count["findings"] for count in modes.values()) == sum(len(item["modes"]) for item in data["findings"])
+    assert sum(count["findings"] for count in modes.values()) == sum(
+        len(item["modes"]) for item in data["findings"]
+    )
 
 
 def test_sarif_rules_are_tagged_with_their_format_and_modes(

@@ -94,7 +94,9 @@ def test_every_shipped_schema_is_checked_by_the_check_written_ahead_of_time(name
 def test_the_checks_written_ahead_of_time_are_up_to_date_with_the_schemas() -> None:
     script = module_at(REPO / "scripts" / "prebuild_checks.py", "prebuild_checks")
     written = script.modules()
-    assert (script.stale(written), script.extra(written)) == ([], []), "run: python scripts/prebuild_checks.py"
+    assert (script.stale(written), script.extra(written)) == ([], []), (
+        "run: python scripts/prebuild_checks.py"
+    )
 
 
 @pytest.mark.parametrize("name", available_schemas())
@@ -127,7 +129,9 @@ def test_a_constant_with_no_python_literal_is_left_to_the_run_time_compiler() ->
 
 def test_a_schema_changed_since_its_check_was_written_is_compiled_at_run_time() -> None:
     schema = load_schema("neuralrelay/dev_to_test")
-    assert prebuilt_check("neuralrelay/dev_to_test", {**schema, "required": [*schema["required"], "x"]}) is None
+    assert (
+        prebuilt_check("neuralrelay/dev_to_test", {**schema, "required": [*schema["required"], "x"]}) is None
+    )
     assert prebuilt_check("no-such-folder/dev_to_test", schema) is None
 
 

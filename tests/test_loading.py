@@ -83,7 +83,7 @@ def test_an_integer_too_long_for_python_is_a_finding() -> None:
     [
         (b'{"a": [1, {"b": 2, "c": NaN}], "d": Infinity}', "/a/1/c"),
         (b'{"s": "1e999",\n "a": 1e999}', "/a"),
-        (b'[-Infinity]', "/0"),
+        (b"[-Infinity]", "/0"),
         (b'{"a/b": {"x~y": NaN}}', "/a~1b/x~0y"),
     ],
 )

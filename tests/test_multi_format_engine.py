@@ -106,9 +106,7 @@ def toys() -> Registry:
     return Registry(extra=(ToyLines(), ToyStore()), entry_points=False)
 
 
-def test_a_jsonl_finding_points_at_its_line_and_the_column_inside_it(
-    tmp_path: Path, toys: Registry
-) -> None:
+def test_a_jsonl_finding_points_at_its_line_and_the_column_inside_it(tmp_path: Path, toys: Registry) -> None:
     (tmp_path / "toys").mkdir()
     (tmp_path / "toys" / "a.jsonl").write_text('{"n": 1}\n\n{"id": "x",  "n": 7}\n', encoding="utf-8")
     _, results = check_paths([], tmp_path, Settings(), registry=toys)
@@ -127,9 +125,7 @@ def test_a_broken_jsonl_line_is_hf002_at_its_line_and_the_other_lines_are_still_
     assert places == [("HF002", 1, 8), ("TY001", 2, 7)]
 
 
-def test_a_walk_finds_a_plugin_profiles_files_by_its_default_globs(
-    tmp_path: Path, toys: Registry
-) -> None:
+def test_a_walk_finds_a_plugin_profiles_files_by_its_default_globs(tmp_path: Path, toys: Registry) -> None:
     (tmp_path / "toys" / "deep").mkdir(parents=True)
     (tmp_path / "toys" / "deep" / "b.jsonl").write_text('{"n": 1}\n', encoding="utf-8")
     (tmp_path / "elsewhere.jsonl").write_text('{"n": 9}\n', encoding="utf-8")
@@ -208,7 +204,10 @@ def test_neuralrelay_options_are_read_from_its_own_table_as_from_the_top_level(t
         '[tool.handoff.neuralrelay]\nmax-rework-cycles = 3\nglobs = ["chains/**/*.json"]\n', encoding="utf-8"
     )
     settings = load_settings(tmp_path, tables=default_registry())
-    assert dict(settings.options_of("neuralrelay")) == {"max-rework-cycles": 3, "globs": ("chains/**/*.json",)}
+    assert dict(settings.options_of("neuralrelay")) == {
+        "max-rework-cycles": 3,
+        "globs": ("chains/**/*.json",),
+    }
     (tmp_path / "pyproject.toml").write_text(
         '[tool.handoff]\nmax-rework-cycles = 3\nglobs = ["chains/**/*.json"]\n', encoding="utf-8"
     )
@@ -237,9 +236,7 @@ def test_profile_forces_a_format_and_an_unknown_one_is_refused(tmp_path: Path) -
         merged(Settings(), {"profile": "nosuch"}, "command line", default_registry())
 
 
-def test_a_secret_in_a_line_no_document_holds_is_masked_in_excerpts(
-    tmp_path: Path, toys: Registry
-) -> None:
+def test_a_secret_in_a_line_no_document_holds_is_masked_in_excerpts(tmp_path: Path, toys: Registry) -> None:
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     (tmp_path / "toys").mkdir()
     (tmp_path / "toys" / "a.jsonl").write_text(f'{{"n": 2}}\n{{"note": "{token}",\n', encoding="utf-8")
@@ -275,7 +272,9 @@ def test_a_single_glob_may_be_written_as_a_string(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[tool.handoff.yolo]\nglobs = "planning/**/*.jsonl"\n', encoding="utf-8"
     )
-    assert load_settings(tmp_path, tables=default_registry()).options_of("yolo")["globs"] == ("planning/**/*.jsonl",)
+    assert load_settings(tmp_path, tables=default_registry()).options_of("yolo")["globs"] == (
+        "planning/**/*.jsonl",
+    )
 
 
 def test_a_mistyped_profile_table_gets_a_suggestion(tmp_path: Path) -> None:

@@ -36,8 +36,12 @@ Verdict = tuple[set[tuple[str, str]], tuple[int, int]]
 
 
 def neuralrelay_tree(root: Path) -> None:
-    shutil.copytree(EXAMPLES / "neuralrelay" / "broken" / ".neuralrelay", root / ".neuralrelay", dirs_exist_ok=True)
-    shutil.copytree(EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay", root / ".neuralrelay", dirs_exist_ok=True)
+    shutil.copytree(
+        EXAMPLES / "neuralrelay" / "broken" / ".neuralrelay", root / ".neuralrelay", dirs_exist_ok=True
+    )
+    shutil.copytree(
+        EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay", root / ".neuralrelay", dirs_exist_ok=True
+    )
     shutil.copytree(FIXTURES / "20260512-140000", root / ".neuralrelay" / "handoffs" / "20260512-140000")
 
 
@@ -80,7 +84,11 @@ def notes_tree(root: Path) -> None:
         '"properties": {"text": {"type": "string"}}}',
         encoding="utf-8",
     )
-    for folder, name, body in (("notes", "a.json", "{}"), ("notes", "c.json", '{"text": "ok"}'), ("more", "b.json", "{}")):
+    for folder, name, body in (
+        ("notes", "a.json", "{}"),
+        ("notes", "c.json", '{"text": "ok"}'),
+        ("more", "b.json", "{}"),
+    ):
         (root / folder).mkdir(exist_ok=True)
         (root / folder / name).write_text(body, encoding="utf-8")
     (root / "pyproject.toml").write_text(
@@ -94,7 +102,9 @@ def configured_store_tree(root: Path) -> None:
     from tests.test_craik_end_to_end import broken_store
 
     broken_store(root / "data" / "state.sqlite3")
-    (root / "pyproject.toml").write_text('[tool.handoff.craik]\nstores = ["data/state.sqlite3"]\n', encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.handoff.craik]\nstores = ["data/state.sqlite3"]\n', encoding="utf-8"
+    )
 
 
 TREES: dict[str, tuple[Callable[[Path], None], str | None]] = {

@@ -41,7 +41,9 @@ def test_plain_pytest_does_not_collect_handoffs(sample_chain: ChainFolder, pytes
 
 
 @pytest.mark.slow
-def test_plain_pytest_loads_nothing_of_the_engine(sample_chain: ChainFolder, pytester: pytest.Pytester) -> None:
+def test_plain_pytest_loads_nothing_of_the_engine(
+    sample_chain: ChainFolder, pytester: pytest.Pytester
+) -> None:
     """Every pytest run loads the plugin; without --handoffs it must not cost the engine's imports."""
     pytester.makepyfile(
         test_modules="""
@@ -216,12 +218,16 @@ def test_a_conftest_inside_a_chain_folder_is_honoured(
     run_handoffs("-rs").stdout.fnmatch_lines(["*skipped by the chain folder conftest*", "*1 skipped*"])
 
 
-@pytest.mark.parametrize(("report", "shown"), [((), False), (("-rA",), True), (("-rP",), True), (("-rAN",), False)])
+@pytest.mark.parametrize(
+    ("report", "shown"), [((), False), (("-rA",), True), (("-rP",), True), (("-rAN",), False)]
+)
 def test_a_passing_chain_carries_its_trace_only_when_the_report_shows_passes(
     sample_chain: ChainFolder, pytester: pytest.Pytester, report: tuple[str, ...], shown: bool
 ) -> None:
     # Under xdist every report section travels to the controller: a passing chain's trace only when shown.
-    reports = pytester.inline_run("--handoffs", "-p", "no:cacheprovider", *report).getreports("pytest_runtest_logreport")
+    reports = pytester.inline_run("--handoffs", "-p", "no:cacheprovider", *report).getreports(
+        "pytest_runtest_logreport"
+    )
     calls = [r for r in reports if r.when == "call"]
     assert [r.passed for r in calls] == [True]
     assert any(title.startswith("Captured handoff trace") for title, _ in calls[0].sections) is shown

@@ -161,7 +161,9 @@ def test_pre_commit_with_the_readmes_config_blocks_the_broken_example_of_every_b
     from tests.test_examples import EXAMPLES, planted_errors, printed_location
 
     hook_repo = yaml.safe_load((repo_with_hook / ".pre-commit-config.yaml").read_text())["repos"][0]
-    (repo_with_hook / ".pre-commit-config.yaml").write_text(readme_config(hook_repo["repo"], hook_repo["rev"]))
+    (repo_with_hook / ".pre-commit-config.yaml").write_text(
+        readme_config(hook_repo["repo"], hook_repo["rev"])
+    )
     for fmt in BUILT_IN:
         shutil.copytree(EXAMPLES / fmt / "broken", repo_with_hook / "examples" / fmt / "broken")
 
@@ -171,9 +173,9 @@ def test_pre_commit_with_the_readmes_config_blocks_the_broken_example_of_every_b
     for fmt in BUILT_IN:
         for planted in planted_errors(fmt):
             location = printed_location(fmt, planted)
-            assert re.search(rf"^{re.escape(location)}[:\s].*\b{planted.code}\b", result.stdout, re.MULTILINE), (
-                f"{fmt}: {location} {planted.code} not reported at commit:\n{result.stdout}"
-            )
+            assert re.search(
+                rf"^{re.escape(location)}[:\s].*\b{planted.code}\b", result.stdout, re.MULTILINE
+            ), f"{fmt}: {location} {planted.code} not reported at commit:\n{result.stdout}"
 
 
 def test_pre_commit_with_the_contracts_hook_entry_of_the_docs_blocks_the_broken_contract_example(
@@ -182,13 +184,23 @@ def test_pre_commit_with_the_contracts_hook_entry_of_the_docs_blocks_the_broken_
     from tests.test_examples import EXAMPLES, planted_errors, printed_location
 
     hook_repo = yaml.safe_load((repo_with_hook / ".pre-commit-config.yaml").read_text())["repos"][0]
-    entry = re.search(r"```yaml\n(- id: handoff-lint\n.*?)```", (REPO / "docs" / "formats" / "contracts.md").read_text(), re.DOTALL)
+    entry = re.search(
+        r"```yaml\n(- id: handoff-lint\n.*?)```",
+        (REPO / "docs" / "formats" / "contracts.md").read_text(),
+        re.DOTALL,
+    )
     assert entry is not None
     files = "^examples/contracts/broken/handovers/.*\\.yaml$"  # the entry's files:, for this project
     hooks = re.sub(r"files: .*\n", f"files: {files}\n", entry.group(1))
-    config = readme_config(hook_repo["repo"], hook_repo["rev"]) + "".join(f"      {line}\n" for line in hooks.splitlines())
+    config = readme_config(hook_repo["repo"], hook_repo["rev"]) + "".join(
+        f"      {line}\n" for line in hooks.splitlines()
+    )
     (repo_with_hook / ".pre-commit-config.yaml").write_text(config)
-    shutil.copytree(EXAMPLES / "contracts", repo_with_hook / "examples" / "contracts", ignore=shutil.ignore_patterns("clean"))
+    shutil.copytree(
+        EXAMPLES / "contracts",
+        repo_with_hook / "examples" / "contracts",
+        ignore=shutil.ignore_patterns("clean"),
+    )
     (repo_with_hook / "pyproject.toml").write_text(
         '[tool.handoff.contracts]\nfile = "examples/contracts/handoff-contracts.yaml"\n'
     )

@@ -206,6 +206,8 @@ def test_a_plugin_written_before_groups_had_their_name_still_loads_and_groups(tm
 
 def test_the_old_findings_module_still_imports_with_a_deprecation_warning() -> None:
     sys.modules.pop("pytest_handoff.findings", None)
-    with pytest.warns(DeprecationWarning, match="pytest_handoff.findings is now pytest_handoff.values.findings"):
+    with pytest.warns(
+        DeprecationWarning, match="pytest_handoff.findings is now pytest_handoff.values.findings"
+    ):
         from pytest_handoff.findings import Finding, Severity  # noqa: F401
     sys.modules.pop("pytest_handoff.findings", None)

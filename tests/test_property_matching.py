@@ -157,7 +157,9 @@ def test_above_the_cap_no_entry_is_left_out_while_a_one_to_one_matching_exists()
     chooser = random.Random(7)
     for _ in range(200):
         size = chooser.randint(EXACT_LIMIT + 1, EXACT_LIMIT + 20)
-        scores = [[chooser.choice([0.0, 0.0, 0.0, 0.0, 0.5, 0.9, 1.2]) for _ in range(size)] for _ in range(size)]
+        scores = [
+            [chooser.choice([0.0, 0.0, 0.0, 0.0, 0.5, 0.9, 1.2]) for _ in range(size)] for _ in range(size)
+        ]
         found = assign(scores)
         assert len(set(found.values())) == len(found)
         assert all(scores[row][column] >= FLOOR for row, column in found.items())

@@ -42,7 +42,10 @@ def test_two_registries_are_independent_values_built_from_the_same_tables() -> N
 def test_handoff_lint_explain_knows_every_code_in_a_fresh_process() -> None:
     codes = list(default_registry().all_rules())
     done = subprocess.run(
-        [sys.executable, "-m", "pytest_handoff", "explain", *codes], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "pytest_handoff", "explain", *codes],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     headings = [line.split()[0] for line in done.stdout.splitlines() if "(default severity:" in line]
     assert headings == codes

@@ -54,6 +54,8 @@ def run_handoffs(pytester: pytest.Pytester) -> Run:
         return Checked(pytester.path)
 
     return run
+
+
 DEV, TEST, REVIEW, BA = "02-dev-agent.json", "03-test-agent.json", "04-review-agent.json", "01-ba-agent.json"
 
 
@@ -648,7 +650,7 @@ def test_nr306_is_reported_when_the_invalid_handoffs_own_finding_is_not_an_error
 ) -> None:
     sample_chain.edit(BA, lambda d: d["acceptance_criteria"].append(HOLIDAY_PAGE))
     sample_chain.edit(TEST, lambda d: d.pop("remaining_risks"))
-    pytester.makepyprojecttoml("[tool.handoff]\nignore = [\"HS001\"]\n")
+    pytester.makepyprojecttoml('[tool.handoff]\nignore = ["HS001"]\n')
     result = run_handoffs("-rA")
     expect_finding(result, sample_chain, pytester, BA, sample_chain.line_of(BA, HOLIDAY_PAGE), "NR306")
 
@@ -657,9 +659,7 @@ def test_an_explicit_criterion_reference_traces_it(sample_chain: ChainFolder, ru
     sample_chain.edit(BA, lambda d: d["acceptance_criteria"].append(HOLIDAY_PAGE))
     sample_chain.edit(
         TEST,
-        lambda d: d["remaining_risks"].append(
-            "AC9 (the weekly PDF rota) checked manually in a browser"
-        ),
+        lambda d: d["remaining_risks"].append("AC9 (the weekly PDF rota) checked manually in a browser"),
     )
     expect_no(run_handoffs(), "NR306")
 

@@ -13,6 +13,8 @@ from pytest_handoff.cli import main
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 CLEAN_CHAIN = Path(__file__).resolve().parents[1] / "examples" / "neuralrelay" / "clean" / ".neuralrelay"
 DEV = "02-dev-agent.json"
+
+
 # Rule selections under which HX001 does not run.
 def leaks(text: str) -> bool:
     """True when ``text`` shows eight or more characters of the token in a row, in any case."""
@@ -120,7 +122,9 @@ def test_a_quote_cut_short_hides_what_it_shows_of_a_token() -> None:
 def test_hx001_takes_the_body_of_a_private_key_as_the_secret() -> None:
     from pytest_handoff.rules.secrets import find_secrets
 
-    key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAq83xWmV\nZ0b1c2d3==\n-----END RSA PRIVATE KEY-----"
+    key = (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAq83xWmV\nZ0b1c2d3==\n-----END RSA PRIVATE KEY-----"
+    )
     assert list(find_secrets(f"deploy key: {key} (rotated)")) == [("private key block", key)]
 
 
@@ -145,7 +149,9 @@ def secret_masker_hides_every_case() -> bool:
     from pytest_handoff.pipeline.masking import secret_masker
 
     hide = secret_masker([TOKEN])
-    return not any(leaks(hide(spelling)) for spelling in (TOKEN.lower(), TOKEN.upper(), f"x{TOKEN.lower()[3:20]}…"))
+    return not any(
+        leaks(hide(spelling)) for spelling in (TOKEN.lower(), TOKEN.upper(), f"x{TOKEN.lower()[3:20]}…")
+    )
 
 
 def test_a_spelling_that_only_case_insensitive_matching_finds_is_masked_not_a_crash() -> None:

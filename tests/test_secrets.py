@@ -203,4 +203,6 @@ def test_a_secret_in_a_file_that_does_not_parse_is_masked_in_the_excerpt(
 
 
 def test_hx001_still_finds_a_dotted_passphrase_under_a_password_key() -> None:
-    assert [kind for kind, _ in find_secrets("correct.horse.battery.stap1", "password")] == ["value of 'password'"]
+    assert [kind for kind, _ in find_secrets("correct.horse.battery.stap1", "password")] == [
+        "value of 'password'"
+    ]

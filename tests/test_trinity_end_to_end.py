@@ -156,7 +156,9 @@ def test_an_unrelated_handoff_folder_is_not_taken_for_trinitys(
 
 def test_checking_one_trinity_file_imports_no_other_profile_and_nothing_heavy(project: Path) -> None:
     trinity_workspaces("studio", project)
-    probe = lint_in_fresh_process([with_colons("tester/handoff/developer-2026-04-02T10_00_00.000Z.json")], project)
+    probe = lint_in_fresh_process(
+        [with_colons("tester/handoff/developer-2026-04-02T10_00_00.000Z.json")], project
+    )
     assert probe.code == 0
     assert probe.loaded((*HEAVY_MODULES, "sqlite3")) == []
     assert probe.formats == ["trinity"]

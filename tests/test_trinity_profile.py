@@ -201,7 +201,8 @@ def test_every_rule_has_the_four_part_doc() -> None:
 
 
 def test_workspaces_are_read_from_the_trinity_table_as_posix_folders() -> None:
-    settings = merged(Settings(),
+    settings = merged(
+        Settings(),
         {"trinity": {"workspaces": {"tester": "./agents\\tester/", "root": ".", "abs": "/srv/x/"}}},
         "pyproject.toml",
         default_registry(),
@@ -228,7 +229,9 @@ def test_the_trinity_table_is_accepted_in_pyproject(tmp_path: Path) -> None:
 
 
 def test_importing_the_profile_imports_no_other_profile_and_nothing_heavy() -> None:
-    probe = import_in_fresh_process("import pytest_handoff.profiles.trinity.profile as p\np.PROFILE.rule_table()")
+    probe = import_in_fresh_process(
+        "import pytest_handoff.profiles.trinity.profile as p\np.PROFILE.rule_table()"
+    )
     assert probe.loaded((*HEAVY_MODULES, "sqlite3")) == []
     assert probe.formats == ["trinity"]
 

@@ -89,7 +89,8 @@ def test_prd_json_beside_an_empty_session_folder_is_checked_in_a_whole_project_r
     (project / ".claude" / "session").mkdir(parents=True)
     shutil.copyfile(RALPH_FIXTURES / "clean" / "prd.json", project / "prd.json")
     (project / "prd.json").write_text(
-        (project / "prd.json").read_text(encoding="utf-8").replace('"items"', '"stories"', 1), encoding="utf-8"
+        (project / "prd.json").read_text(encoding="utf-8").replace('"items"', '"stories"', 1),
+        encoding="utf-8",
     )
     code, findings = lint([], capsys)
     assert code == 1
@@ -107,8 +108,12 @@ def test_prd_json_without_a_session_is_not_taken_for_ralphs(
 def test_a_log_a_projects_own_glob_finds_outside_any_logs_folder_is_read_for_its_phrases(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (project / "pyproject.toml").write_text('[tool.handoff.ralph]\nglobs = ["agent-output/*.log"]\n', encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        '[tool.handoff.ralph]\nglobs = ["agent-output/*.log"]\n', encoding="utf-8"
+    )
     (project / "agent-output").mkdir()
-    (project / "agent-output" / "pm.log").write_text("HANDOFF:developer:eyJmcm9tIjoi!!!notbase64\n", encoding="utf-8")
+    (project / "agent-output" / "pm.log").write_text(
+        "HANDOFF:developer:eyJmcm9tIjoi!!!notbase64\n", encoding="utf-8"
+    )
     _, findings = lint([], capsys)
     assert "RL002" in {f["code"] for f in findings}

@@ -254,7 +254,9 @@ def test_chain_and_report_run_from_inside_a_chain_folder_find_the_project_chains
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     copy_chain(CLEAN, tmp_path)
-    chain_folder = copy_chain(EXAMPLES / "neuralrelay" / "broken" / ".neuralrelay" / "handoffs" / "20261104-132000", tmp_path)
+    chain_folder = copy_chain(
+        EXAMPLES / "neuralrelay" / "broken" / ".neuralrelay" / "handoffs" / "20261104-132000", tmp_path
+    )
     monkeypatch.chdir(chain_folder)
     code, view = run_json(capsys, "chain")
     assert view["chain_id"] == "20261104-132000"

@@ -276,7 +276,10 @@ def synthetic_views(count: int) -> list[Any]:
     ]
 
 
-@pytest.mark.parametrize(("count", "words"), [(5, ["fails its contracts", "quality score"]), (500, ["mean of 20", "fails its contracts"])])
+@pytest.mark.parametrize(
+    ("count", "words"),
+    [(5, ["fails its contracts", "quality score"]), (500, ["mean of 20", "fails its contracts"])],
+)
 def test_the_plot_marks_failing_chains_and_at_500_draws_moving_means(
     tmp_path: Path, count: int, words: list[str]
 ) -> None:

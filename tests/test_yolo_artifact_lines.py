@@ -11,19 +11,41 @@ import pytest
 
 from tests.yolo_helpers import PHASE, check_folder, write
 
-GAP = {"id": "gap-001", "sev": "major", "desc": "retry budget untested", "exp": "tested", "act": "none", "st": "open"}
+GAP = {
+    "id": "gap-001",
+    "sev": "major",
+    "desc": "retry budget untested",
+    "exp": "tested",
+    "act": "none",
+    "st": "open",
+}
 VERIFIED = {"tier": "standard", "r": "PARTIAL", "ps": 30, "fl": 2, "tt": 32, "dt": "2026-02-18"}
 CLEAN_LINES: dict[str, list[dict[str, Any]]] = {
     "verification.jsonl": [VERIFIED, {"c": "router exists", "r": "pass", "ev": "grep", "cat": "must_have"}],
     "qa-code.jsonl": [
-        {"r": "PARTIAL", "tests": {"ps": 9, "fl": 0, "sk": 1}, "lint": {"err": 0, "warn": 2}, "dt": "2026-02-18"},
+        {
+            "r": "PARTIAL",
+            "tests": {"ps": 9, "fl": 0, "sk": 1},
+            "lint": {"err": 0, "warn": 2},
+            "dt": "2026-02-18",
+        },
         {"f": "src/x.py", "ln": 3, "sev": "minor", "issue": "long function", "sug": "split"},
     ],
     "code-review.jsonl": [
         {"plan": "05-01", "r": "approve", "cycle": 1, "dt": "2026-02-18"},
         {"f": "src/x.py", "ln": 3, "sev": "nit", "issue": "naming", "sug": "rename"},
     ],
-    "critique.jsonl": [{"id": "C1", "cat": "gap", "sev": "minor", "q": "clock skew?", "ctx": "", "sug": "", "st": "addressed"}],
+    "critique.jsonl": [
+        {
+            "id": "C1",
+            "cat": "gap",
+            "sev": "minor",
+            "q": "clock skew?",
+            "ctx": "",
+            "sug": "",
+            "st": "addressed",
+        }
+    ],
     "test-plan.jsonl": [{"id": "T1", "tf": ["tests/test_x.py"], "tc": 3, "red": True, "desc": "retries"}],
     "gaps.jsonl": [{**GAP, "st": "fixed", "res": "abc1234"}],
 }
@@ -35,7 +57,12 @@ BROKEN_LINES: list[tuple[str, list[dict[str, Any]], int, str]] = [
     ("qa-code.jsonl", [{"result": "PASS", "dt": "2026-02-18"}], 1, ""),
     ("code-review.jsonl", [{"plan": "05-01", "r": "approved", "cycle": 1}], 1, "/r"),
     ("code-review.jsonl", [{"plan": "05-01", "r": "approve", "cycle": 0}], 1, "/cycle"),
-    ("critique.jsonl", [{"id": "C1", "cat": "gap", "sev": "minor", "title": "clock skew?", "st": "open"}], 1, ""),
+    (
+        "critique.jsonl",
+        [{"id": "C1", "cat": "gap", "sev": "minor", "title": "clock skew?", "st": "open"}],
+        1,
+        "",
+    ),
     ("test-plan.jsonl", [{"id": "T1", "tf": "tests/test_x.py", "tc": 3, "red": True}], 1, "/tf"),
     ("gaps.jsonl", [{**GAP, "st": "done"}], 1, "/st"),
 ]
@@ -96,7 +123,9 @@ def test_yl310_verification_counts_that_add_up_are_fine(tmp_path: Path) -> None:
 
 def test_the_shipped_artifact_schemas_require_what_the_read_map_says_each_reader_reads() -> None:
     folder = Path(__file__).parents[1] / "schemas" / "yolo-artifacts"
-    required = {path.name.split(".")[0]: json.loads(path.read_text())["required"] for path in folder.glob("*.json")}
+    required = {
+        path.name.split(".")[0]: json.loads(path.read_text())["required"] for path in folder.glob("*.json")
+    }
     assert required["critique_finding"] == ["id", "st"]  # the Architect sets st; q or desc via anyOf
     assert required["test_plan_entry"] == ["id", "tf", "tc", "red"]
     assert required["gap"] == ["id", "sev", "desc", "st"]

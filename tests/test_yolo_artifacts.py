@@ -21,7 +21,9 @@ SUMMARY = {
 }  # fmt: skip
 
 
-def phase(tmp_path: Path, summary: dict[str, Any], tasks: list[dict[str, Any]] = TASKS) -> list[tuple[str, str, str]]:
+def phase(
+    tmp_path: Path, summary: dict[str, Any], tasks: list[dict[str, Any]] = TASKS
+) -> list[tuple[str, str, str]]:
     write(tmp_path, f"{PHASE}/05-01.plan.jsonl", [HEADER, *tasks])
     write(tmp_path, f"{PHASE}/05-01.summary.jsonl", [summary])
     return [(f.code, f.path.rsplit("/", 1)[-1], f.pointer) for f in check_folder(tmp_path)]
@@ -45,7 +47,9 @@ def test_every_documented_version_of_a_summary_is_accepted(tmp_path: Path) -> No
         ({"dt": "18/02/2026"}, "/dt"),
     ],
 )
-def test_a_summary_outside_the_format_is_hs001_at_its_field(tmp_path: Path, change: dict[str, Any], pointer: str) -> None:
+def test_a_summary_outside_the_format_is_hs001_at_its_field(
+    tmp_path: Path, change: dict[str, Any], pointer: str
+) -> None:
     found = phase(tmp_path, {**SUMMARY, **change})
     assert ("HS001", "05-01.summary.jsonl", pointer) in found
 
@@ -56,7 +60,14 @@ def test_a_summary_without_a_status_is_hs001(tmp_path: Path) -> None:
 
 
 def test_a_summary_written_with_full_word_keys_is_hs001_at_each_of_them(tmp_path: Path) -> None:
-    summary = {"p": "05", "n": "01", "status": "complete", "tasks": 3, "commits": ["1a2b3c4"], "files_modified": []}
+    summary = {
+        "p": "05",
+        "n": "01",
+        "status": "complete",
+        "tasks": 3,
+        "commits": ["1a2b3c4"],
+        "files_modified": [],
+    }
     pointers = {pointer for code, _, pointer in phase(tmp_path, summary) if code == "HS001"}
     assert {"/status", "/tasks", "/commits", "/files_modified"} <= pointers
 
@@ -101,7 +112,9 @@ def test_yl305_is_quiet_when_a_deviation_names_the_file(tmp_path: Path) -> None:
 
 def test_yl305_takes_the_headers_files_and_a_leading_dot_slash_alike(tmp_path: Path) -> None:
     write(tmp_path, f"{PHASE}/05-01.plan.jsonl", [{**HEADER, "fm": ["docs/routing.md"]}, *TASKS])
-    write(tmp_path, f"{PHASE}/05-01.summary.jsonl", [{**SUMMARY, "fm": ["./src/step1.py", "docs/routing.md"]}])
+    write(
+        tmp_path, f"{PHASE}/05-01.summary.jsonl", [{**SUMMARY, "fm": ["./src/step1.py", "docs/routing.md"]}]
+    )
     assert check_folder(tmp_path) == []
 
 
@@ -112,7 +125,11 @@ def test_lines_a_summary_adds_after_its_first_are_not_taken_for_summaries(tmp_pa
 
 
 def test_a_plan_that_starts_with_blank_lines_still_has_its_header_first(tmp_path: Path) -> None:
-    write(tmp_path, f"{PHASE}/05-01.plan.jsonl", "\n\r\n" + "".join(json.dumps(line) + "\n" for line in [HEADER, *TASKS]))
+    write(
+        tmp_path,
+        f"{PHASE}/05-01.plan.jsonl",
+        "\n\r\n" + "".join(json.dumps(line) + "\n" for line in [HEADER, *TASKS]),
+    )
     write(tmp_path, f"{PHASE}/05-01.summary.jsonl", [SUMMARY])
     assert check_folder(tmp_path) == []
 

@@ -87,7 +87,10 @@ def test_yolos_own_phase_folder_reads_and_only_its_summary_and_critique_break_th
         ("HS001", "critique.jsonl"),
     }
     assert {f.pointer for f in found if f.message.startswith("unexpected property")} == {
-        "/tasks", "/commits", "/files_modified", "/deviations"
+        "/tasks",
+        "/commits",
+        "/files_modified",
+        "/deviations",
     }
 
 
@@ -95,7 +98,9 @@ def test_yolos_own_plan_filed_under_another_phase_is_yl301(tmp_path: Path) -> No
     needs_corpus()
     moved = tmp_path / PHASE.replace("05-escalation", "04-moved")
     shutil.copytree(CORPUS / CORPUS_PHASE, moved)
-    findings = [f for f in check_folder(tmp_path, PHASE.replace("05-escalation", "04-moved")) if f.code != "HS001"]
+    findings = [
+        f for f in check_folder(tmp_path, PHASE.replace("05-escalation", "04-moved")) if f.code != "HS001"
+    ]
     assert codes(findings) == ["YL301"]
     where = sorted({(f.path.rsplit("/", 1)[-1], f.pointer) for f in findings})
     # The plan and summary are named for phase 05 (their headers agree with their names), and the

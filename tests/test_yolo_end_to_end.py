@@ -191,4 +191,3 @@ def test_linting_one_yolo_file_imports_no_other_profile(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     probe = lint_in_fresh_process([f"{PHASE}/x.jsonl"], tmp_path)
     assert (probe.code, probe.formats) == (0, ["yolo"])
-

@@ -13,7 +13,9 @@ FIRST_FLAT_SCOUT: dict[str, Any] = {
     "type": "scout_findings",
     "domain": "quality",
     "documents": [{"name": "CONCERNS.md", "content": "## Concerns\n- no retries on the sync client"}],
-    "cross_cutting": [{"target_domain": "architecture", "finding": "sync client is shared", "relevance": "high"}],
+    "cross_cutting": [
+        {"target_domain": "architecture", "finding": "sync client is shared", "relevance": "high"}
+    ],
     "confidence": "medium",
     "confidence_rationale": "read the client and its tests",
 }
@@ -44,7 +46,9 @@ def test_a_qa_result_with_a_markdown_body_is_valid() -> None:
     assert codes(check_lines([FIRST_FLAT_QA])) == []
 
 
-def test_a_message_that_fits_no_version_is_HS001_naming_every_version_tried_at_the_nearest_versions_error() -> None:
+def test_a_message_that_fits_no_version_is_HS001_naming_every_version_tried_at_the_nearest_versions_error() -> (
+    None
+):
     broken = {**FIRST_FLAT_SCOUT, "documents": [{"name": "CONCERNS.md"}]}  # no content
     findings = check_lines([broken])
     assert [place.line for place in places(findings, "HS001")] == [1]

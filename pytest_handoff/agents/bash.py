@@ -306,7 +306,10 @@ def respond_to_bash(payload: Mapping[str, Any], started: float) -> dict[str, Any
 def ran_for(payload: Mapping[str, Any]) -> float:
     """How long the command may have run, in seconds: ``duration_ms``, else its ``timeout``, else two minutes."""
     tool_input = payload.get("tool_input")
-    for given in (payload.get("duration_ms"), tool_input.get("timeout") if isinstance(tool_input, dict) else None):
+    for given in (
+        payload.get("duration_ms"),
+        tool_input.get("timeout") if isinstance(tool_input, dict) else None,
+    ):
         milliseconds = _milliseconds(given)
         if milliseconds is not None:
             return milliseconds / 1000

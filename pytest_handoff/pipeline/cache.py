@@ -170,7 +170,10 @@ class ResultCache:
             self.directory.mkdir(parents=True, exist_ok=True)
             with temporary.open("w", encoding="utf-8") as stream:
                 json.dump(
-                    {"salt": self.salt.hex(), "entries": {**self._known, **self._kept} if self._carry_over else self._kept},
+                    {
+                        "salt": self.salt.hex(),
+                        "entries": {**self._known, **self._kept} if self._carry_over else self._kept,
+                    },
                     stream,
                     ensure_ascii=False,
                     separators=(",", ":"),

@@ -65,7 +65,9 @@ def check_group(
         cached = cache.get(key)
         if cached is not None:
             return result_of(ref, profile, root, *cached, cache_key=key, from_cache=True)
-    result = _check_contents(ref, profile, registry, settings, root, members, contents, extra_checks, overrides)
+    result = _check_contents(
+        ref, profile, registry, settings, root, members, contents, extra_checks, overrides
+    )
     if key is not None and cache is not None:
         result = result._replace(cache_key=key)
         cache.put(key, result.findings, result.notes, result.sources, result.stamps)
@@ -128,7 +130,12 @@ GroupNames = tuple[dict[str, str], str]
 #: A result without its ref, as it travels between processes (a worker's pool, xdist's shares):
 #: unpickling a ref's paths costs more than checking some rules.
 ResultParts = tuple[
-    tuple[Finding, ...], tuple[str, ...], dict[str, tuple[str, ...]], tuple[Stamp, ...], "str | None", GroupNames
+    tuple[Finding, ...],
+    tuple[str, ...],
+    dict[str, tuple[str, ...]],
+    tuple[Stamp, ...],
+    "str | None",
+    GroupNames,
 ]
 
 
@@ -141,7 +148,9 @@ def parts_of(result: GroupResult) -> ResultParts:
 def from_parts(ref: GroupRef, parts: ResultParts, registry: Registry, root: Path) -> GroupResult:
     """The result of ``ref`` that :func:`parts_of` took apart."""
     findings, notes, sources, stamps, key, names = parts
-    return result_of(ref, registry.profile(ref.profile), root, findings, notes, sources, stamps, cache_key=key, names=names)
+    return result_of(
+        ref, registry.profile(ref.profile), root, findings, notes, sources, stamps, cache_key=key, names=names
+    )
 
 
 def group_names(ref: GroupRef, displays: Sequence[str]) -> GroupNames:
@@ -182,11 +191,15 @@ def _read_group(
         raw = link_out_of(root, path, str(path), links) or read_file_bytes(
             path, str(path), settings.max_file_size
         )
-        contents.append((f"+{path}", raw if isinstance(raw, bytes) else f"<{raw.code} {raw.message}>".encode()))
+        contents.append(
+            (f"+{path}", raw if isinstance(raw, bytes) else f"<{raw.code} {raw.message}>".encode())
+        )
     return members, contents
 
 
-def _cache_key(contents: Contents, cache: ResultCache | None, extra_checks: Sequence[ExtraCheck]) -> str | None:
+def _cache_key(
+    contents: Contents, cache: ResultCache | None, extra_checks: Sequence[ExtraCheck]
+) -> str | None:
     """The cache key of a group, or None when its result must not be cached."""
     if cache is None or extra_checks:
         return None
@@ -215,7 +228,9 @@ def _check_contents(
             load_findings.append(raw)
             continue
         loaded = (
-            profile.open(path, display, settings) if raw is None else profile.read(raw, path, display, settings)
+            profile.open(path, display, settings)
+            if raw is None
+            else profile.read(raw, path, display, settings)
         )
         load_findings.extend(loaded.findings)
         documents.extend(loaded.documents)
@@ -307,12 +322,17 @@ def _check_contents(
         shown_paths=shown_paths,
         masked_id=masked_id,
         # Only a failing group names its first broken handoff: a passing one needs no stamps.
-        stamps=_stamps(members, documents, profile, shown_paths) if any(f.severity >= Severity.ERROR for f in shown) else (),
+        stamps=_stamps(members, documents, profile, shown_paths)
+        if any(f.severity >= Severity.ERROR for f in shown)
+        else (),
     )
 
 
 def _stamps(
-    members: list[tuple[Path, str, bool]], documents: list[Document], profile: Profile, shown_paths: Mapping[str, str]
+    members: list[tuple[Path, str, bool]],
+    documents: list[Document],
+    profile: Profile,
+    shown_paths: Mapping[str, str],
 ) -> tuple[Stamp, ...]:
     """Each handoff's stamp in the group's order; a member file that gave no document (it did not
     parse) stands for itself, so that it can be the first broken one."""

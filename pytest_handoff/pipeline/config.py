@@ -279,7 +279,6 @@ def project_root(start: Path, markers: Iterable[str]) -> Path:
     return start
 
 
-
 def _relative_to_source(path: str, source: str) -> str:
     """A path from a configuration file, relative to that file's folder (as given on the command line)."""
     if source.endswith(".toml") and not Path(path).is_absolute():

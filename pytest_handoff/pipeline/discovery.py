@@ -210,7 +210,9 @@ def discover(
     for path, found in files:
         profile = (
             found
-            or profile_for(path, settings, display_path_for(path, root), explicit=True, matcher=named, registry=registry)
+            or profile_for(
+                path, settings, display_path_for(path, root), explicit=True, matcher=named, registry=registry
+            )
             or registry.profile(UNCLAIMED)
         )
         located = profile.group_of(path, settings)

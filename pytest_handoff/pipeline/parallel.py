@@ -61,7 +61,14 @@ def check_groups(
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers < 2 or len(refs) < PARALLEL_THRESHOLD or extra_checks or not _forks():
         with rarer_collections():
-            return [_told(check_group(ref, settings, root, extra_checks, cache, registry=registry, links=links), refs, told) for ref in refs]
+            return [
+                _told(
+                    check_group(ref, settings, root, extra_checks, cache, registry=registry, links=links),
+                    refs,
+                    told,
+                )
+                for ref in refs
+            ]
     results: list[GroupResult | None] = (
         [cached_result(ref, settings, root, cache, registry=registry, links=links) for ref in refs]
         if cache is not None and not cache.empty
@@ -74,7 +81,11 @@ def check_groups(
     if len(todo) < PARALLEL_THRESHOLD:
         with rarer_collections():
             for index in todo:
-                results[index] = _told(check_group(refs[index], settings, root, (), cache, registry=registry, links=links), refs, told)
+                results[index] = _told(
+                    check_group(refs[index], settings, root, (), cache, registry=registry, links=links),
+                    refs,
+                    told,
+                )
         return [result for result in results if result is not None]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor

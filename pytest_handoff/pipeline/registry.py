@@ -59,7 +59,9 @@ class Registry:
         self._plugins: tuple[Profile, ...] | None = None
         self._rules: dict[str, RuleSet] = {}
         self._checked: set[tuple[str, str]] = set()
-        self._enabled: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[tuple[Rule, ...], tuple[Rule, ...]]] = {}
+        self._enabled: dict[
+            tuple[str, tuple[str, ...], tuple[str, ...]], tuple[tuple[Rule, ...], tuple[Rule, ...]]
+        ] = {}
 
     # --- profiles ----------------------------------------------------------------------
 
@@ -121,9 +123,7 @@ class Registry:
         plugin = next((p for p in self.plugins() if p.name == name), None)
         return None if plugin is None else plugin_spec(plugin)
 
-    def read_own_options(
-        self, name: str, table: Mapping[str, Any], where: str, base: Path
-    ) -> dict[str, Any]:
+    def read_own_options(self, name: str, table: Mapping[str, Any], where: str, base: Path) -> dict[str, Any]:
         """A table of a profile that reads its own options (user contracts), as plain data."""
         return self.profile(name).read_options(table, where, base)
 
@@ -196,7 +196,11 @@ class Registry:
         core = next((rule for rule in (*_core_rules(), _user_rule()) if rule.code == code), None)
         if core is not None:
             return core
-        owners = [spec.name for spec in self.specs.values() if spec.code_prefix and code.startswith(spec.code_prefix)]
+        owners = [
+            spec.name
+            for spec in self.specs.values()
+            if spec.code_prefix and code.startswith(spec.code_prefix)
+        ]
         for name in owners or self.names():
             found = self.rules_of(name).by_code.get(code)
             if found is not None:
@@ -230,13 +234,19 @@ class Registry:
         Without ``patterns``, of every profile. With them, only the profiles whose code prefix a
         pattern starts with are loaded (a pre-commit run that ignores NR205 imports no other format).
         """
-        wanted = None if patterns is None else [p.upper() for p in patterns if not p.upper().startswith(("H", "USER"))]
+        wanted = (
+            None
+            if patterns is None
+            else [p.upper() for p in patterns if not p.upper().startswith(("H", "USER"))]
+        )
 
         def names(pattern: str, prefix: str) -> bool:
             return pattern.startswith(prefix) or prefix.startswith(pattern)
 
         specs = self.specs.values()
-        if wanted is None or any(p == "ALL" or not any(names(p, s.code_prefix) for s in specs) for p in wanted):
+        if wanted is None or any(
+            p == "ALL" or not any(names(p, s.code_prefix) for s in specs) for p in wanted
+        ):
             # A plugin's code, a typo, or everything: every profile has its say.
             return [*self.all_rules(), _user_rule().code]
         codes = [rule.code for rule in _core_rules()]

@@ -44,7 +44,9 @@ def check_paths(
     results = []
     for ref, result in zip(
         discovery.groups,
-        check_groups(discovery.groups, settings, root, extra_checks, cache, jobs, progress, registry=registry),
+        check_groups(
+            discovery.groups, settings, root, extra_checks, cache, jobs, progress, registry=registry
+        ),
         strict=True,
     ):
         named = None if whole_chain else reported_files(ref, discovery, root, gone)

@@ -477,5 +477,3 @@ def scan_positions(text: str, *, trusted: bool = False, unique_keys: bool = Fals
     if not trusted:
         _validate(text)
     return PositionMap(text, unique_keys=unique_keys)
-
-

@@ -69,14 +69,20 @@ class Share(NamedTuple):
 
     def path(self, refs: Sequence[GroupRef], worker: int) -> Path:
         """The file of worker ``worker``'s share of these groups (named by them: another collection's is not read)."""
-        digest = hashlib.sha256("\n".join("\0".join(map(str, ref.paths)) for ref in refs).encode()).hexdigest()
+        digest = hashlib.sha256(
+            "\n".join("\0".join(map(str, ref.paths)) for ref in refs).encode()
+        ).hexdigest()
         return self.folder / f"{digest[:32]}-{worker}-of-{self.workers}.pickle"
 
 
 def share_of(config: pytest.Config) -> Share | None:
     """On an xdist worker whose controller shares results, the share it checks (None elsewhere)."""
     workerinput = getattr(config, "workerinput", {})
-    folder, worker, count = workerinput.get(SHARED_FOLDER), workerinput.get("workerid", ""), workerinput.get("workercount")
+    folder, worker, count = (
+        workerinput.get(SHARED_FOLDER),
+        workerinput.get("workerid", ""),
+        workerinput.get("workercount"),
+    )
     if not folder or not isinstance(count, int) or count < 1 or not worker[2:].isdigit():
         return None
     # xdist numbers a worker started in place of one that died on (gw2, gw3, ...): it takes a share

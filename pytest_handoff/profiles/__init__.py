@@ -7,4 +7,3 @@ schema applies to a document, how documents group, and which rules check them
 file of its format is present. Other packages add profiles through the
 ``pytest_handoff.profiles`` entry point group.
 """
-

@@ -115,7 +115,9 @@ class Profile(ABC):
         ``listing`` is the regular files directly in ``directory`` when the walk already listed
         them. The default: those of them this profile places in a chain.
         """
-        return [path for path in folder_files(directory, listing) if self.group_of(path, settings) is not None]
+        return [
+            path for path in folder_files(directory, listing) if self.group_of(path, settings) is not None
+        ]
 
     def default_sources(self, settings: Settings) -> list[Path]:
         """Sources checked when this profile is forced (``--profile``) and no path is named.

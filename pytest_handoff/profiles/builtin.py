@@ -18,7 +18,12 @@ NEURALRELAY = ProfileSpec(
     module="pytest_handoff.profiles.neuralrelay.profile",
     default_globs=(".neuralrelay/handoffs/**/*.json",),
     options=(
-        Option("max-counterexample-length", whole_number, 600, "NR206: the longest counterexample, in characters."),
+        Option(
+            "max-counterexample-length",
+            whole_number,
+            600,
+            "NR206: the longest counterexample, in characters.",
+        ),
         Option("max-rework-cycles", whole_number, 2, "NR309: the most rework cycles a chain may go through."),
         Option("agents", pairs, {}, "Agents beyond NeuralRelay's own: agent = the handoff type it writes."),
     ),
@@ -42,9 +47,19 @@ TRINITY = ProfileSpec(
     # (``{agent}-YYYY-MM-DDT...``), so that other projects' ``handoff/`` folders are not taken in.
     default_globs=("**/handoff/*-*-*-*T*.json",),
     options=(
-        Option("workspaces", pairs, {}, "Agent = its workspace folder, where its workspace is not named after it."),
+        Option(
+            "workspaces",
+            pairs,
+            {},
+            "Agent = its workspace folder, where its workspace is not named after it.",
+        ),
         # Trinity's reference code reads the clock once for the name and again for the body.
-        Option("timestamp-tolerance-ms", whole_number, 1000, "TR103: how far the name's time may be from the body's."),
+        Option(
+            "timestamp-tolerance-ms",
+            whole_number,
+            1000,
+            "TR103: how far the name's time may be from the body's.",
+        ),
     ),
     code_prefix="TR",
 )
@@ -58,14 +73,24 @@ CRAIK = ProfileSpec(
     module="pytest_handoff.profiles.craik.profile",
     default_globs=_CRAIK_GLOBS,
     options=(
-        Option("stores", strings, (), "Craik stores (SQLite) to check with the project, e.g. ~/.craik/state/craik.sqlite3."),
+        Option(
+            "stores",
+            strings,
+            (),
+            "Craik stores (SQLite) to check with the project, e.g. ~/.craik/state/craik.sqlite3.",
+        ),
     ),
     code_prefix="CK",
 )
 
 
 # --- ralph ---------------------------------------------------------------------------
-_RALPH_SESSION_FILES = ("handoff-signal.json", "pending-handoff.json", "handoff-log.json", "coordinator-state.json")
+_RALPH_SESSION_FILES = (
+    "handoff-signal.json",
+    "pending-handoff.json",
+    "handoff-log.json",
+    "coordinator-state.json",
+)
 _RALPH_GLOBS = (
     *(f".claude/session/{name}" for name in _RALPH_SESSION_FILES),
     ".claude/session/logs/*.log",

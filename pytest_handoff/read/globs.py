@@ -53,7 +53,6 @@ class Owner(NamedTuple):
     endings: tuple[str, ...] | None
 
 
-
 def _ending(glob: str) -> str | None:
     """The literal end every name the glob matches has (``*-*T*.json``: ``.json``), or None."""
     last = glob.rsplit("/", 1)[-1]
@@ -64,5 +63,3 @@ def _ending(glob: str) -> str | None:
 def owner(name: str, globs: Sequence[str]) -> Owner:
     endings = [_ending(glob) for glob in globs]
     return Owner(name, tuple(globs), None if None in endings else tuple(e for e in endings if e is not None))
-
-

@@ -34,24 +34,19 @@ def _deepest_opening(text: str) -> int | None:
     return deepest_opening(text, MAX_DEPTH)
 
 
-
 _UTF8_BOM = b"\xef\xbb\xbf"
-
 
 
 _UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 
 
-
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-
 
 
 class _NonFinite(ValueError):
     def __init__(self, token: str) -> None:
         super().__init__(token)
         self.token = token
-
 
 
 class _Pairs(list[tuple[str, Any]]):
@@ -81,13 +76,14 @@ def _first_non_finite_pointer(text: str) -> str:
         if isinstance(node, _Pairs):
             stack.extend((pointer_join(pointer, key), value) for key, value in reversed(node))
         elif isinstance(node, list):
-            stack.extend((pointer_join(pointer, index), value) for index, value in reversed(list(enumerate(node))))
+            stack.extend(
+                (pointer_join(pointer, index), value) for index, value in reversed(list(enumerate(node)))
+            )
     return ""
 
 
 def _reject_constant(token: str) -> Any:
     raise _NonFinite(token)
-
 
 
 def _finite_float(token: str) -> float:
@@ -96,7 +92,6 @@ def _finite_float(token: str) -> float:
     if abs(value) == _INFINITY:
         raise _NonFinite(token)
     return value
-
 
 
 def parse_json_bytes(
@@ -114,7 +109,6 @@ def parse_json_bytes(
     if origin == (1, 1) or result.document is not None:
         return result  # a document's findings are placed through its origin already
     return LoadResult(None, tuple(shifted(finding, origin) for finding in result.findings))
-
 
 
 def line_failure(raw: bytes) -> str | None:
@@ -244,7 +238,6 @@ def _parse_json_bytes(
     return LoadResult(document, tuple(_duplicate_findings(document)))
 
 
-
 def _too_deep(text: str, finding: Callable[..., Finding]) -> Finding:
     offset = _deepest_opening(text)
     if offset is None:
@@ -252,7 +245,6 @@ def _too_deep(text: str, finding: Callable[..., Finding]) -> Finding:
         return finding("HF002", "JSON is nested too deeply to parse", 1, 1)
     line, column = line_index(text).position(offset)
     return finding("HF002", f"JSON nests deeper than {MAX_DEPTH} levels of arrays and objects", line, column)
-
 
 
 def _unreadable_number(text: str, error: ValueError, finding: Callable[..., Finding]) -> Finding:
@@ -270,7 +262,6 @@ def _unreadable_number(text: str, error: ValueError, finding: Callable[..., Find
     )
 
 
-
 def _pairs_hook(duplicates: list[int]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
     def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result = dict(pairs)
@@ -279,7 +270,6 @@ def _pairs_hook(duplicates: list[int]) -> Callable[[list[tuple[str, Any]]], dict
         return result
 
     return build
-
 
 
 def _duplicate_findings(document: Document) -> Iterator[Finding]:
@@ -302,9 +292,7 @@ def _duplicate_findings(document: Document) -> Iterator[Finding]:
         )
 
 
-
 _JSON_WHITESPACE = " \t\r\n"
-
 
 
 def _trailing_comma(error: json.JSONDecodeError, text: str) -> int | None:
@@ -321,12 +309,10 @@ def _trailing_comma(error: json.JSONDecodeError, text: str) -> int | None:
     return before if before >= 0 and text[before] == "," else None
 
 
-
 def _trailing_comma_message(text: str, comma: int) -> str:
     closing = text[comma + 1 :].lstrip(_JSON_WHITESPACE)[:1]
     last = "member" if closing == "}" else "element"
     return f"invalid JSON: trailing comma before {closing!r} (JSON allows no comma after the last {last})"
-
 
 
 def _syntax_message(error: json.JSONDecodeError, text: str) -> str:
@@ -345,7 +331,6 @@ def _syntax_message(error: json.JSONDecodeError, text: str) -> str:
     return f"invalid JSON: {msg[0].lower()}{msg[1:]}, found {found}"
 
 
-
 def _describe(text: str, offset: int) -> str:
     if offset >= len(text):
         return "the end of the file"
@@ -353,14 +338,11 @@ def _describe(text: str, offset: int) -> str:
     return repr(char) if char.isprintable() and not char.isspace() else f"U+{ord(char):04X}"
 
 
-
 # A whole string, or a bare token: number, literal, or anything else up to a separator.
 _STRING_OR_BARE = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"|([^\s,:\[\]{}"]+)')
 
 
-
 _BARE = re.compile(r'[^\s,:\[\]{}"]+')
-
 
 
 def _find_token(text: str, wanted: Callable[[str], bool]) -> int:
@@ -372,18 +354,14 @@ def _find_token(text: str, wanted: Callable[[str], bool]) -> int:
     return -1
 
 
-
 # A \u escape of a surrogate (D800-DFFF), the only way one can get into a str from UTF-8.
 _SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-
 
 
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"')
 
 
-
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|[\s\S])")
-
 
 
 def _lone_surrogate(text: str) -> int | None:
@@ -415,6 +393,3 @@ def _lone_surrogate(text: str) -> int | None:
         if high >= 0:
             return string.start() + high
     return None
-
-
-

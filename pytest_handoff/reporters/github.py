@@ -116,7 +116,9 @@ class GithubReporter(Reporter):
         rule = finding.rule or finding.code
         properties["title"] = f"{finding.code} {rule}" if rule != finding.code else finding.code
         # A record with no text of its own is annotated on its store file, and named in the message.
-        message = f"{finding.logical}{finding.pointer}: {finding.message}" if finding.logical else finding.message
+        message = (
+            f"{finding.logical}{finding.pointer}: {finding.message}" if finding.logical else finding.message
+        )
         return workflow_command(_command_for(finding.severity), properties, message)
 
     def annotation_path(self, path: str) -> str:

@@ -242,7 +242,9 @@ class ModeCount(NamedTuple):
 
 def mode_counts(findings: Iterable[Finding]) -> dict[str, dict[str, int]]:
     """Findings and groups per failure mode, most groups first: ``{"FM-2.6": {"findings": 3, "groups": 2}}``."""
-    return {count.mode: {"findings": count.findings, "groups": count.groups} for count in counted_modes(findings)}
+    return {
+        count.mode: {"findings": count.findings, "groups": count.groups} for count in counted_modes(findings)
+    }
 
 
 def counted_modes(findings: Iterable[Finding]) -> list[ModeCount]:

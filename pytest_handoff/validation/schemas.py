@@ -63,7 +63,9 @@ class CompiledSchema:
 
     def accepts(self, document: Document) -> bool:
         """Whether ``document`` is valid (its errors neither listed nor placed)."""
-        return self.is_valid(document.data) if self.is_valid is not None else self.full.is_valid(document.data)
+        return (
+            self.is_valid(document.data) if self.is_valid is not None else self.full.is_valid(document.data)
+        )
 
 
 @cache
@@ -116,8 +118,13 @@ def validate_document(
 
     errors = list(islice(validator.iter_errors(document.data), MAX_SCHEMA_ERRORS + 1))
     errors.sort(key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
-    explained = list(islice(_distinct_explanations(errors[:MAX_SCHEMA_ERRORS], compile_pattern), MAX_SCHEMA_ERRORS + 1))
-    def finding(line: int, column: int, end_line: int, end_column: int, message: str, pointer: str = "") -> Finding:
+    explained = list(
+        islice(_distinct_explanations(errors[:MAX_SCHEMA_ERRORS], compile_pattern), MAX_SCHEMA_ERRORS + 1)
+    )
+
+    def finding(
+        line: int, column: int, end_line: int, end_column: int, message: str, pointer: str = ""
+    ) -> Finding:
         return Finding(
             path=document.display_path, line=line, column=column, end_line=end_line, end_column=end_column,
             code=code, severity=Severity.ERROR, message=message, pointer=pointer, logical=document.logical,
@@ -126,7 +133,9 @@ def validate_document(
     if len(errors) > MAX_SCHEMA_ERRORS or len(explained) > MAX_SCHEMA_ERRORS:
         explained = explained[:MAX_SCHEMA_ERRORS]
         first = document.region("")
-        summary = f"more than {MAX_SCHEMA_ERRORS} schema errors: only the first {MAX_SCHEMA_ERRORS} are listed"
+        summary = (
+            f"more than {MAX_SCHEMA_ERRORS} schema errors: only the first {MAX_SCHEMA_ERRORS} are listed"
+        )
         yield finding(first.line, first.column, first.line, first.column, summary)
     for pointer, anchor, message in explained:
         region = document.region(pointer, anchor)
@@ -154,7 +163,9 @@ def pointer_of(parts: Any) -> str:
     return pointer
 
 
-def _explain(error: ValidationError, compile_pattern: Callable[[str], Any]) -> Iterator[tuple[str, Anchor, str]]:
+def _explain(
+    error: ValidationError, compile_pattern: Callable[[str], Any]
+) -> Iterator[tuple[str, Anchor, str]]:
     """Pointer, anchor and message for one schema error.
 
     A missing property points at the object that lacks it, an unexpected
@@ -171,7 +182,9 @@ def _explain(error: ValidationError, compile_pattern: Callable[[str], Any]) -> I
             for inner in error.context:
                 by_branch.setdefault(int(inner.relative_schema_path[0]), []).append(inner)
             nearest = min(by_branch, key=lambda index: (len(by_branch[index]), index))
-            tried = f" (no documented version fits; tried: {'; '.join(versions)}; nearest: {versions[nearest]})"
+            tried = (
+                f" (no documented version fits; tried: {'; '.join(versions)}; nearest: {versions[nearest]})"
+            )
             for inner in by_branch[nearest]:
                 for pointer, anchor, message in _explain(inner, compile_pattern):
                     yield pointer, anchor, message + tried

@@ -23,7 +23,9 @@ from typing import TextIO
 @cache
 def _control() -> re.Pattern[str]:
     """Compiled on first use: a run with nothing to report shows no handoff text."""
-    return re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+    return re.compile(
+        r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+    )
 
 
 def _show(match: re.Match[str]) -> str:

@@ -101,4 +101,6 @@ def any_value(value: Any, where: str) -> Any:
 
 def globs_option(defaults: tuple[str, ...]) -> Option:
     """Every profile's ``globs``: where its files are looked for."""
-    return Option("globs", globs, defaults, "Where the profile's files are looked for (globs from the project root).")
+    return Option(
+        "globs", globs, defaults, "Where the profile's files are looked for (globs from the project root)."
+    )

@@ -62,7 +62,9 @@ def finding_of(rule: Rule, hit: Hit, severity: Severity, group_id: str) -> Findi
     message = hit.message
     if found != hit.pointer:
         message = f"{message} ({hit.document.missing_pointer_note(hit.pointer, found)})"
-    related = tuple((doc.display_path, *_line_col(doc, pointer), label) for doc, pointer, label in hit.related)
+    related = tuple(
+        (doc.display_path, *_line_col(doc, pointer), label) for doc, pointer, label in hit.related
+    )
     return Finding(
         path=hit.document.display_path,
         line=region.line,

@@ -229,7 +229,9 @@ def sections(report: Report, sparklines: bool = True) -> list[Section]:
         Section(
             "Failure modes (MAST)",
             headers=("Mode", "Chains", "Findings"),
-            rows=tuple((mode_label(count.mode), str(count.groups), str(count.findings)) for count in report.modes()),
+            rows=tuple(
+                (mode_label(count.mode), str(count.groups), str(count.findings)) for count in report.modes()
+            ),
             empty="no finding is evidence of a failure mode",
         ),
         Section(
@@ -274,7 +276,12 @@ def report_data(report: Report) -> dict[str, Any]:
             for code, name, n, n_chains in report.rules()
         ],
         "modes": [
-            {"mode": count.mode, "name": FAILURE_MODES[count.mode][0], "chains": count.groups, "findings": count.findings}
+            {
+                "mode": count.mode,
+                "name": FAILURE_MODES[count.mode][0],
+                "chains": count.groups,
+                "findings": count.findings,
+            }
             for count in report.modes()
         ],
         "worst_chains": [
@@ -335,7 +342,15 @@ def plot(report: Report, target: Path) -> None:
                 # Many chains: each score's moving mean (raw values would fill the plot); the
                 # quality score's own values as faint dots behind.
                 if metric.name == QUALITY:
-                    axes.plot(x, metric.values, linestyle="none", marker=".", markersize=2, alpha=0.25, color="tab:blue")
+                    axes.plot(
+                        x,
+                        metric.values,
+                        linestyle="none",
+                        marker=".",
+                        markersize=2,
+                        alpha=0.25,
+                        color="tab:blue",
+                    )
                 axes.plot(x, _moving_mean(metric.values, window), linewidth=2.0 if metric.name == QUALITY else 1.2,
                           label=f"{name} (mean of {window})")  # fmt: skip
                 continue
@@ -355,7 +370,10 @@ def plot(report: Report, target: Path) -> None:
         step = max(1, -(-len(views) // 12))  # at most 12 labels, evenly spread
         shown = list(range(0, len(views), step))
         axes.set_xticks(
-            [index + 1 for index in shown], [views[index].group_id for index in shown], rotation=20, fontsize=8
+            [index + 1 for index in shown],
+            [views[index].group_id for index in shown],
+            rotation=20,
+            fontsize=8,
         )
         axes.set_xlabel("chain, oldest to newest")
         axes.set_ylabel("score")

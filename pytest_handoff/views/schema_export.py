@@ -78,7 +78,9 @@ def editor_mapping(settings: Any) -> list[tuple[str, list[str]]]:
     """(schema name, file globs) of every profile."""
     from pytest_handoff.pipeline.registry import default_registry
 
-    return [pair for profile in default_registry().all_profiles() for pair in profile.editor_schemas(settings)]
+    return [
+        pair for profile in default_registry().all_profiles() for pair in profile.editor_schemas(settings)
+    ]
 
 
 def vscode_schemas(

@@ -221,23 +221,39 @@ def _contract(name: str, table: Any, where: str, base: Path, shared_map: Mapping
         **(_schema_map(table["schema-map"], where, base) if "schema-map" in table else {}),
     }
     evidence = _evidence(table.get("evidence", {}), where)
-    evidence_time = as_pointer(table["evidence-time"], where, "evidence-time") if "evidence-time" in table else ""
+    evidence_time = (
+        as_pointer(table["evidence-time"], where, "evidence-time") if "evidence-time" in table else ""
+    )
     return Contract(
-        name, globs, schema, discriminator, schemas, group, rules, schema_map, source, str(base), evidence, evidence_time
+        name,
+        globs,
+        schema,
+        discriminator,
+        schemas,
+        group,
+        rules,
+        schema_map,
+        source,
+        str(base),
+        evidence,
+        evidence_time,
     )
 
 
 def _evidence(table: Any, where: str) -> tuple[tuple[str, str], ...]:
     """A contract's ``evidence``: pointer pattern (``*`` for any key or index) = kind of claim."""
     if not isinstance(table, Mapping):
-        raise _fail(where, "'evidence' must be a table of pointer = kind, e.g. {\"/files/*/path\" = \"path\"}")
+        raise _fail(where, '\'evidence\' must be a table of pointer = kind, e.g. {"/files/*/path" = "path"}')
     declared = []
     for pointer, kind in table.items():
         pointer = str(pointer)
         if not pointer.startswith("/"):
             raise _fail(where, f"'evidence': {pointer!r} must be a JSON pointer (starting with '/')")
         if kind not in EVIDENCE_KINDS:
-            raise _fail(where, f"'evidence': {pointer} = {kind!r} names no kind of claim ({', '.join(EVIDENCE_KINDS)})")
+            raise _fail(
+                where,
+                f"'evidence': {pointer} = {kind!r} names no kind of claim ({', '.join(EVIDENCE_KINDS)})",
+            )
         declared.append((pointer, str(kind)))
     return tuple(declared)
 

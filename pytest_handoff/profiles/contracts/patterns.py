@@ -36,8 +36,14 @@ def user_pattern(pattern: str, where: str, *, case_sensitive: bool = False) -> A
     try:
         return re2.compile(pattern, options)
     except re2.error as error:
-        detail = error.args[0].decode("utf-8", "replace") if error.args and isinstance(error.args[0], bytes) else error
-        raise ConfigError(f"{where}: placeholder {'re:' + pattern!r} is not a regular expression RE2 runs: {detail}") from None
+        detail = (
+            error.args[0].decode("utf-8", "replace")
+            if error.args and isinstance(error.args[0], bytes)
+            else error
+        )
+        raise ConfigError(
+            f"{where}: placeholder {'re:' + pattern!r} is not a regular expression RE2 runs: {detail}"
+        ) from None
 
 
 def schema_pattern(pattern: str) -> Any:

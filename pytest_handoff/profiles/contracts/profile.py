@@ -93,7 +93,9 @@ class ContractsProfile(Profile):
                 try:
                     check_schema_file(path, contract.schema_map)
                 except ConfigError as error:  # name the file and the key that point at it
-                    raise ConfigError(f"{contract.source}: {where} contract '{contract.name}': schema {error}") from None
+                    raise ConfigError(
+                        f"{contract.source}: {where} contract '{contract.name}': schema {error}"
+                    ) from None
 
     def globs(self, settings: Settings) -> tuple[str, ...]:
         return tuple(dict.fromkeys(glob for contract in contracts_of(settings) for glob in contract.globs))
@@ -114,7 +116,9 @@ class ContractsProfile(Profile):
     ) -> list[Path]:
         listing = folder_files(directory, listing)
         return [
-            path for path in listing if path.suffix.lower() in _SUFFIXES and self.group_of(path, settings) is not None
+            path
+            for path in listing
+            if path.suffix.lower() in _SUFFIXES and self.group_of(path, settings) is not None
         ]
 
     def read(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> Loaded:

@@ -183,7 +183,9 @@ def _later_invalid(chain: Group, settings: Settings) -> list[str]:
     parsed = {doc.path for doc in chain.documents}
     found = []
     if fails("HS001") and fails("HS002"):
-        found += [doc.name for doc in chain.documents if doc.handoff_type != "requirements" and not doc.schema_valid]
+        found += [
+            doc.name for doc in chain.documents if doc.handoff_type != "requirements" and not doc.schema_valid
+        ]
     if fails("HF001") and fails("HF002"):
         found += [path.name for path in chain.ref.paths if path not in parsed]
     return found

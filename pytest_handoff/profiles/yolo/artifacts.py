@@ -95,7 +95,9 @@ def _plans(chain: Group) -> dict[str, tuple[Document | None, list[Document]]]:
 
 def _uncounted(chain: Group) -> set[str]:
     """Plans with a task line that is invalid (its own HS001 says why): their tasks cannot be told."""
-    return {_plan_id(doc) for doc in chain.documents if doc.handoff_type == PLAN_TASK and not doc.schema_valid}
+    return {
+        _plan_id(doc) for doc in chain.documents if doc.handoff_type == PLAN_TASK and not doc.schema_valid
+    }
 
 
 def _plan_id(document: Document) -> str:
@@ -140,7 +142,9 @@ def check_summary_counts(chain: Group, settings: Settings) -> Iterator[Hit]:
         if done > total:
             yield Hit(summary, "/tc", f"tc is {done}, more than the {total} tasks in all (tt)")
         elif data["s"] == "complete" and done != total:
-            yield Hit(summary, "/s", f"status is complete, but only {done} of {total} tasks were completed (tc)")
+            yield Hit(
+                summary, "/s", f"status is complete, but only {done} of {total} tasks were completed (tc)"
+            )
 
 
 def check_summary_files(chain: Group, settings: Settings) -> Iterator[Hit]:
@@ -164,9 +168,15 @@ def check_summary_files(chain: Group, settings: Settings) -> Iterator[Hit]:
         header, tasks = plans.get(plan_id, (None, []))
         if header is None or plan_id in uncounted:
             continue
-        planned = {_path(f) for f in header.data.get("fm", [])} | {_path(f) for t in tasks for f in t.data["f"]}
+        planned = {_path(f) for f in header.data.get("fm", [])} | {
+            _path(f) for t in tasks for f in t.data["f"]
+        }
         # The words of the deviations, as paths: one set, so that a long list costs a look each.
-        named = {_path(word.lstrip(_OPENING).rstrip(_AROUND)) for entry in summary.data["dv"] for word in entry.split()}
+        named = {
+            _path(word.lstrip(_OPENING).rstrip(_AROUND))
+            for entry in summary.data["dv"]
+            for word in entry.split()
+        }
         for index, modified in enumerate(summary.data["fm"]):
             if _path(modified) not in planned and _path(modified) not in named:
                 yield Hit(

@@ -90,8 +90,15 @@ def check_markdown_summary_counts(chain: Group, settings: Settings) -> Iterator[
     for summary in chain.valid(SUMMARY_MARKDOWN):
         data = summary.data
         done, total = data.get("tasks_completed"), data.get("tasks_total")
-        if data.get("status") == "complete" and isinstance(done, int) and isinstance(total, int) and done < total:
-            yield Hit(summary, "/tasks_completed", f"status is complete, but {done} of {total} tasks are done")
+        if (
+            data.get("status") == "complete"
+            and isinstance(done, int)
+            and isinstance(total, int)
+            and done < total
+        ):
+            yield Hit(
+                summary, "/tasks_completed", f"status is complete, but {done} of {total} tasks are done"
+            )
         named = markdown_kind(summary.name)
         plan = plans.get(named[1:]) if named else None
         if plan is None or not isinstance(total, int):

@@ -59,7 +59,11 @@ EARLIER_FLAT: dict[str, tuple[tuple[str, dict[str, tuple[Schema, bool]]], ...]] 
             {
                 # The verdict and its checks as the catalogue's own shape has them, with the report
                 # in Markdown where later versions name their artifact.
-                **{key: field for key, field in WORK_MESSAGES["qa_result"][1].items() if key not in ("artifact", "committed")},
+                **{
+                    key: field
+                    for key, field in WORK_MESSAGES["qa_result"][1].items()
+                    if key not in ("artifact", "committed")
+                },
                 "body": (text("The verification report, in Markdown."), R),
             },
         ),

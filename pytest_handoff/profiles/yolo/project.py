@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from pytest_handoff.values.settings import Settings
 
 
-
 #: Enums YOLO gives for v2 payload values in prose only (references/handoff-schemas.md):
 #: type -> payload key -> allowed values.
 PROSE_ENUMS: Mapping[str, Mapping[str, tuple[str, ...]]] = {

@@ -106,7 +106,9 @@ def _code_review(lines: list[Document]) -> Iterator[Hit]:
     head = lines[0]
     cycle = _number(head.data.get("cycle"))
     if cycle is not None and cycle > MAX_REVIEW_CYCLES:
-        yield Hit(head, "/cycle", f"review cycle {cycle}: YOLO's review loop allows at most {MAX_REVIEW_CYCLES}")
+        yield Hit(
+            head, "/cycle", f"review cycle {cycle}: YOLO's review loop allows at most {MAX_REVIEW_CYCLES}"
+        )
     critical = [doc for doc in lines[1:] if doc.data.get("sev") == "critical"]
     if head.data.get("r") == "approve" and critical:
         yield Hit(
@@ -198,7 +200,11 @@ def _marked_complete(chain: Group, member: Document) -> str | None:
     from pytest_handoff.profiles.yolo.project import project_state  # reads state.json once per version
 
     for doc in chain.documents:
-        if doc.name == EXECUTION_STATE and isinstance(doc.data, dict) and doc.data.get("status") == "complete":
+        if (
+            doc.name == EXECUTION_STATE
+            and isinstance(doc.data, dict)
+            and doc.data.get("status") == "complete"
+        ):
             return f'the phase\'s {EXECUTION_STATE} says "status": "complete"'
     phase = phase_of(member.path)
     state = project_state(member.path)
@@ -230,4 +236,8 @@ def check_verification_counts(chain: Group, settings: Settings) -> Iterator[Hit]
     passed, failed, total = (_number(head.get(key)) for key in ("ps", "fl", "tt"))
     if passed is None or failed is None or total is None or passed + failed == total:
         return
-    yield Hit(lines[0], "/tt", f"checks passed ({passed}) + failed ({failed}) = {passed + failed}, not the total {total} (tt)")
+    yield Hit(
+        lines[0],
+        "/tt",
+        f"checks passed ({passed}) + failed ({failed}) = {passed + failed}, not the total {total} (tt)",
+    )

@@ -32,6 +32,7 @@ from pytest_handoff.rules.evidence.declared import CHANGES, Change, ClaimField, 
 if TYPE_CHECKING:
     from pytest_handoff.values.documents import Document
 
+
 class Claim(NamedTuple):
     """One claim of one document, where it sits, and what it says."""
 
@@ -54,7 +55,9 @@ def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Clai
         count = _number(_value_at(document.data, field.count_at)) if field.count_at else None
         for pointer, value in resolve(document.data, field.pointer):
             # The container of the value, where its change type or line sits (when a field has one).
-            parent = _value_at(document.data, pointer.rsplit("/", 1)[0]) if field.change or field.line else None
+            parent = (
+                _value_at(document.data, pointer.rsplit("/", 1)[0]) if field.change or field.line else None
+            )
             yield from _claims_at(document, field, pointer, value, parent, count)
 
 
@@ -87,7 +90,9 @@ def _claims_at(
             if looks_like_path(text):
                 yield Claim(document, pointer, "location", text, line=line)
         else:
-            yield from (Claim(document, pointer, "location", path, line=at) for path, at in locations_in(text))
+            yield from (
+                Claim(document, pointer, "location", path, line=at) for path, at in locations_in(text)
+            )
         return
     change = field.changed
     if field.change and isinstance(parent, dict):

@@ -79,7 +79,9 @@ def _parse(path: str) -> JUnitReport:
     except expat.ExpatError as error:
         raise JUnitError(f"JUnit report {path}: not XML ({expat.ErrorString(error.code)})") from None
     except (LookupError, ValueError):  # an encoding no codec reads (utf-7, rot13, a made-up name)
-        raise JUnitError(f"JUnit report {path}: its XML declaration names an encoding that cannot be read") from None
+        raise JUnitError(
+            f"JUnit report {path}: its XML declaration names an encoding that cannot be read"
+        ) from None
     except _Doctype:
         raise JUnitError(f"JUnit report {path}: a document type declaration is not accepted") from None
     if cases.tests == 0 and cases.root not in ("testsuites", "testsuite"):

@@ -237,14 +237,34 @@ def check_test_counts_agree_with_the_run(group: Group, settings: Settings) -> It
 EVIDENCE_RULES: tuple[Rule, ...] = (
     listed("EV001", "evidence-unavailable", check_evidence_available, scope="chain", severity=Severity.INFO),
     listed("EV101", "claimed-path-missing", check_claimed_paths_exist, scope="chain"),
-    listed("EV102", "claimed-change-not-found", check_claimed_changes_happened, scope="chain", severity=Severity.WARNING),
+    listed(
+        "EV102",
+        "claimed-change-not-found",
+        check_claimed_changes_happened,
+        scope="chain",
+        severity=Severity.WARNING,
+    ),
     listed("EV103", "claimed-deletion-not-done", check_claimed_deletions_happened, scope="chain"),
     listed("EV201", "unknown-commit", check_claimed_commits_exist, scope="chain"),
     listed("EV202", "commit-after-handoff", check_claimed_commits_precede_the_handoff, scope="chain"),
     listed("EV301", "location-not-found", check_cited_locations_exist, scope="chain"),
     listed("EV401", "claimed-test-file-missing", check_claimed_test_files_exist, scope="chain"),
-    listed("EV402", "fewer-tests-than-claimed", check_claimed_test_counts, scope="chain", severity=Severity.WARNING),
-    listed("EV403", "named-test-undefined", check_named_tests_exist, scope="chain", severity=Severity.WARNING),
+    listed(
+        "EV402",
+        "fewer-tests-than-claimed",
+        check_claimed_test_counts,
+        scope="chain",
+        severity=Severity.WARNING,
+    ),
+    listed(
+        "EV403", "named-test-undefined", check_named_tests_exist, scope="chain", severity=Severity.WARNING
+    ),
     listed("EV501", "test-claim-contradicts-run", check_test_claims_agree_with_the_run, scope="chain"),
-    listed("EV502", "test-counts-differ-from-run", check_test_counts_agree_with_the_run, scope="chain", severity=Severity.WARNING),
+    listed(
+        "EV502",
+        "test-counts-differ-from-run",
+        check_test_counts_agree_with_the_run,
+        scope="chain",
+        severity=Severity.WARNING,
+    ),
 )
