@@ -83,7 +83,7 @@ def TestOneInput(raw: bytes) -> None:  # atheris calls it by this name
             elif isinstance(value, list):
                 pending.extend((f"{pointer}/{i}", v) for i, v in enumerate(value))
     TARGET.write_bytes(raw)
-    _, results = check_paths([TARGET], ROOT, SETTINGS)
+    _, results = check_paths([TARGET], ROOT, SETTINGS, registry=default_registry())
     _check_positions([f for r in results for f in r.findings if f.path.endswith(TARGET.name)], raw)
     elapsed = time.perf_counter() - start
     if elapsed > SLOWEST[0]:

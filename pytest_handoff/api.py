@@ -12,14 +12,12 @@ clients of the same functions. Nothing here writes to disk. For example::
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.pipeline.config import Settings, build_settings
 from pytest_handoff.pipeline.registry import Registry, default_registry
 from pytest_handoff.values.findings import Finding, Severity
-from pytest_handoff.values.groups import UNCLAIMED
+from pytest_handoff.values.settings import Settings
 
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.cache import ResultCache
@@ -34,6 +32,9 @@ __all__ = [
     "check_folder",
     "explain",
     "finding_data",
+    "page_of",
+    "profiles",
+    "project_settings",
     "rules",
     "use_instead",
 ]
@@ -71,69 +72,75 @@ def check_file(
     cache: ResultCache | None = None,
 ) -> GroupResult:
     """:func:`check`, as the chain result the reporters take (findings, notes, source lines)."""
-    from pytest_handoff.pipeline.check import check_group
-    from pytest_handoff.pipeline.discovery import group_ref_for, profile_for
+    from pytest_handoff.pipeline.run import Run
 
-    registry = default_registry()
     root = _root(root)
-    settings = build_settings(root, registry) if settings is None else settings
+    run = Run.in_project(root, settings=settings)
     target = _absolute(Path(path), root)
-    display = _display(target, root)
-    profile = profile_for(target, settings, display, explicit=True, registry=registry) or registry.profile(
-        UNCLAIMED
-    )
-    ref = group_ref_for(profile, target, settings, root)
-    overrides: Mapping[Path, bytes] = {}
-    if content is not None:
-        overrides = {target: content.encode("utf-8") if isinstance(content, str) else content}
-    result = check_group(ref, settings, root, cache=cache, overrides=overrides)
-    return result if whole_chain else result.narrowed_to([display])
+    raw = content.encode("utf-8") if isinstance(content, str) else content
+    return run.check_file(target, _display(target, root), raw, whole_chain=whole_chain, cache=cache)
 
 
 def check_folder(
     folder_or_id: StrPath, *, root: StrPath | None = None, settings: Settings | None = None
 ) -> list[Finding]:
     """Every finding of the chains in a folder, or of the chain with this id below ``root``."""
-    from pytest_handoff.pipeline.discovery import discover
-    from pytest_handoff.pipeline.parallel import check_groups
-    from pytest_handoff.pipeline.run import check_paths
+    from pytest_handoff.pipeline.run import Run
 
     base = _root(root)
-    settings = build_settings(base, default_registry()) if settings is None else settings
+    run = Run.in_project(base, settings=settings)
     folder = _absolute(Path(folder_or_id), base)
     if folder.is_dir():
-        results = check_paths([folder], base, settings, jobs=1)[1]
+        results = run.check_paths([folder], jobs=1)[1]
         if not results:  # as the CLI warns: nothing checked is no verdict
-            globs = ", ".join(default_registry().all_globs(settings))
+            globs = ", ".join(run.registry.all_globs(run.settings))
             raise LookupError(
                 f"no handoff files in {folder_or_id} (handoff files match {globs} below {base})"
             )
     else:
         wanted = str(folder_or_id)
-        refs = [ref for ref in discover([], base, settings).groups if ref.group_id == wanted]
+        refs = [ref for ref in run.discover([]).groups if ref.group_id == wanted]
         if not refs:
             raise LookupError(f"no chain folder or chain id {wanted!r} under {base}")
-        results = check_groups(refs, settings, base, jobs=1)
+        results = run.check(refs, jobs=1)
     return sorted(f for result in results for f in result.findings)
 
 
 def rules(profile: str | None = None, *, registry: Registry | None = None) -> list[Rule]:
     """Every rule (of ``profile`` and the profile-independent ones, when given), by code."""
-    every = (registry or default_registry()).all_rules().values()
+    every = _registry(registry).all_rules().values()
     return [rule for rule in every if profile is None or rule.profile in (None, profile)]
 
 
 def explain(code: str, *, registry: Registry | None = None) -> Rule:
     """The rule with ``code`` (``KeyError`` naming it when there is none)."""
-    rule = (registry or default_registry()).rule(code.strip())
+    rule = _registry(registry).rule(code.strip())
     if rule is None:
         raise KeyError(f"unknown rule {code!r}")
     return rule
 
 
+def project_settings(root: StrPath | None = None) -> Settings:
+    """The settings of the project at ``root`` (found from the working directory when None), as
+    every entry point builds them; ``ConfigError`` when they cannot be used."""
+    from pytest_handoff.pipeline.run import Run
+
+    return Run.in_project(_root(root)).settings
+
+
+def profiles(*, registry: Registry | None = None) -> list[str]:
+    """The name of every format (profile) installed, built-ins first."""
+    return list(_registry(registry).names())
+
+
+def page_of(code: str, *, registry: Registry | None = None) -> str:
+    """The address of the rule's page (its format's documentation; empty when it has none)."""
+    return _registry(registry).page_of(code) or ""
+
+
 def use_instead(code: str, *, registry: Registry | None = None) -> str:
     """What to write instead, from the rule's docs ("Use instead" part); empty when not known."""
-    rule = (registry or default_registry()).rule(code)
+    rule = _registry(registry).rule(code)
     if rule is None:
         return ""
     marker = "**Use instead**:"
@@ -152,13 +159,14 @@ def finding_data(finding: Finding) -> dict[str, object]:
 
 
 def _root(root: StrPath | None) -> Path:
-    from pytest_handoff.pipeline.config import project_root
+    from pytest_handoff.pipeline.run import find_project
 
-    return (
-        project_root(Path.cwd(), default_registry().project_markers())
-        if root is None
-        else Path(os.path.abspath(root))
-    )
+    return find_project(Path.cwd()) if root is None else Path(os.path.abspath(root))
+
+
+def _registry(given: Registry | None) -> Registry:
+    """The registry a rule is looked up in: the one given, else the installed formats'."""
+    return default_registry() if given is None else given
 
 
 def _absolute(path: Path, root: Path) -> Path:

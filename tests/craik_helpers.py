@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_handoff.pipeline.check import check_group
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.values.findings import Finding
 from pytest_handoff.values.groups import GroupRef
 from pytest_handoff.values.settings import Settings
@@ -68,7 +69,11 @@ def check_records(*records: Any, root: Path, settings: Settings | None = None) -
     paths = tuple(root / f"record_{index}.craik.json" for index in range(len(records)))
     overrides = {path: text_of(record).encode("utf-8") for path, record in zip(paths, records, strict=True)}
     ref = GroupRef("craik", root.name, root, paths)
-    return list(check_group(ref, settings or Settings(), root, overrides=overrides).findings)
+    return list(
+        check_group(
+            ref, settings or Settings(), root, overrides=overrides, registry=default_registry()
+        ).findings
+    )
 
 
 def codes(findings: list[Finding]) -> list[str]:

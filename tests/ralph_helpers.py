@@ -99,7 +99,12 @@ def check_session(root: Path, settings: Settings | None = None) -> GroupResult:
     assert located is not None
     directory, group = located
     paths = tuple(sorted(PROFILE.members(directory, group, None), key=PROFILE.sort_key))
-    return check_group(GroupRef(PROFILE.name, group, directory, paths), settings or Settings(), root)
+    return check_group(
+        GroupRef(PROFILE.name, group, directory, paths),
+        settings or Settings(),
+        root,
+        registry=default_registry(),
+    )
 
 
 def codes(findings: tuple[Finding, ...] | list[Finding]) -> list[str]:

@@ -95,3 +95,14 @@ def test_the_probe_sees_what_a_run_imports(tmp_path: object) -> None:
     probe = lint_in_fresh_process(["--version"], Path(str(tmp_path)))
     assert probe.code == 0
     assert "pytest_handoff.cli" in probe.modules
+
+
+def test_the_installed_formats_registry_is_made_in_at_most_three_places() -> None:
+    """Every entry point builds one Run, which holds the registry; the pipeline is handed it."""
+    calls = [
+        f"{module}:{node.lineno}"
+        for module, path in WRITTEN.items()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "default_registry"
+    ]
+    assert len(calls) <= 3, calls

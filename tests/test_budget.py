@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_handoff.pipeline.check import capped
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.profiles.neuralrelay.handoff import MAX_GAPS_COMPARED, check_coverage_gaps_are_distinct
 from pytest_handoff.profiles.yolo.profile import MAX_JSONL_LINES, read_jsonl
@@ -69,7 +70,7 @@ def test_capped_leaves_a_file_under_the_cap_alone() -> None:
 def test_a_jsonl_file_of_many_broken_lines_reports_the_cap_and_the_count(tmp_path: Path) -> None:
     broken = {"type": "critique_result", "phase": "05", "findings": 4, "critical": 9, "major": 0, "minor": 0}
     write(tmp_path, f"{PHASE}/critique.jsonl", [broken] * 400)
-    _, results = check_paths([], tmp_path, Settings())
+    _, results = check_paths([], tmp_path, Settings(), registry=default_registry())
     codes = [f.code for result in results for f in result.findings]
     assert codes.count("YL101") == MAX_FINDINGS_PER_RULE + 1
     last = [f for result in results for f in result.findings if f.code == "YL101"][-1]
@@ -179,7 +180,7 @@ def test_a_rule_stops_looking_at_a_file_once_it_has_counted_enough(tmp_path: Pat
     data = json.loads(dev.read_text(encoding="utf-8"))
     data["coverage_gaps"] = ["edge cases"] * 12_000
     dev.write_text(json.dumps(data), encoding="utf-8")
-    _, results = check_paths([], root, Settings())
+    _, results = check_paths([], root, Settings(), registry=default_registry())
     vague = [f for result in results for f in result.findings if f.code == "NR202"]
     assert len(vague) == MAX_FINDINGS_PER_RULE + 1
     more = int(vague[-1].message.removeprefix("at least ").split(" ")[0].replace(",", ""))
@@ -190,7 +191,7 @@ def test_a_rule_stops_looking_at_a_file_once_it_has_counted_enough(tmp_path: Pat
 def test_schema_findings_across_the_lines_of_a_file_are_capped(tmp_path: Path) -> None:
     invalid = {"type": "critique_result", "phase": 5, "findings": "x", "critical": [], "major": 0, "minor": 0}
     write(tmp_path, f"{PHASE}/critique.jsonl", [invalid] * 150)
-    _, results = check_paths([], tmp_path, Settings())
+    _, results = check_paths([], tmp_path, Settings(), registry=default_registry())
     schema = [f for result in results for f in result.findings if f.code == "HS001"]
     assert len(schema) == MAX_FINDINGS_PER_RULE + 1
     assert schema[-1].message.startswith("at least ")
@@ -202,7 +203,7 @@ def test_one_object_with_thousands_of_unexpected_keys_places_only_what_is_report
     data = json.loads(dev.read_text(encoding="utf-8"))
     data.update({f"k{n}": n for n in range(5_000)})
     dev.write_text(json.dumps(data), encoding="utf-8")
-    _, results = check_paths([], root, Settings())
+    _, results = check_paths([], root, Settings(), registry=default_registry())
     schema = [f for result in results for f in result.findings if f.code == "HS001"]
     assert len(schema) == MAX_SCHEMA_ERRORS + 1
     assert any(f.message.startswith(f"more than {MAX_SCHEMA_ERRORS} schema errors") for f in schema)

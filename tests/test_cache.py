@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.pipeline.cache import ResultCache
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.values.findings import Severity
 from pytest_handoff.values.settings import Settings
@@ -17,7 +18,7 @@ REVIEW = "04-review-agent.json"
 
 
 def run(root: Path, cache: ResultCache, settings: Settings | None = None) -> list[str]:
-    _, results = check_paths([], root, settings or Settings(), cache=cache)
+    _, results = check_paths([], root, settings or Settings(), cache=cache, registry=default_registry())
     cache.flush()
     return [f"{f.code}@{f.line}" for r in results for f in r.findings]
 
@@ -56,7 +57,13 @@ def test_other_settings_do_not_share_entries(sample_chain: ChainFolder, pytester
     assert any(
         f.startswith("NR212@") for f in run(pytester.path, ResultCache(directory, Settings().fingerprint()))
     )
-    _, results = check_paths([], pytester.path, strict, cache=ResultCache(directory, strict.fingerprint()))
+    _, results = check_paths(
+        [],
+        pytester.path,
+        strict,
+        cache=ResultCache(directory, strict.fingerprint()),
+        registry=default_registry(),
+    )
     assert results[0].failed
 
 
@@ -82,7 +89,7 @@ def test_a_cache_without_trace_notes_is_not_read_by_one_that_keeps_them(
 ) -> None:
     directory = pytester.path / "cache"
     lean = ResultCache(directory, Settings().fingerprint(), keep_notes=False)
-    _, results = check_paths([], pytester.path, Settings(), cache=lean)
+    _, results = check_paths([], pytester.path, Settings(), cache=lean, registry=default_registry())
     lean.flush()
     assert results[0].notes  # this run's own results keep their notes
     _, again = check_paths(
@@ -90,10 +97,11 @@ def test_a_cache_without_trace_notes_is_not_read_by_one_that_keeps_them(
         pytester.path,
         Settings(),
         cache=ResultCache(directory, Settings().fingerprint(), keep_notes=False),
+        registry=default_registry(),
     )
     assert again[0].from_cache
     assert again[0].notes == ()
-    _, traced = check_paths([], pytester.path, Settings(), cache=reopen(lean))
+    _, traced = check_paths([], pytester.path, Settings(), cache=reopen(lean), registry=default_registry())
     assert not traced[0].from_cache
     assert traced[0].notes == results[0].notes
 

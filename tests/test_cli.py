@@ -239,7 +239,14 @@ def test_checking_leaves_the_hosts_garbage_collection_thresholds_as_they_were(
 
     def check(_: int) -> object:
         progress = lambda refs, done: while_checking.append(gc.get_threshold()[0])  # noqa: E731
-        return check_paths([in_repo.directory], pytester.path, Settings(), jobs=1, progress=progress)
+        return check_paths(
+            [in_repo.directory],
+            pytester.path,
+            Settings(),
+            jobs=1,
+            progress=progress,
+            registry=default_registry(),
+        )
 
     with ThreadPoolExecutor(4) as threads:
         list(threads.map(check, range(16)))
@@ -281,7 +288,7 @@ def test_chains_checked_from_two_threads_at_once_keep_their_own_results(
     batches = [folders[:4], folders[4:]]
 
     def check(batch: list[Path]) -> list[engine.GroupResult]:
-        return check_paths(batch, pytester.path, Settings(), jobs=2)[1]
+        return check_paths(batch, pytester.path, Settings(), jobs=2, registry=default_registry())[1]
 
     for _ in range(3):
         with ThreadPoolExecutor(2) as threads:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from pytest_handoff.cli import main
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.values.settings import Settings
 from tests.conftest import REPO, ChainFolder, HookSnapshot, copy_chain
@@ -82,7 +83,11 @@ def chain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ChainFolder:
 def codes_named(chain: ChainFolder, *names: str, deleted: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     root = chain.directory.parents[2]
     _, results = check_paths(
-        [Path(CHAIN, name) for name in names], root, Settings(), deleted=[Path(CHAIN, d) for d in deleted]
+        [Path(CHAIN, name) for name in names],
+        root,
+        Settings(),
+        deleted=[Path(CHAIN, d) for d in deleted],
+        registry=default_registry(),
     )
     return sorted((f.code, Path(f.path).name) for result in results for f in result.findings)
 
@@ -129,11 +134,15 @@ def test_a_deleted_file_still_on_disk_is_left_out_of_its_chain(chain: ChainFolde
 def test_a_deleted_file_outside_the_handoff_globs_names_no_chain(tmp_path: Path) -> None:
     fixtures = copy_chain(CLEAN_CHAIN, tmp_path / "tests" / "fixtures")
     (fixtures / TEST).unlink()
-    _, results = check_paths([], tmp_path, Settings(), deleted=[Path("tests", "fixtures", TEST)])
+    _, results = check_paths(
+        [], tmp_path, Settings(), deleted=[Path("tests", "fixtures", TEST)], registry=default_registry()
+    )
     assert results == []
     copy_chain(CLEAN_CHAIN, tmp_path / CHAIN)
     (tmp_path / CHAIN / TEST).unlink()
-    _, results = check_paths([], tmp_path, Settings(), deleted=[Path(CHAIN, TEST)])
+    _, results = check_paths(
+        [], tmp_path, Settings(), deleted=[Path(CHAIN, TEST)], registry=default_registry()
+    )
     assert [f.code for result in results for f in result.findings] == ["NR103", "NR106"]
 
 
@@ -189,7 +198,7 @@ def test_naming_many_files_asks_the_file_system_a_number_of_times_linear_in_them
         return is_dir(self)
 
     monkeypatch.setattr(Path, "is_dir", counted)
-    _, results = check_paths(named, tmp_path, Settings())
+    _, results = check_paths(named, tmp_path, Settings(), registry=default_registry())
     assert len(results) == 150
     assert not any(result.failed for result in results)
     # One look per named file and per chain folder; comparing every chain with every named
@@ -201,7 +210,9 @@ def test_a_chain_inside_a_named_folder_is_reported_whole_even_with_files_named(c
     drop_a_classification(chain)
     root = chain.directory.parents[2]
     for folder in (CHAIN, ".neuralrelay", "."):
-        _, results = check_paths([Path(CHAIN, BA), Path(folder)], root, Settings())
+        _, results = check_paths(
+            [Path(CHAIN, BA), Path(folder)], root, Settings(), registry=default_registry()
+        )
         assert [f.code for result in results for f in result.findings] == ["NR301"], folder
 
 

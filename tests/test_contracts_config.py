@@ -43,7 +43,7 @@ def configure(root: Path, toml: str) -> Path:
 
 def use(root: Path) -> None:
     """Check the project: a contract's schemas are checked when it is first used."""
-    check_paths([], root, load_settings(root, tables=default_registry()))
+    check_paths([], root, load_settings(root, tables=default_registry()), registry=default_registry())
 
 
 def write_schema(root: Path, name: str, schema: Any) -> None:
@@ -171,6 +171,7 @@ def test_a_broken_schema_stops_no_run_until_a_contract_document_is_checked(proje
             "test",
             default_registry(),
         ),
+        registry=default_registry(),
     )
     with pytest.raises(ConfigError, match="not a valid JSON Schema"):
         use(project)
@@ -223,7 +224,9 @@ def test_a_remote_ref_mapped_to_a_local_file_validates_from_that_file(
         },
     )
     (project / "notes" / "release.json").write_text('{"outcome": "pased"}\n', encoding="utf-8")
-    _, results = check_paths([], project, load_settings(project, tables=default_registry()))
+    _, results = check_paths(
+        [], project, load_settings(project, tables=default_registry()), registry=default_registry()
+    )
     (finding,) = (f for result in results for f in result.findings)
     assert (finding.code, finding.path, finding.line, finding.column) == (
         "HS001",
@@ -240,7 +243,9 @@ def test_a_relative_ref_resolves_from_the_schemas_own_folder(project: Path) -> N
         "totals: {run: 1, passed: 1, failed: 0}\nwritten_at: 2026-03-22T15:30:00Z\n",
         encoding="utf-8",
     )
-    _, results = check_paths([], project, load_settings(project, tables=default_registry()))
+    _, results = check_paths(
+        [], project, load_settings(project, tables=default_registry()), registry=default_registry()
+    )
     findings = [f for result in results for f in result.findings if f.code == "HS001"]
     assert [(f.path, f.line, f.column, f.pointer) for f in findings] == [
         ("reviews/sprint-1/02-report.yaml", 4, 29, "/results/0/outcome")
@@ -275,7 +280,7 @@ def test_contracts_can_live_in_a_yaml_file_whose_paths_start_from_its_folder(pro
     (project / "notes" / "release.json").write_text(
         '{"title": "t", "body": "TBD", "tags": []}\n', encoding="utf-8"
     )
-    _, results = check_paths([], project, settings)
+    _, results = check_paths([], project, settings, registry=default_registry())
     assert [(f.code, f.rule, f.line, f.column) for r in results for f in r.findings] == [
         ("UC202", "real-body", 1, 24)
     ]

@@ -28,7 +28,10 @@ def project(tmp_path: Path) -> Path:
 
 def lint(root: Path, *named: str) -> list[Finding]:
     _, results = check_paths(
-        [root / name for name in named], root, load_settings(root, tables=default_registry())
+        [root / name for name in named],
+        root,
+        load_settings(root, tables=default_registry()),
+        registry=default_registry(),
     )
     return [finding for result in results for finding in result.findings]
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.values.findings import Severity
 from pytest_handoff.values.settings import Settings
@@ -30,13 +31,13 @@ def real_chain(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
 
 
 def test_real_chains_have_no_parse_or_schema_findings(real_chain: Path) -> None:
-    _, results = check_paths([], real_chain, Settings())
+    _, results = check_paths([], real_chain, Settings(), registry=default_registry())
     assert len(results) == 1
     assert [f for f in results[0].findings if f.code.startswith(("HF", "HS"))] == []
 
 
 def test_every_believed_property_of_a_real_chain_is_matched_exactly_once(real_chain: Path) -> None:
-    _, (result,) = check_paths([], real_chain, Settings())
+    _, (result,) = check_paths([], real_chain, Settings(), registry=default_registry())
     assert [f for f in result.findings if f.code in ("NR301", "NR302", "NR303")] == []
     matches = [note for note in result.notes if note.startswith("property match:")]
     assert matches
@@ -48,7 +49,7 @@ def test_every_believed_property_of_a_real_chain_is_matched_exactly_once(real_ch
 def test_real_chains_fail_only_on_what_neuralrelay_itself_documents(
     real_chain: Path, request: pytest.FixtureRequest
 ) -> None:
-    _, (result,) = check_paths([], real_chain, Settings())
+    _, (result,) = check_paths([], real_chain, Settings(), registry=default_registry())
     assert {f.code for f in result.findings} <= {"NR212", "NR306"}
     errors = [(f.code, f.pointer) for f in result.findings if f.severity == Severity.ERROR]
     # The sample's AC6 (a session cookie that persists across reloads) is traced by no later handoff.
@@ -58,7 +59,7 @@ def test_real_chains_fail_only_on_what_neuralrelay_itself_documents(
 def corpus_findings(source: Path, tmp_path: Path) -> list[tuple[str, str, str]]:
     needs_corpus()
     copy_chain(source, tmp_path / ".neuralrelay" / "handoffs" / CORPUS_CHAIN_ID)
-    _, (result,) = check_paths([], tmp_path, Settings())
+    _, (result,) = check_paths([], tmp_path, Settings(), registry=default_registry())
     return [(f.code, f.path.rsplit("/", 1)[-1], f.pointer) for f in result.findings]
 
 

@@ -69,7 +69,7 @@ def as_row(kind: str, record: dict[str, Any]) -> tuple[str, str, str]:
 
 def check_store(store: Path, root: Path) -> list[Finding]:
     ref = GroupRef("craik", store.stem, None, (store,))
-    return list(check_group(ref, Settings(), root).findings)
+    return list(check_group(ref, Settings(), root, registry=default_registry()).findings)
 
 
 @pytest.fixture
@@ -297,7 +297,7 @@ def test_a_store_linked_from_outside_the_repository_is_not_followed(tmp_path: Pa
     link = project / ".craik" / "state" / "craik.sqlite3"
     link.symlink_to(outside)
     ref = GroupRef("craik", "craik", None, (link,))
-    (finding,) = check_group(ref, Settings(), project).findings
+    (finding,) = check_group(ref, Settings(), project, registry=default_registry()).findings
     assert (finding.code, finding.path) == ("HF007", ".craik/state/craik.sqlite3")
 
 

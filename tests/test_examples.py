@@ -89,7 +89,7 @@ def key_of(finding: Finding) -> tuple[str, int, str, str]:
 def results() -> list[GroupResult]:
     """``examples/`` checked from the repository root, with the repository's configuration, as the README runs it."""
     settings = load_settings(REPO, tables=default_registry())
-    return check_paths([EXAMPLES], REPO, settings, jobs=1)[1]
+    return check_paths([EXAMPLES], REPO, settings, jobs=1, registry=default_registry())[1]
 
 
 def findings_of(results: list[GroupResult], fmt: str, project: str) -> list[Finding]:

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.places.lines import LineIndex
 from pytest_handoff.read.strict_json import parse_json_bytes
@@ -199,7 +200,7 @@ def check_in_place(chain_root: Path, name: str, raw: bytes) -> list[Finding]:
     path = chain_root / ".neuralrelay" / "handoffs" / CHAIN_ID / name
     path.write_bytes(raw)
     try:
-        _, results = check_paths([path], chain_root, Settings())
+        _, results = check_paths([path], chain_root, Settings(), registry=default_registry())
     finally:
         path.write_bytes((SAMPLE_CHAIN / name).read_bytes())
     return [f for result in results for f in result.findings if f.path.endswith(name)]

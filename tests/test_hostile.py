@@ -26,7 +26,7 @@ from urllib.parse import unquote
 import pytest
 
 from pytest_handoff.cli import main
-from pytest_handoff.pipeline import run as engine
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.run import check_paths
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.values.documents import MAX_DEPTH
@@ -191,7 +191,7 @@ def test_truncated_json_through_the_whole_engine_stays_inside_the_file(
     path = sample_chain.path(REVIEW)
     for cut in range(0, len(raw), 61):
         path.write_bytes(raw[:cut])
-        _, results = check_paths([path], pytester.path, Settings())
+        _, results = check_paths([path], pytester.path, Settings(), registry=default_registry())
         findings = [f for result in results for f in result.findings]
         mine = [f for f in findings if f.path.endswith(REVIEW)]
         assert any(f.code in ("HF001", "HF002") for f in mine), (cut, mine)
@@ -577,7 +577,7 @@ def test_every_field_given_a_value_of_another_type_is_a_finding(
         mutated = replaced(data, pointer, REPLACEMENTS[kind])
         raw = dumps(mutated)
         path.write_bytes(raw)
-        _, results = check_paths([path], pytester.path, settings)
+        _, results = check_paths([path], pytester.path, settings, registry=default_registry())
         mine = [f for result in results for f in result.findings if f.path.endswith(name)]
         assert_positions_inside(mine, raw)
         if list(validator.iter_errors(mutated)):
@@ -696,14 +696,16 @@ def test_an_unreadable_file_is_a_finding(repo: Repo, monkeypatch: pytest.MonkeyP
 def test_a_file_that_vanishes_between_discovery_and_reading_is_a_finding(
     repo: Repo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    discover = engine.discover
+    from pytest_handoff.pipeline import discovery
+
+    discover = discovery.discover
 
     def discover_then_delete(*args: Any, **kwargs: Any) -> Any:
         found = discover(*args, **kwargs)
         repo.path(TEST).unlink()
         return found
 
-    monkeypatch.setattr(engine, "discover", discover_then_delete)
+    monkeypatch.setattr(discovery, "discover", discover_then_delete)
     code = main(["--format", "json"])
     out = repo.capsys.readouterr().out
     assert code == 1

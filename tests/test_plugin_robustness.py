@@ -11,6 +11,7 @@ import pytest
 from pytest_handoff.cli import main
 from pytest_handoff.pipeline.check import check_group
 from pytest_handoff.pipeline.discovery import discover
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.pipeline.user_checks import ExtraCheckError
 from pytest_handoff.values.findings import Finding
 from pytest_handoff.values.groups import Group
@@ -151,19 +152,19 @@ def test_user_hook_returning_something_else_fails_saying_what_is_wrong(
 def test_a_project_check_s_malformed_hit_is_an_extra_check_error(
     pointer: object, message: object, said: str
 ) -> None:
-    (ref,) = discover([CLEAN], EXAMPLES.parent, Settings()).groups
+    (ref,) = discover([CLEAN], EXAMPLES.parent, Settings(), registry=default_registry()).groups
 
     def project_rule(chain: Group) -> Iterator[Hit]:
         yield Hit(chain.documents[0], pointer, message)  # type: ignore[arg-type]
 
     with pytest.raises(ExtraCheckError) as raised:
-        check_group(ref, Settings(), EXAMPLES.parent, [project_rule])
+        check_group(ref, Settings(), EXAMPLES.parent, [project_rule], registry=default_registry())
     assert str(raised.value) == said
 
 
 def clean_findings(*hits: tuple[str, str]) -> tuple[Finding, ...]:
     """The clean example chain checked with a project rule that reports each (pointer, message)."""
-    (ref,) = discover([CLEAN], EXAMPLES.parent, Settings()).groups
+    (ref,) = discover([CLEAN], EXAMPLES.parent, Settings(), registry=default_registry()).groups
 
     def project_rule(chain: Group) -> Iterator[Hit]:
         review = chain.first("review_final")
@@ -171,7 +172,7 @@ def clean_findings(*hits: tuple[str, str]) -> tuple[Finding, ...]:
         for pointer, message in hits:
             yield chain.hit(review, pointer, message)
 
-    return check_group(ref, Settings(), EXAMPLES.parent, [project_rule]).findings
+    return check_group(ref, Settings(), EXAMPLES.parent, [project_rule], registry=default_registry()).findings
 
 
 def review_line(needle: str) -> int:

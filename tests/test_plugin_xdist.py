@@ -36,7 +36,7 @@ def _counted_check(root: Path, checked: list[GroupRef]) -> Callable[[Sequence[Gr
 
     def check(chosen: Sequence[GroupRef]) -> Prefetched:
         checked.extend(chosen)
-        results = check_groups(list(chosen), Settings(), root, jobs=1)
+        results = check_groups(list(chosen), Settings(), root, jobs=1, registry=default_registry())
         return {result.ref.paths: (stamps(result.ref.paths), result) for result in results}
 
     return check

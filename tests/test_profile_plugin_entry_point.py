@@ -109,7 +109,7 @@ def greeting_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
 
 
 def test_a_walk_finds_the_plugins_files_by_its_default_globs_and_runs_its_rule(greeting_plugin: Path) -> None:
-    discovery, results = check_paths([], greeting_plugin, Settings())
+    discovery, results = check_paths([], greeting_plugin, Settings(), registry=default_registry())
     assert sorted(str(ref.paths[0].relative_to(greeting_plugin)) for ref in discovery.groups) == [
         "greetings/monday/a.greeting.json",
         "greetings/monday/b.greeting.json",
@@ -144,7 +144,7 @@ def test_handoff_lint_rules_lists_the_plugins_rule_and_explain_prints_its_docs(
 def test_without_the_entry_point_the_files_are_nobodys(tmp_path: Path) -> None:
     (tmp_path / "greetings").mkdir()
     (tmp_path / "greetings" / "a.greeting.json").write_text('{"text": "hi"}\n', encoding="utf-8")
-    discovery, _ = check_paths([], tmp_path, Settings())
+    discovery, _ = check_paths([], tmp_path, Settings(), registry=default_registry())
     assert discovery.groups == ()
     assert "GR101" not in default_registry().all_rules()
 

@@ -94,9 +94,16 @@ def test_no_bar_below_the_threshold() -> None:
 
 
 def _told(many_chains: Path, jobs: int) -> tuple[list[GroupRef | None], list[str]]:
-    refs = list(discover([], many_chains, Settings()).groups)
+    refs = list(discover([], many_chains, Settings(), registry=default_registry()).groups)
     told: list[GroupRef | None] = []
-    results = check_groups(refs, Settings(), many_chains, jobs=jobs, progress=lambda _, ref: told.append(ref))
+    results = check_groups(
+        refs,
+        Settings(),
+        many_chains,
+        jobs=jobs,
+        progress=lambda _, ref: told.append(ref),
+        registry=default_registry(),
+    )
     return told, [result.ref.group_id for result in results]
 
 

@@ -125,8 +125,8 @@ def test_the_trace_shows_the_assignment_with_its_scores(tmp_path: Path) -> None:
     chain = "20260513-101500"
     shutil.copytree(FIXTURES / chain, tmp_path / ".neuralrelay" / "handoffs" / chain)
     settings_ = load_settings(tmp_path, tables=default_registry())
-    (ref,) = discover([], tmp_path, settings_).groups
-    notes = check_group(ref, settings_, tmp_path).notes
+    (ref,) = discover([], tmp_path, settings_, registry=default_registry()).groups
+    notes = check_group(ref, settings_, tmp_path, registry=default_registry()).notes
     matches = [note for note in notes if note.startswith("property match:")]
     assert matches
     assert all(" score " in note and "; next: " in note for note in matches)

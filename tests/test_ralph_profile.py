@@ -75,7 +75,7 @@ def test_keywords_are_the_profile_and_the_agents_with_logs(tmp_path: Path) -> No
 
 def test_discovery_finds_one_session_from_any_of_its_files(tmp_path: Path) -> None:
     root = make_session(tmp_path / "lantern")
-    found = discover([], tmp_path, Settings())
+    found = discover([], tmp_path, Settings(), registry=default_registry())
     assert [(ref.profile, ref.group_id, ref.directory) for ref in found.groups] == [
         ("ralph", "ralph-single-20260302-090000", root)
     ]
@@ -85,7 +85,7 @@ def test_discovery_finds_one_session_from_any_of_its_files(tmp_path: Path) -> No
 def test_configured_globs_replace_the_defaults(tmp_path: Path) -> None:
     make_session(tmp_path / "lantern")
     only_logs = Settings(options={"ralph": {"globs": ("agent-logs/*.log",)}})
-    assert discover([], tmp_path, only_logs).groups == ()
+    assert discover([], tmp_path, only_logs, registry=default_registry()).groups == ()
 
 
 def test_checking_one_log_imports_no_other_profile_and_nothing_heavy(tmp_path: Path) -> None:

@@ -33,8 +33,8 @@ Edit = Callable[[Path], None]
 def lint(root: Path) -> list[Finding]:
     settings = load_settings(root, tables=default_registry())
     findings: list[Finding] = []
-    for ref in discover([], root, settings).groups:
-        findings.extend(check_group(ref, settings, root).findings)
+    for ref in discover([], root, settings, registry=default_registry()).groups:
+        findings.extend(check_group(ref, settings, root, registry=default_registry()).findings)
     return findings
 
 

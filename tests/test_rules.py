@@ -27,7 +27,7 @@ class Checked:
 
     def __init__(self, root: Path) -> None:
         settings = load_settings(root, tables=default_registry())
-        _, self.results = check_paths([], root, settings, jobs=1)
+        _, self.results = check_paths([], root, settings, jobs=1, registry=default_registry())
         lines = [line for result in self.results for line in render_failure(result).splitlines()]
         # pytest's warnings summary shows each warning finding on one line.
         lines += [one_line(f) for r in self.results for f in r.findings if f.severity == Severity.WARNING]

@@ -224,7 +224,7 @@ def test_a_profile_without_its_own_summary_still_shows_its_files(tmp_path: Path)
         seen.append(Profile.summarise(default_registry().profile(chain.ref.profile), chain))  # type: ignore[attr-defined]
         return ()
 
-    check_paths([], tmp_path, Settings(), (capture,))
+    check_paths([], tmp_path, Settings(), (capture,), registry=default_registry())
     (view,) = seen
     assert [stage.file.rsplit("/", 1)[-1] for stage in view.stages] == sorted(
         p.name for p in CLEAN.glob("*.json")

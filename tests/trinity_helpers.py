@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_handoff.pipeline.check import check_group
+from pytest_handoff.pipeline.registry import default_registry
 from pytest_handoff.profiles.trinity.profile import PROFILE
 from pytest_handoff.values.findings import Finding
 from pytest_handoff.values.groups import GroupRef
@@ -64,7 +65,11 @@ def check(files: Mapping[str, str], settings: Settings | None = None, root: Path
         refs.append(GroupRef(PROFILE.name, group_id, directory, tuple(sorted(members, key=PROFILE.sort_key))))
     found: list[Finding] = []
     for ref in refs:
-        found.extend(check_group(ref, settings or Settings(), root, overrides=paths).findings)
+        found.extend(
+            check_group(
+                ref, settings or Settings(), root, overrides=paths, registry=default_registry()
+            ).findings
+        )
     return sorted(found)
 
 

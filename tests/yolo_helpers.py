@@ -68,7 +68,11 @@ def check_group(
     ref = GroupRef(
         PROFILE.name, located[1] if located else paths[0].stem, located[0] if located else None, tuple(paths)
     )
-    return list(pipeline.check_group(ref, settings or Settings(), root, overrides=contents or {}).findings)
+    return list(
+        pipeline.check_group(
+            ref, settings or Settings(), root, overrides=contents or {}, registry=default_registry()
+        ).findings
+    )
 
 
 def check_folder(root: Path, folder: str = PHASE, settings: Settings | None = None) -> list[Finding]:

@@ -42,7 +42,7 @@ from pytest_handoff.agents.common import (
     errors_of,
     findings_reason,
     hook_root,
-    hook_settings,
+    hook_run,
     masked_display,
     named_files,
     session_folder,
@@ -284,11 +284,11 @@ def respond_to_bash(payload: Mapping[str, Any], started: float) -> dict[str, Any
     cwd = payload.get("cwd")
     root = hook_root(cwd)
     here = session_folder(cwd, root)
-    handoffs = Handoffs(root, hook_settings(root))
+    handoffs = Handoffs(hook_run(root))
     files = written_handoffs(command, here, handoffs, started - ran_for(payload) - SLACK)
     if not files:
         return None
-    errors = errors_of(check_handoffs(files, root, handoffs.settings))
+    errors = errors_of(check_handoffs(files, handoffs.run))
     if not errors:
         return None
     several = len(files) != 1

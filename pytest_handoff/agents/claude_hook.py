@@ -47,7 +47,7 @@ from pytest_handoff.agents.common import (
     ConfigProblem,
     contracts,
     hook_root,
-    hook_settings,
+    hook_run,
 )
 
 if TYPE_CHECKING:
@@ -171,10 +171,11 @@ def _respond_to_file_tool(payload: Mapping[str, Any]) -> dict[str, Any] | None:
     path = Path(
         os.path.normpath(Path(cwd if isinstance(cwd, str) and os.path.isabs(cwd) else root) / file_path)
     )
-    settings = hook_settings(root)
+    run = hook_run(root)
+    settings = run.settings
     from pytest_handoff.agents.common import Handoffs
 
-    if not Handoffs(root, settings).claims(path):
+    if not Handoffs(run).claims(path):
         return None
     if event == "PreToolUse":
         content = new_content(tool, tool_input, path, root, settings.max_file_size)

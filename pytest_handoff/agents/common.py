@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.matcher import Matcher
+    from pytest_handoff.pipeline.run import Run
     from pytest_handoff.values.findings import Finding
-    from pytest_handoff.values.settings import Settings
 
 #: At most this many findings are spelt out in a reason; the rest are counted.
 MAX_FINDINGS = 8
@@ -37,14 +37,12 @@ def hook_root(cwd: object) -> Path:
 
     The session's ``cwd`` follows the agent's ``cd``; the project's settings stay at its root.
     """
-    from pytest_handoff.pipeline.config import project_root
-    from pytest_handoff.pipeline.registry import default_registry
+    from pytest_handoff.pipeline.run import find_project
 
     project = os.environ.get("CLAUDE_PROJECT_DIR")
     if project and os.path.isabs(project):
         return Path(project)
-    start = Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else Path.cwd()
-    return project_root(start, default_registry().project_markers())
+    return find_project(Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else Path.cwd())
 
 
 def session_folder(cwd: object, root: Path) -> Path:
@@ -56,14 +54,13 @@ def session_folder(cwd: object, root: Path) -> Path:
     return root
 
 
-def hook_settings(root: Path) -> Settings:
-    """The project's settings (``ConfigProblem`` when they cannot be used)."""
-    from pytest_handoff.pipeline.config import build_settings
-    from pytest_handoff.pipeline.registry import default_registry
+def hook_run(root: Path) -> Run:
+    """The hook's run of the project (``ConfigProblem`` when its settings cannot be used)."""
+    from pytest_handoff.pipeline.run import Run
     from pytest_handoff.values.errors import ConfigError
 
     try:
-        return build_settings(root, default_registry())
+        return Run.in_project(root)
     except ConfigError as error:
         raise ConfigProblem(str(error)) from None
 
@@ -71,15 +68,13 @@ def hook_settings(root: Path) -> Settings:
 class Handoffs:
     """Which paths of one project are handoff files, by the profiles' globs (no engine imported)."""
 
-    def __init__(self, root: Path, settings: Settings) -> None:
+    def __init__(self, run: Run) -> None:
         from pytest_handoff.pipeline.matcher import Matcher
-        from pytest_handoff.pipeline.registry import default_registry
 
-        self.root = root
-        self.settings = settings
-        self.real_root = os.path.realpath(root)
-        self.registry = default_registry()
-        self.matcher: Matcher = Matcher(settings, self.registry, plugins=False)
+        self.run = run
+        self.root, self.settings, self.registry = run.root, run.settings, run.registry
+        self.real_root = os.path.realpath(self.root)
+        self.matcher: Matcher = Matcher(self.settings, self.registry, plugins=False)
 
     def claims(self, path: Path) -> bool:
         """True when ``path`` (absolute, normalised) lies in the project and a profile's globs match it."""
@@ -172,11 +167,9 @@ def changed_since(paths: Iterable[Path], since: float) -> list[Path]:
     return kept
 
 
-def check_handoffs(paths: Sequence[Path], root: Path, settings: Settings) -> list[Finding]:
+def check_handoffs(paths: Sequence[Path], run: Run) -> list[Finding]:
     """Every finding ``handoff-lint PATHS`` reports for these files, sorted (the same pipeline)."""
-    from pytest_handoff.pipeline.run import check_paths
-
-    results = check_paths(list(paths), root, settings, jobs=1)[1]
+    results = run.check_paths(list(paths), jobs=1)[1]
     return sorted(f for result in results for f in result.findings)
 
 

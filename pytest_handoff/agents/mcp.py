@@ -217,14 +217,12 @@ def build_server(root: Path) -> MCPServer[Any]:
         its commits exist and precede it, its cited lines exist, its test files and counts hold (with `junit`,
         its test results agree with the run). Returns only the evidence findings (codes EV...).
         """
-        from pytest_handoff.api import check
-        from pytest_handoff.pipeline.config import build_settings
-        from pytest_handoff.pipeline.registry import default_registry
+        from pytest_handoff.api import check, project_settings
         from pytest_handoff.rules.evidence.repository import forget_repositories
 
         forget_repositories()  # the working tree may have changed since the last call
         target = inside(root, path, ToolError)
-        settings = build_settings(root, default_registry())._replace(evidence=True)
+        settings = project_settings(root)._replace(evidence=True)
         if junit is not None:
             report_path = inside(root, junit, ToolError)
             if not report_path.is_file():
@@ -242,18 +240,17 @@ def build_server(root: Path) -> MCPServer[Any]:
             rule = explain(code)
         except KeyError:
             raise ToolError(f"unknown rule {code!r}; list_rules lists them") from None
-        from pytest_handoff.pipeline.registry import default_registry
+        from pytest_handoff.api import page_of
 
-        return {**rule_data(rule), "doc": rule.doc, "url": default_registry().page_of(rule.code)}
+        return {**rule_data(rule), "doc": rule.doc, "url": page_of(rule.code)}
 
     @server.tool(title="List the rules", annotations=read_only("List the rules"))
     @refused_as_tool_error
     def list_rules(profile: str | None = None) -> RuleList:
         """Every rule code with its name, default severity and summary (of one profile, when given)."""
-        from pytest_handoff.api import rules
-        from pytest_handoff.pipeline.registry import default_registry
+        from pytest_handoff.api import profiles, rules
 
-        known = list(default_registry().names())
+        known = profiles()
         if profile is not None and profile not in known:
             raise ToolError(f"unknown profile {profile!r}; known: {', '.join(known)}")
         return {"rules": [rule_data(rule) for rule in rules(profile)]}

@@ -48,7 +48,7 @@ from pytest_handoff.agents.common import (
     errors_of,
     findings_reason,
     hook_root,
-    hook_settings,
+    hook_run,
     masked_display,
     named_files,
     session_folder,
@@ -181,7 +181,7 @@ def respond_to_stop(payload: Mapping[str, Any], warn: Callable[[str], None]) -> 
         warn("the payload names no cwd (and $CLAUDE_PROJECT_DIR is not set): no handoff was checked")
         return None
     root = hook_root(cwd)
-    handoffs = Handoffs(root, hook_settings(root))
+    handoffs = Handoffs(hook_run(root))
     subagent = payload.get("hook_event_name") == "SubagentStop"
     transcript = _transcript(payload, subagent, session_folder(cwd, root), warn)
     changed = changed_in_git(handoffs)
@@ -203,7 +203,7 @@ def respond_to_stop(payload: Mapping[str, Any], warn: Callable[[str], None]) -> 
     ]
     if not files:
         return None
-    errors = errors_of(check_handoffs(files, root, handoffs.settings))
+    errors = errors_of(check_handoffs(files, handoffs.run))
     if not errors:
         return None
     return _answer(errors, files, root, payload.get("stop_hook_active") is True, transcript)

@@ -255,15 +255,12 @@ def lint(argv: list[str]) -> int:
         options = parser.parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
-    from pytest_handoff.pipeline.config import build_settings, project_root
-
     # Globs and chain folders are relative to the project, wherever in it we are run; named
     # paths are relative to the working directory, as typed.
-    from pytest_handoff.pipeline.registry import default_registry
+    from pytest_handoff.pipeline.run import Run, find_project
     from pytest_handoff.values.errors import ConfigError
 
-    registry = default_registry()
-    root = project_root(Path.cwd(), registry.project_markers())
+    root = find_project(Path.cwd())
     named = {Path(os.path.abspath(given)): str(given) for given in options.paths}
     deleted: list[Path] = []
     if options.staged_deletions:
@@ -288,9 +285,10 @@ def lint(argv: list[str]) -> int:
             raise UsageError(f"--evidence-junit: no such file: {options.evidence_junit}")
         overrides["evidence_junit"] = os.path.abspath(options.evidence_junit)
     try:
-        settings = build_settings(root, registry, config_file=options.config, overrides=overrides)
+        run = Run.in_project(root, config_file=options.config, overrides=overrides)
     except ConfigError as error:
         raise UsageError(str(error)) from None
+    settings, registry = run.settings, run.registry
     cache = None
     if options.cache_dir is not None:
         from pytest_handoff.pipeline.cache import ResultCache
@@ -301,17 +299,13 @@ def lint(argv: list[str]) -> int:
     if options.stdin_filename is not None:
         results = [_check_stdin(options.stdin_filename, options.paths, root, settings, options.whole_chain)]
     else:
-        from pytest_handoff.pipeline.run import check_paths
-
         progress = None
         if sys.stderr.isatty():  # hooks, CI and pipes pay nothing for the bar
             from pytest_handoff.views.progress import progress_bar
 
             progress = progress_bar(options.format or "text")
-        discovery, results = check_paths(
+        discovery, results = run.check_paths(
             list(named),
-            root,
-            settings,
             whole_chain=options.whole_chain,
             cache=cache,
             jobs=options.jobs,
@@ -386,19 +380,18 @@ def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:
 
 def explain(codes: list[str]) -> int:
     from pytest_handoff.api import explain as rule_of
-    from pytest_handoff.pipeline.registry import default_registry
+    from pytest_handoff.api import page_of
 
     if not codes:
         raise UsageError("explain takes a rule code, e.g. handoff-lint explain NR301")
-    registry = default_registry()
     for code in codes:
         try:
-            rule = rule_of(code, registry=registry)
+            rule = rule_of(code)
         except KeyError:
             raise UsageError(f"unknown rule {code!r}; 'handoff-lint rules' lists them") from None
         print(f"{rule.code} {rule.name} (default severity: {rule.severity.label})\n")
         print(rule.doc)
-        page = registry.page_of(rule.code)
+        page = page_of(rule.code)
         if page:
             print(f"\nDocumentation: {page}")
     return 0

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.pipeline.masking import excerpt_sources, masked, shown_path
-from pytest_handoff.pipeline.registry import Registry, RuleSet, default_registry
+from pytest_handoff.pipeline.registry import Registry, RuleSet
 from pytest_handoff.read.files import (
     NO_OVERRIDES,
     display_path_for,
@@ -44,7 +44,7 @@ def check_group(
     cache: ResultCache | None = None,
     overrides: Mapping[Path, bytes] = NO_OVERRIDES,
     *,
-    registry: Registry | None = None,
+    registry: Registry,
     links: dict[str, bool] | None = None,
 ) -> GroupResult:
     """Read, validate and check every file of one group (or take its result from ``cache``).
@@ -54,7 +54,6 @@ def check_group(
     Member files in ``overrides`` are checked with those contents instead of what is on disk
     (the cache key is made of the contents checked, so it holds for them too).
     """
-    registry = registry or default_registry()
     profile = registry.profile(ref.profile)
     members, contents = _read_group(
         ref, profile, settings, root, overrides, cached=cache is not None and not extra_checks, links=links
@@ -80,11 +79,11 @@ def cached_result(
     root: Path,
     cache: ResultCache,
     *,
-    registry: Registry | None = None,
+    registry: Registry,
     links: dict[str, bool] | None = None,
 ) -> GroupResult | None:
     """The group's result if the cache has it (reads the files to hash them, checks nothing)."""
-    profile = (registry or default_registry()).profile(ref.profile)
+    profile = registry.profile(ref.profile)
     _, contents = _read_group(ref, profile, settings, root, cached=True, links=links)
     key = None if settings.evidence else _cache_key(contents, cache, ())
     cached = cache.get(key) if key is not None else None

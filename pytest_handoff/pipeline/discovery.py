@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pytest_handoff.pipeline.matcher import Matcher
-from pytest_handoff.pipeline.registry import Registry, default_registry
+from pytest_handoff.pipeline.registry import Registry
 from pytest_handoff.profiles.base import Profile
 from pytest_handoff.read.files import display_path_for
 from pytest_handoff.values.groups import UNCLAIMED, GroupRef
@@ -47,7 +47,7 @@ def profile_for(
     *,
     explicit: bool = False,
     matcher: Matcher | None = None,
-    registry: Registry | None = None,
+    registry: Registry,
 ) -> Profile | None:
     """The profile that owns ``path``.
 
@@ -55,7 +55,6 @@ def profile_for(
     also recognised by its own look (name, place, content), and ``settings.profile`` forces one.
     ``matcher``: the built-in profiles' globs under ``settings``, when the caller has them already.
     """
-    registry = registry or default_registry()
     if settings.profile and explicit:
         return registry.profile(settings.profile)
     if relative_posix is not None:
@@ -73,7 +72,8 @@ def iter_handoff_files(
     settings: Settings,
     listings: dict[str, list[Path]] | None = None,
     matcher: Matcher | None = None,
-    registry: Registry | None = None,
+    *,
+    registry: Registry,
 ) -> Iterator[tuple[Path, Profile]]:
     """Handoff files below ``directory`` with their profile, skipping vendored and tool folders.
 
@@ -81,7 +81,6 @@ def iter_handoff_files(
     ``listings`` is given it receives every folder's regular files (keyed by the folder's path
     as text, ``os.path.normcase``), so that chains need not list their folders again.
     """
-    registry = registry or default_registry()
     matcher = matcher or Matcher(settings, registry, plugins=True)
     pending = [directory]
     while pending:
@@ -126,13 +125,13 @@ def group_ref_for(
     root: Path,
     listing: list[Path] | None = None,
     *,
-    registry: Registry | None = None,
+    registry: Registry,
 ) -> GroupRef:
     """The group ``path`` belongs to, with all its member files (the profile says which).
 
     ``listing`` is the regular files of the group's folder, when already known.
     """
-    (registry or default_registry()).checked_options(profile, settings)
+    registry.checked_options(profile, settings)
     located = profile.group_of(path, settings)
     if located is None:
         return GroupRef(profile.name, path.stem, None, (path,))
@@ -159,7 +158,7 @@ def discover(
     settings: Settings,
     deleted: Sequence[Path] = (),
     *,
-    registry: Registry | None = None,
+    registry: Registry,
 ) -> Discovery:
     """Group handoff files into chains.
 
@@ -173,7 +172,6 @@ def discover(
     left is not checked. A named file no profile recognises gets one finding that says so
     (HF005, see :mod:`pytest_handoff.profiles.unclaimed`).
     """
-    registry = registry or default_registry()
     files: list[tuple[Path, Profile | None]] = []  # None: named, its profile still to find
     focus: set[str] = set()
     missing: list[str] = []
@@ -181,7 +179,7 @@ def discover(
     listings: dict[str, list[Path]] = {}
     if not paths and not deleted:
         matcher = Matcher(settings, registry, plugins=True)
-        files.extend(iter_handoff_files(root, root, settings, listings, matcher, registry))
+        files.extend(iter_handoff_files(root, root, settings, listings, matcher, registry=registry))
         if settings.profile:  # a forced profile's own sources outside the tree (a store in $HOME)
             forced = registry.profile(settings.profile)
             files.extend((_under(root, path), forced) for path in forced.default_sources(settings))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.pipeline.check import ResultParts, cached_result, check_group, from_parts, parts_of
-from pytest_handoff.pipeline.registry import Registry, default_registry
+from pytest_handoff.pipeline.registry import Registry
 from pytest_handoff.values.groups import ExtraCheck, GroupRef, GroupResult
 from pytest_handoff.values.settings import Settings
 
@@ -43,7 +43,7 @@ def check_groups(
     jobs: int | None = None,
     progress: Progress | None = None,
     *,
-    registry: Registry | None = None,
+    registry: Registry,
 ) -> list[GroupResult]:
     """Check every chain, on several processes when there are many chains and cores.
 
@@ -54,7 +54,6 @@ def check_groups(
     reads and hashes, and only the chains that changed go to the workers. An empty
     cache is not asked (the workers hash what they check).
     """
-    registry = registry or default_registry()
     links: dict[str, bool] = {}  # which folders are symbolic links, looked up once a run
     told = progress or _no_progress
     told(refs, None)
@@ -186,7 +185,9 @@ def _receive_refs(refs: Sequence[GroupRef], registry: Registry) -> None:
 
 
 def _check_forked(index: int, *, settings: Settings, root: Path, cache: ResultCache | None) -> ResultParts:
+    registry = _FORKED_REGISTRY
+    assert registry is not None  # set by _receive_refs, which runs first in every worker
     result = check_group(
-        _FORKED_REFS[index], settings, root, (), cache, registry=_FORKED_REGISTRY, links=_FORKED_LINKS
+        _FORKED_REFS[index], settings, root, (), cache, registry=registry, links=_FORKED_LINKS
     )
     return parts_of(result)

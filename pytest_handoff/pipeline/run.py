@@ -1,21 +1,118 @@
-"""Discover, then check: the whole pipeline for named paths, as ``handoff-lint`` and the API run it."""
+"""One run of the pipeline: discover, then check, for one project with one set of settings and one
+registry. Every entry point (handoff-lint, pytest, the API, the views, the hooks, MCP) builds one
+:class:`Run` and differs only in how it reports what the run gives."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.pipeline.discovery import Discovery, discover
-from pytest_handoff.pipeline.parallel import Progress, check_groups
+from pytest_handoff.pipeline.config import build_settings, project_root
 from pytest_handoff.pipeline.registry import Registry, default_registry
 from pytest_handoff.read.files import display_path_for
-from pytest_handoff.values.groups import ExtraCheck, GroupRef, GroupResult
+from pytest_handoff.values.groups import UNCLAIMED, ExtraCheck, GroupRef, GroupResult
 from pytest_handoff.values.settings import Settings
 
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.cache import ResultCache
+    from pytest_handoff.pipeline.discovery import Discovery
+    from pytest_handoff.pipeline.parallel import Progress
+
+
+class Run:
+    """One run: the project ``root``, its ``settings`` and the ``registry`` every step shares."""
+
+    def __init__(self, root: Path, settings: Settings, registry: Registry) -> None:
+        self.root = root
+        self.settings = settings
+        self.registry = registry
+
+    @classmethod
+    def in_project(
+        cls,
+        root: Path,
+        *,
+        settings: Settings | None = None,
+        config_file: Path | None = None,
+        overrides: Mapping[str, Any] | None = None,
+        source: str = "command line",
+        registry: Registry | None = None,
+    ) -> Run:
+        """A run of the project at ``root``: the installed formats (unless ``registry`` is given) and
+        the settings :func:`~pytest_handoff.pipeline.config.build_settings` builds (unless given)."""
+        registry = default_registry() if registry is None else registry
+        if settings is None:
+            settings = build_settings(
+                root, registry, config_file=config_file, overrides=overrides, source=source
+            )
+        return cls(root, settings, registry)
+
+    def discover(self, paths: Sequence[Path], deleted: Sequence[Path] = ()) -> Discovery:
+        from pytest_handoff.pipeline.discovery import discover
+
+        return discover(paths, self.root, self.settings, deleted, registry=self.registry)
+
+    def check(
+        self,
+        refs: Sequence[GroupRef],
+        extra_checks: Sequence[ExtraCheck] = (),
+        *,
+        cache: ResultCache | None = None,
+        jobs: int | None = None,
+        progress: Progress | None = None,
+    ) -> list[GroupResult]:
+        from pytest_handoff.pipeline.parallel import check_groups
+
+        return check_groups(
+            refs, self.settings, self.root, extra_checks, cache, jobs, progress, registry=self.registry
+        )
+
+    def check_paths(
+        self,
+        paths: Sequence[Path],
+        extra_checks: Sequence[ExtraCheck] = (),
+        *,
+        whole_chain: bool = False,
+        cache: ResultCache | None = None,
+        jobs: int | None = None,
+        deleted: Sequence[Path] = (),
+        progress: Progress | None = None,
+    ) -> tuple[Discovery, list[GroupResult]]:
+        """:func:`check_paths` with this run's project, settings and registry."""
+        return check_paths(
+            paths, self.root, self.settings, extra_checks, whole_chain=whole_chain, cache=cache, jobs=jobs,
+            deleted=deleted, progress=progress, registry=self.registry,
+        )  # fmt: skip
+
+    def check_file(
+        self,
+        target: Path,
+        display: str,
+        content: bytes | None = None,
+        *,
+        whole_chain: bool = False,
+        cache: ResultCache | None = None,
+    ) -> GroupResult:
+        """The group of the file at ``target`` (absolute; shown as ``display``) checked, with
+        ``content`` in its place when given; narrowed to the file unless ``whole_chain``."""
+        from pytest_handoff.pipeline.check import check_group
+        from pytest_handoff.pipeline.discovery import group_ref_for, profile_for
+
+        registry, settings = self.registry, self.settings
+        profile = profile_for(target, settings, display, explicit=True, registry=registry)
+        profile = profile or registry.profile(UNCLAIMED)
+        ref = group_ref_for(profile, target, settings, self.root, registry=registry)
+        overrides: Mapping[Path, bytes] = {} if content is None else {target: content}
+        result = check_group(ref, settings, self.root, cache=cache, overrides=overrides, registry=registry)
+        return result if whole_chain else result.narrowed_to([display])
+
+
+def find_project(start: Path) -> Path:
+    """The project ``start`` is in, as every entry point finds it: the nearest folder holding a
+    format's marker folder (``.neuralrelay``, ``.yolo-planning``), else the git root."""
+    return project_root(start, default_registry().project_markers())
 
 
 def check_paths(
@@ -29,13 +126,15 @@ def check_paths(
     jobs: int | None = None,
     deleted: Sequence[Path] = (),
     progress: Progress | None = None,
-    registry: Registry | None = None,
+    registry: Registry,
 ) -> tuple[Discovery, list[GroupResult]]:
     """Discover and check; results narrowed to named files when files were named (unless ``whole_chain``).
 
     ``deleted``: files the commit being checked removes (see :func:`discover`).
     """
-    registry = registry or default_registry()
+    from pytest_handoff.pipeline.discovery import discover
+    from pytest_handoff.pipeline.parallel import check_groups
+
     discovery = discover(paths, root, settings, deleted, registry=registry)
     gone: dict[str, list[str]] = {}  # deleted files by their folder
     for given in deleted:

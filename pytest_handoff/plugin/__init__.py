@@ -22,6 +22,7 @@ from pytest_handoff.plugin.base import (
     COLLECTION_KEY,
     OTHER_SHARES_KEY,
     PREFETCHED_KEY,
+    RUN_KEY,
     SETTINGS_KEY,
     Prefetched,
 )
@@ -146,14 +147,12 @@ def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
 def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("handoff_enabled"):
         return
-    from pytest_handoff.pipeline.config import build_settings
+    from pytest_handoff.pipeline.run import Run
 
     try:
-        from pytest_handoff.pipeline.registry import default_registry
-
-        registry = default_registry()
         overrides = _ini_overrides(config)
-        settings = build_settings(config.rootpath, registry, overrides=overrides, source="pytest ini options")
+        run = Run.in_project(config.rootpath, overrides=overrides, source="pytest ini options")
+        settings, registry = run.settings, run.registry
         # The profiles that read tables of their own refuse bad values now, once: not as an error
         # of every group they would check.
         for name in settings.options:
@@ -162,6 +161,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except ConfigError as error:
         raise pytest.UsageError(f"pytest-handoff: {error}") from None
     config.stash[SETTINGS_KEY] = settings
+    config.stash[RUN_KEY] = run
     _jobs(config)  # a bad value is a usage error now, not after collection
     config.addinivalue_line("markers", "handoff: a handoff chain checked by pytest-handoff")
     from pytest_handoff.plugin.ci import CiReporting
@@ -197,19 +197,16 @@ def _collection(config: pytest.Config) -> Collection | None:
     if settings is None:
         return None
     if COLLECTION_KEY not in config.stash:
-        from pytest_handoff.pipeline.discovery import discover
-        from pytest_handoff.pipeline.registry import default_registry
         from pytest_handoff.plugin.items import handoff_arguments, initial_paths, place
 
+        run = config.stash[RUN_KEY]
         root = config.rootpath
         given = initial_paths(config)
-        paths = handoff_arguments(given, settings, root)
-        registry = default_registry()
-        if given == [root]:  # the whole project, as handoff-lint with no path (configured stores too)
-            found = discover([], root, settings, registry=registry)
-        else:
-            found = discover(paths, root, settings, registry=registry) if paths else _nothing()
-        config.stash[COLLECTION_KEY] = place(found, root, registry)
+        paths = handoff_arguments(given, run)
+        # The whole project, as handoff-lint with no path (configured stores too), or what was named.
+        whole = given == [root]
+        found = run.discover([]) if whole else run.discover(paths) if paths else _nothing()
+        config.stash[COLLECTION_KEY] = place(found, root, run.registry)
     return config.stash[COLLECTION_KEY]
 
 
@@ -318,9 +315,8 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
     if not refs:
         return
     from pytest_handoff.pipeline.parallel import check_groups
-    from pytest_handoff.pipeline.registry import default_registry
 
-    registry = default_registry()
+    registry = config.stash[RUN_KEY].registry
 
     def check(chosen: Sequence[GroupRef]) -> Prefetched:
         stamped = {ref.paths: stamps(ref.paths) for ref in chosen}  # before reading: a later change is seen

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pytest
 
 if TYPE_CHECKING:
+    from pytest_handoff.pipeline.run import Run
     from pytest_handoff.values.groups import GroupRef, GroupResult
     from pytest_handoff.values.settings import Settings
 
@@ -44,6 +45,8 @@ class Collection(NamedTuple):
 
 #: The run's settings: set when ``--handoffs`` is given, and only then.
 SETTINGS_KEY: pytest.StashKey[Settings] = pytest.StashKey()
+#: The run itself (its settings, registry and project), set with the settings.
+RUN_KEY: pytest.StashKey[Run] = pytest.StashKey()
 #: The groups of the run and where they are collected (one discovery, on first need).
 COLLECTION_KEY: pytest.StashKey[Collection] = pytest.StashKey()
 #: The result cache under ``.pytest_cache/d/handoff`` (None without the cache provider).

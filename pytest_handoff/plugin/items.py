@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_handoff.pipeline.masking import shown_path
-from pytest_handoff.pipeline.registry import Registry, default_registry
+from pytest_handoff.pipeline.registry import Registry
 from pytest_handoff.pipeline.run import reported_files
 from pytest_handoff.plugin.base import (
     CACHE_KEY,
     OTHER_SHARES_KEY,
     PREFETCHED_KEY,
+    RUN_KEY,
     SETTINGS_KEY,
     Collection,
     HandoffContractWarning,
@@ -36,6 +37,7 @@ from pytest_handoff.values.settings import Settings
 
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.discovery import Discovery
+    from pytest_handoff.pipeline.run import Run
     from pytest_handoff.values.groups import Group, GroupRef, GroupResult
     from pytest_handoff.values.rules import Hit
 
@@ -85,7 +87,7 @@ def initial_paths(config: pytest.Config) -> list[Path]:
     return paths
 
 
-def handoff_arguments(paths: Sequence[Path], settings: Settings, root: Path) -> list[Path]:
+def handoff_arguments(paths: Sequence[Path], run: Run) -> list[Path]:
     """The arguments to discover from: folders, and named files that some profile claims.
 
     A named test module is pytest's, not a handoff (``handoff-lint`` would check any file it is
@@ -93,7 +95,7 @@ def handoff_arguments(paths: Sequence[Path], settings: Settings, root: Path) -> 
     """
     from pytest_handoff.pipeline.discovery import profile_for
 
-    registry = default_registry()
+    registry, settings, root = run.registry, run.settings, run.root
     kept = []
     for path in paths:
         if path.is_dir() or (
@@ -153,9 +155,9 @@ def _plain(ref: GroupRef, root: Path, member_displays: list[str]) -> bool:
 
 def items_for(parent: pytest.Collector, placed: Iterable[Placed]) -> Iterator[ChainItem]:
     """The items of ``placed`` groups, as children of ``parent``."""
-    settings = settings_of(parent.config)
+    run = parent.config.stash[RUN_KEY]
     for ref, focus, plain in placed:
-        keywords = default_registry().profile(ref.profile).keywords(ref.paths, settings)
+        keywords = run.registry.profile(ref.profile).keywords(ref.paths, run.settings)
         shown_id = inert(shown_path(ref.group_id))
         keywords.append(shown_id)
         if focus is not None:
@@ -280,7 +282,10 @@ class ChainItem(pytest.Item):
         result = prefetched[1] if prefetched and prefetched[0] == stamps(self.ref.paths) else None
         if result is None:
             extra = [self._user_checks] if self.ihook.pytest_handoff_check_chain.get_hookimpls() else []
-            result = check_group(self.ref, settings, root, extra, cache=result_cache(self.config))
+            registry = self.config.stash[RUN_KEY].registry
+            result = check_group(
+                self.ref, settings, root, extra, cache=result_cache(self.config), registry=registry
+            )
         if self.focus is not None:
             result = result.narrowed_to([display_path_for(self.focus, root)])
         self.handoff_findings = [finding.to_wire() for finding in result.findings]

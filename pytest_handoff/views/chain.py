@@ -46,11 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from pytest_handoff.views.common import absolute, load_settings_or_fail, load_views, project
+    from pytest_handoff.views.common import absolute, load_views, run_or_fail
     from pytest_handoff.views.progress import progress_bar
 
     options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
-    settings = load_settings_or_fail(options.config)
+    run = run_or_fail(options.config)
     paths = list(options.path)
     wanted = options.chain
     if wanted is not None and Path(wanted).exists():
@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
         wanted = None
     # Only the chains the id can name are checked.
     chosen = None if wanted is None else (lambda ref: ref.group_id.startswith(wanted))
-    views = load_views(absolute(paths), project(), settings, progress_bar(options.format), chosen)
+    views = load_views(run, absolute(paths), progress_bar(options.format), chosen)
     view = select(views, wanted)
     write(view, options.format)
     return 1 if view.failed else 0

@@ -11,17 +11,16 @@ from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.parallel import Progress
+    from pytest_handoff.pipeline.run import Run
     from pytest_handoff.values.groups import Group, GroupRef, GroupResult
-    from pytest_handoff.values.settings import Settings
     from pytest_handoff.values.view_model import ChainView
 
 
 def project() -> Path:
     """The project root, as the linter finds it: any folder inside the project gives the same chains."""
-    from pytest_handoff.pipeline.config import project_root
-    from pytest_handoff.pipeline.registry import default_registry
+    from pytest_handoff.pipeline.run import find_project
 
-    return project_root(Path.cwd(), default_registry().project_markers())
+    return find_project(Path.cwd())
 
 
 def absolute(paths: Sequence[Path]) -> list[Path]:
@@ -29,21 +28,20 @@ def absolute(paths: Sequence[Path]) -> list[Path]:
     return [Path(os.path.abspath(path)) for path in paths]
 
 
-def load_settings_or_fail(config: Path | None) -> Settings:
-    from pytest_handoff.pipeline.config import build_settings
-    from pytest_handoff.pipeline.registry import default_registry
+def run_or_fail(config: Path | None) -> Run:
+    """The view's run of the project it is in (a usage error when its configuration cannot be used)."""
+    from pytest_handoff.pipeline.run import Run
     from pytest_handoff.values.errors import ConfigError, UsageError
 
     try:
-        return build_settings(project(), default_registry(), config_file=config)
+        return Run.in_project(project(), config_file=config)
     except ConfigError as error:
         raise UsageError(str(error)) from None
 
 
 def load_views(
+    run: Run,
     paths: Sequence[Path],
-    root: Path,
-    settings: Settings,
     progress: Progress | None = None,
     wanted: Callable[[GroupRef], bool] | None = None,
 ) -> list[ChainView]:
@@ -51,23 +49,20 @@ def load_views(
 
     ``wanted`` picks the chains to check (all by default).
     """
-    from pytest_handoff.pipeline.discovery import discover
-    from pytest_handoff.pipeline.parallel import check_groups
-    from pytest_handoff.pipeline.registry import default_registry
     from pytest_handoff.values.errors import UsageError
 
-    registry = default_registry()
+    registry, root = run.registry, run.root
     summaries: dict[int, ChainView] = {}
 
     def summarise(group: Group) -> tuple[()]:
         summaries[id(group.ref)] = masked(group, registry.profile(group.ref.profile).summarise(group))
         return ()
 
-    discovery = discover(paths, root, settings, registry=registry)
+    discovery = run.discover(paths)
     if discovery.missing:
         raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
     refs = [ref for ref in discovery.groups if wanted is None or wanted(ref)]
-    results = check_groups(refs, settings, root, (summarise,), progress=progress, registry=registry)
+    results = run.check(refs, (summarise,), progress=progress)
     views = [_with_result(summaries[id(result.ref)], result, root) for result in results]
     return sorted(views, key=lambda view: (view.started or "", view.group_id))
 

@@ -431,7 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     from pytest_handoff.values.errors import UsageError
-    from pytest_handoff.views.common import absolute, load_settings_or_fail, load_views, project
+    from pytest_handoff.views.common import absolute, load_views, run_or_fail
     from pytest_handoff.views.progress import progress_bar
 
     options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
@@ -441,8 +441,7 @@ def main(argv: list[str]) -> int:
             since = date.fromisoformat(options.since)
         except ValueError:
             raise UsageError(f"--since takes a date as YYYY-MM-DD, got {options.since!r}") from None
-    settings = load_settings_or_fail(options.config)
-    views = load_views(absolute(options.paths), project(), settings, progress_bar(options.format))
+    views = load_views(run_or_fail(options.config), absolute(options.paths), progress_bar(options.format))
     report = build_report(views, since)
     if options.plot is not None:
         plot(report, options.plot)

@@ -13,7 +13,10 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pytest_handoff.pipeline.run import Run
 
 #: Where schemas go when no folder is given (relative to the working directory).
 DEFAULT_DIR = Path(".handoff-schemas")
@@ -37,12 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from pytest_handoff.views.common import load_settings_or_fail
+    from pytest_handoff.views.common import run_or_fail
 
     options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
-    settings = load_settings_or_fail(options.config)
+    run = run_or_fail(options.config)
     written = export_schemas(options.dir)
-    mapping = editor_mapping(settings)
+    mapping = editor_mapping(run)
     user = vscode_schemas(mapping, options.dir.resolve(), relative_to=None)
     workspace = vscode_schemas(mapping, options.dir, relative_to=Path.cwd())
     print(f"wrote {len(written)} schemas to {options.dir}", file=sys.stderr)
@@ -74,13 +77,9 @@ def export_schemas(target: Path) -> list[Path]:
     return written
 
 
-def editor_mapping(settings: Any) -> list[tuple[str, list[str]]]:
-    """(schema name, file globs) of every profile."""
-    from pytest_handoff.pipeline.registry import default_registry
-
-    return [
-        pair for profile in default_registry().all_profiles() for pair in profile.editor_schemas(settings)
-    ]
+def editor_mapping(run: Run) -> list[tuple[str, list[str]]]:
+    """(schema name, file globs) of every profile of the run."""
+    return [pair for profile in run.registry.all_profiles() for pair in profile.editor_schemas(run.settings)]
 
 
 def vscode_schemas(

@@ -30,16 +30,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from pytest_handoff.pipeline.run import check_paths
     from pytest_handoff.reporters.excerpt import format_findings
     from pytest_handoff.values.errors import UsageError
-    from pytest_handoff.views.common import load_settings_or_fail, project
+    from pytest_handoff.views.common import run_or_fail
     from pytest_handoff.views.markdown import document_markdown
 
     options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
     if not options.file.is_file():
         raise UsageError(f"no such file: {options.file}")
-    settings = load_settings_or_fail(options.config)
+    run = run_or_fail(options.config)
     rendered: list[str] = []
     target = options.file.resolve()
 
@@ -50,7 +49,7 @@ def main(argv: list[str]) -> int:
             rendered.append(document_markdown(shown.name, shown.handoff_type, shown.data))
         return ()
 
-    _, results = check_paths([target], project(), settings, (render,))
+    _, results = run.check_paths([target], (render,))
     if not rendered:  # the file did not parse: say why, as the linter would
         for result in results:
             for line in format_findings(result.findings, dict(result.sources)):
