@@ -103,6 +103,8 @@ def test_the_installed_formats_registry_is_made_in_at_most_three_places() -> Non
         f"{module}:{node.lineno}"
         for module, path in WRITTEN.items()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "default_registry"
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "default_registry"
     ]
     assert len(calls) <= 3, calls
