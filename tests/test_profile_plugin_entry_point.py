@@ -24,11 +24,7 @@ from pytest_handoff.values.settings import Settings
 TINY_PACKAGE = '''
 """A tiny handoff format: ``greetings/**/*.greeting.json``, one rule."""
 
-from pytest_handoff.values.rules import Hit
-from pytest_handoff.profiles.base import Profile
-from pytest_handoff.values.documents import Loaded
-from pytest_handoff.read.strict_json import parse_json_bytes
-from pytest_handoff.rules.rows import listed
+from pytest_handoff.profile_api import Hit, Loaded, Profile, listed, parse_json_bytes
 
 
 def check_polite(document, settings):
@@ -211,3 +207,14 @@ def test_the_old_findings_module_still_imports_with_a_deprecation_warning() -> N
     ):
         from pytest_handoff.findings import Finding, Severity  # noqa: F401
     sys.modules.pop("pytest_handoff.findings", None)
+
+
+def test_the_tiny_plugin_imports_nothing_of_the_package_but_the_profile_api() -> None:
+    import ast
+
+    imported = {
+        node.module
+        for node in ast.walk(ast.parse(TINY_PACKAGE))
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pytest_handoff")
+    }
+    assert imported == {"pytest_handoff.profile_api"}
