@@ -80,6 +80,7 @@ SECRET_PIECES = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow  # a property test of thousands of examples: seconds
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(st.sampled_from(SECRET_PIECES), max_size=10).map("".join))
 def test_the_fast_pre_check_never_hides_a_secret(text: str) -> None:
@@ -102,6 +103,7 @@ JSON_VALUES = st.lists(
 ).map("".join)
 
 
+@pytest.mark.slow  # a property test of thousands of examples: seconds
 @settings(max_examples=2000, deadline=None)
 @given(
     st.dictionaries(

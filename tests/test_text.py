@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ def test_normalise_is_casefold_dashes_and_single_spaces(text: str) -> None:
     assert normalise.__wrapped__(text) == plain_normalise(text)
 
 
+@pytest.mark.slow  # a property test of thousands of examples: seconds
 @settings(max_examples=2000, deadline=None)
 @given(texts)
 def test_content_tokens_are_the_stemmed_words_that_are_not_stop_words(text: str) -> None:
