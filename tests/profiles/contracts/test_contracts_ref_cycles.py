@@ -15,7 +15,7 @@ import pytest
 
 from pytest_handoff.cli import main
 
-PROJECT = Path(__file__).parent / "fixtures" / "contracts" / "project"
+PROJECT = Path(__file__).parents[2] / "fixtures" / "contracts" / "project"
 NOTE = "notes/release.json"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
