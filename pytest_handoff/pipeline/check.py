@@ -207,6 +207,19 @@ def _cache_key(
     return cache.key(raws) if len(raws) == len(contents) else None
 
 
+def _secret_findings(document: Document, profile: str, settings: Settings) -> tuple[Finding, ...]:
+    """HX001 findings of a document checked for nothing else (a stray file beside the handoffs; a
+    handoff gets them from the chain rule)."""
+    from pytest_handoff.rules.core import CORE_RULES
+    from pytest_handoff.rules.secrets import check_no_secrets
+    from pytest_handoff.rules.selection import severity_of
+
+    (rule,) = [rule for rule in CORE_RULES if rule.code == "HX001"]
+    severity = severity_of(rule.code, rule.severity, settings)
+    alone = Group(GroupRef(profile, "", None, (document.path,)), [document])
+    return tuple(finding_of(rule, hit, severity, "") for hit in check_no_secrets(alone, settings))
+
+
 def _check_contents(
     ref: GroupRef,
     profile: Profile,
@@ -233,6 +246,8 @@ def _check_contents(
         )
         load_findings.extend(loaded.findings)
         documents.extend(loaded.documents)
+        for scanned in loaded.secrets_only:
+            load_findings.extend(_secret_findings(scanned, profile.name, settings))
         for shown_at, code, count in loaded.unmade:
             unmade[shown_at, code] = unmade.get((shown_at, code), 0) + count
 

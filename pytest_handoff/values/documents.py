@@ -169,6 +169,9 @@ class LoadResult(NamedTuple):
 
     document: Document | None
     findings: tuple[Finding, ...]
+    #: A file the format keeps beside its handoffs but does not check as one (a stray file): its
+    #: content, when it may hold a secret, for the pipeline's secret scan (HX001) alone.
+    secrets_only: Document | None = None
 
 
 class Loaded(NamedTuple):
@@ -178,11 +181,14 @@ class Loaded(NamedTuple):
     findings: tuple[Finding, ...]
     # Findings past the cap that were counted, not made, as (path, code, how many).
     unmade: tuple[tuple[str, str, int], ...] = ()
+    #: Documents scanned for secrets only (see :attr:`LoadResult.secrets_only`).
+    secrets_only: tuple[Document, ...] = ()
 
     @classmethod
     def of(cls, result: LoadResult) -> Loaded:
         """A one-document source's result."""
-        return cls(() if result.document is None else (result.document,), result.findings)
+        scanned = () if result.secrets_only is None else (result.secrets_only,)
+        return cls(() if result.document is None else (result.document,), result.findings, (), scanned)
 
 
 def shift(line: int, column: int, origin: tuple[int, int]) -> tuple[int, int]:

@@ -109,11 +109,9 @@ class NeuralRelayProfile(Profile):
     def parse(self, raw: bytes, path: Path, display_path: str, settings: Settings) -> LoadResult:
         if not _is_stray(path):
             return parse_json_bytes(raw, path, display_path)
-        # Not a handoff, so no schema or contract applies; only secrets are looked for, as the
-        # file is committed beside the handoffs.
-        return LoadResult(
-            None, (_stray_finding(display_path), *_secrets_in(raw, path, display_path, settings))
-        )
+        # Not a handoff, so no schema or contract applies; only secrets are looked for (by the
+        # pipeline), as the file is committed beside the handoffs.
+        return LoadResult(None, (_stray_finding(display_path),), _secrets_only(raw, path, display_path))
 
     def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
         if REWORK_FILE.fullmatch(document.name):
@@ -221,25 +219,13 @@ def _stray_finding(display_path: str) -> Finding:
     )
 
 
-def _secrets_in(raw: bytes, path: Path, display_path: str, settings: Settings) -> tuple[Finding, ...]:
-    """HX001 findings of a stray file (a parsed handoff gets them from the chain rule)."""
+def _secrets_only(raw: bytes, path: Path, display_path: str) -> Document | None:
+    """A stray file's content for the secret scan, when it may hold one and parses."""
     from pytest_handoff.rules.secrets import may_hold_secrets
 
     if not may_hold_secrets(raw.decode("utf-8", errors="replace")):
-        return ()
-    loaded = parse_json_bytes(raw, path, display_path)
-    if loaded.document is None:
-        return ()
-    from pytest_handoff.rules.core import CORE_RULES
-    from pytest_handoff.rules.secrets import check_no_secrets
-    from pytest_handoff.rules.selection import severity_of
-    from pytest_handoff.values.groups import Group, GroupRef
-    from pytest_handoff.values.rules import finding_of
-
-    (rule,) = [rule for rule in CORE_RULES if rule.code == "HX001"]
-    severity = severity_of(rule.code, rule.severity, settings)
-    alone = Group(GroupRef(NAME, "", None, (path,)), [loaded.document])
-    return tuple(finding_of(rule, hit, severity, "") for hit in check_no_secrets(alone, settings))
+        return None
+    return parse_json_bytes(raw, path, display_path).document
 
 
 PROFILE = NeuralRelayProfile()
