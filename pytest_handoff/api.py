@@ -155,7 +155,10 @@ def finding_data(finding: Finding) -> dict[str, object]:
     rule's fix hint."""
     from pytest_handoff.reporters.json_format import finding_as_dict
 
-    return {**finding_as_dict(finding), "fix": use_instead(finding.code)}
+    return {
+        **finding_as_dict(finding, _registry(None).modes_of(finding.code)),
+        "fix": use_instead(finding.code),
+    }
 
 
 def _root(root: StrPath | None) -> Path:

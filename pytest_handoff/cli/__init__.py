@@ -338,7 +338,7 @@ def lint(argv: list[str]) -> int:
             except OSError as error:
                 raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
         if in_actions:
-            append_step_summary(results, root, warn)
+            append_step_summary(results, root, warn, registry.rule)
         # stdout last: a reader that goes away early (| head) cannot cost the files above.
         streams.append((stdout_format, sys.stdout))
         if in_actions and stdout_format != "github":

@@ -207,6 +207,11 @@ class Registry:
                 return found
         return None
 
+    def modes_of(self, code: str) -> tuple[str, ...]:
+        """The failure modes the rule of ``code`` declares its findings evidence of (none when unknown)."""
+        rule = self.rule(code)
+        return rule.modes if rule is not None else ()
+
     def page_of(self, code: str) -> str:
         """The address of rule ``code``'s page on the documentation site, or "" for a code that has none.
 

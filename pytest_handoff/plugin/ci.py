@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from pytest_handoff.plugin.base import RUN_KEY
+
 
 class CiReporting:
     """Collects every chain's findings (on the xdist controller too) for GitHub Actions output."""
@@ -52,6 +54,7 @@ class CiReporting:
             results,
             self.config.rootpath,
             lambda message: terminalreporter.write_line(f"handoff: warning: {message}", yellow=True),
+            self.config.stash[RUN_KEY].registry.rule,
         )
         for line in annotations.getvalue().splitlines():
             terminalreporter.write_line(line)

@@ -52,6 +52,11 @@ class ReportContext(NamedTuple):
     # The address of a rule's page on the documentation site (SARIF's helpUri).
     page_of: PageLookup = _no_pages
 
+    def modes_of(self, code: str) -> tuple[str, ...]:
+        """The failure modes the rule of ``code`` declares (none when the rule is not known here)."""
+        rule = self.rule_of(code)
+        return rule.modes if rule is not None else ()
+
 
 class Summary:
     """Counts over a whole run, filled in as results are handled."""
@@ -159,7 +164,9 @@ def write_reports(
         reporter.finish(summary)
 
 
-def append_step_summary(results: Sequence[GroupResult], root: Path, warn: Callable[[str], None]) -> None:
+def append_step_summary(
+    results: Sequence[GroupResult], root: Path, warn: Callable[[str], None], rule_of: RuleLookup = _no_rules
+) -> None:
     """The Markdown summary appended to ``$GITHUB_STEP_SUMMARY``, when set.
 
     A summary that cannot be written costs only the summary: ``warn`` says why and the run
@@ -170,7 +177,7 @@ def append_step_summary(results: Sequence[GroupResult], root: Path, warn: Callab
         return
     try:
         with open(target, "a", encoding="utf-8") as stream:
-            write_reports(results, [("markdown", stream)], root)
+            write_reports(results, [("markdown", stream)], root, rule_of)
     except OSError as error:
         warn(f"cannot write the step summary {target}: {error.strerror or error}")
 

@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any, TextIO
 
 from pytest_handoff.reporters import ReportContext, Reporter, Summary
-from pytest_handoff.rules.modes import mode_counts, modes_of
+from pytest_handoff.rules.modes import mode_counts
 
 if TYPE_CHECKING:
     from pytest_handoff.values.findings import Finding
@@ -36,8 +36,8 @@ def dumps_safe(data: Any, indent: int | None = 2) -> str:
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text).replace("##[", "#\\u0023[")
 
 
-def finding_as_dict(finding: Finding) -> dict[str, Any]:
-    """One finding in the JSON layout."""
+def finding_as_dict(finding: Finding, modes: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One finding in the JSON layout, with the failure modes its rule declares."""
     return {
         "path": finding.path,
         "line": finding.line,
@@ -58,7 +58,7 @@ def finding_as_dict(finding: Finding) -> dict[str, Any]:
         "logical": finding.logical,
         "location": finding.location,
         # The MAST failure modes the rule's findings are evidence of.
-        "modes": list(modes_of(finding.code)),
+        "modes": list(modes),
     }
 
 
@@ -77,7 +77,7 @@ class JsonReporter(Reporter):
     def finish(self, summary: Summary) -> None:
         document = {
             "version": FORMAT_VERSION,
-            "findings": [finding_as_dict(f) for f in summary.findings],
+            "findings": [finding_as_dict(f, self.context.modes_of(f.code)) for f in summary.findings],
             "summary": {
                 "files": summary.files,
                 "chains": summary.chains,
@@ -85,7 +85,7 @@ class JsonReporter(Reporter):
                 "warnings": summary.warnings,
             },
             # Findings and chains per MAST failure mode, most chains first.
-            "modes": mode_counts(summary.findings),
+            "modes": mode_counts(summary.findings, self.context.modes_of),
             # Each failing group's first handoff (in its order) holding an error: path, line, agent, time.
             "first_broken": self._broken,
         }

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote
 
 from pytest_handoff.reporters import ReportContext, Reporter, Summary, workspace_path
-from pytest_handoff.rules.modes import counted_modes, mode_label
+from pytest_handoff.rules.modes import ModesOf, counted_modes, mode_label
 from pytest_handoff.values.boundary import inert
 from pytest_handoff.values.findings import Finding, Severity
 
@@ -68,9 +68,9 @@ def _size_name(limit: int) -> str:
     return f"{limit:,} bytes"
 
 
-def _modes_list(findings: Sequence[Finding]) -> str:
+def _modes_list(findings: Sequence[Finding], modes_of: ModesOf) -> str:
     """The failure modes (MAST) the findings are evidence of, with counts across chains."""
-    counted = counted_modes(findings)
+    counted = counted_modes(findings, modes_of)
     if not counted:
         return ""
     items = "".join(
@@ -121,7 +121,7 @@ class MarkdownReporter(Reporter):
         clean = [r for r in self._results if not r.findings]
         total_findings = sum(len(r.findings) for r in with_findings)
 
-        parts: list[str] = [self._head(summary) + _modes_list(summary.findings)]
+        parts: list[str] = [self._head(summary) + _modes_list(summary.findings, self.context.modes_of)]
         size = len(parts[0].encode("utf-8"))
         # Room kept for the closing blank line of a table and the worst-case last line.
         worst_footer = self._footer(max(total_findings, 10), max(len(clean), 10))

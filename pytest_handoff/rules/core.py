@@ -137,6 +137,7 @@ CORE_RULES: tuple[Rule, ...] = (
 
         **Use instead**: add the missing fields, fix types and values as the message says.
         """,
+        modes=("FM-1.1",),
     ),
     reported(
         "HS002",
@@ -152,6 +153,7 @@ CORE_RULES: tuple[Rule, ...] = (
 
         **Use instead**: `"handoff_type": "dev_to_test"`.
         """,
+        modes=("FM-1.1",),
     ),
     listed("HX001", "unredacted-secret", check_no_secrets, scope="chain"),
     *EVIDENCE_RULES,

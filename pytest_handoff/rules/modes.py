@@ -1,4 +1,4 @@
-"""MAST failure modes and the pytest-handoff rules that detect them (a table, read by the rule tables).
+"""MAST failure modes, and how findings count as evidence of them (each rule row declares its modes).
 
 The taxonomy is MAST, the Multi-Agent System Failure Taxonomy of Cemri, Pan, Yang,
 Agrawal, Chopra, Tiwari, Keutzer, Parameswaran, Klein, Ramchandran, Zaharia, Gonzalez
@@ -18,7 +18,7 @@ has no mode for a malformed or misdelivered message.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:
@@ -92,140 +92,6 @@ FAILURE_MODES: Final[dict[str, tuple[str, str]]] = {
     ),
 }
 
-RULE_MODES: Final[dict[str, tuple[str, ...]]] = {
-    # Craik
-    "CK001": (),
-    "CK002": (),
-    "CK003": (),
-    "CK010": ("FM-1.1",),
-    "CK101": ("FM-3.2", "FM-3.3"),
-    "CK102": ("FM-3.2", "FM-3.3"),
-    "CK103": ("FM-2.4",),
-    "CK104": ("FM-2.6", "FM-3.1", "FM-3.3"),
-    "CK105": ("FM-3.3",),
-    "CK106": ("FM-2.4",),
-    "CK201": ("FM-3.3",),
-    "CK202": ("FM-2.4",),
-    "CK203": ("FM-3.3",),
-    "CK204": ("FM-3.3",),
-    "CK205": (),
-    # Evidence: claims checked against git and test runs
-    "EV001": (),
-    "EV101": ("FM-2.6",),
-    "EV102": ("FM-2.6",),
-    "EV103": ("FM-2.6",),
-    "EV201": ("FM-2.6",),
-    "EV202": ("FM-2.6",),
-    "EV301": ("FM-3.3",),
-    "EV401": ("FM-2.6", "FM-3.2"),
-    "EV402": ("FM-2.6", "FM-3.2"),
-    "EV403": ("FM-2.6", "FM-3.2"),
-    "EV501": ("FM-3.3",),
-    "EV502": ("FM-3.3",),
-    # Core: file reading, schema, secrets
-    "HF001": (),
-    "HF002": (),
-    "HF003": (),
-    "HF004": (),
-    "HF005": (),
-    "HF006": (),
-    "HF007": (),
-    "HS001": ("FM-1.1",),
-    "HS002": ("FM-1.1",),
-    "HX001": (),
-    # NeuralRelay
-    "NR101": (),
-    "NR102": ("FM-1.2",),
-    "NR103": (),
-    "NR104": (),
-    "NR105": (),
-    "NR106": ("FM-3.1",),
-    "NR107": (),
-    "NR108": (),
-    "NR201": ("FM-1.1",),
-    "NR202": ("FM-2.4",),
-    "NR203": ("FM-2.4",),
-    "NR204": ("FM-2.4",),
-    "NR205": ("FM-2.4",),
-    "NR206": (),
-    "NR207": ("FM-2.4",),
-    "NR208": ("FM-3.3",),
-    "NR209": ("FM-3.3",),
-    "NR210": ("FM-2.6", "FM-3.3"),
-    "NR211": ("FM-2.6",),
-    "NR212": ("FM-2.6", "FM-3.3"),
-    "NR301": ("FM-2.5", "FM-3.2"),
-    "NR302": ("FM-3.3",),
-    "NR303": ("FM-2.3",),
-    "NR304": ("FM-2.4", "FM-2.6"),
-    "NR305": ("FM-2.4",),
-    "NR306": ("FM-1.1", "FM-2.5", "FM-3.2"),
-    "NR307": (),
-    "NR308": ("FM-1.3", "FM-2.5"),
-    "NR309": ("FM-1.5",),
-    # Ralph
-    "RL001": (),
-    "RL002": (),
-    "RL003": ("FM-1.1",),
-    "RL004": ("FM-1.1", "FM-1.4"),
-    "RL101": ("FM-1.1",),
-    "RL102": ("FM-1.5",),
-    "RL103": (),
-    "RL104": (),
-    "RL201": ("FM-3.1",),
-    "RL202": (),
-    "RL203": (),
-    "RL204": (),
-    "RL205": (),
-    # Trinity
-    "TR101": (),
-    "TR102": (),
-    "TR103": (),
-    "TR104": (),
-    "TR105": (),
-    "TR106": ("FM-2.5",),
-    # User contracts
-    "UC001": (),
-    "UC002": (),
-    "UC201": ("FM-1.1",),
-    "UC202": ("FM-2.4",),
-    "UC203": ("FM-2.5",),
-    "UC204": (),
-    "UC205": (),
-    # YOLO
-    "YL101": ("FM-3.3",),
-    "YL102": ("FM-3.3",),
-    "YL103": (),
-    "YL104": (),
-    "YL105": ("FM-2.6", "FM-3.1", "FM-3.3"),
-    "YL106": (),
-    "YL111": ("FM-2.6", "FM-3.3"),
-    "YL112": ("FM-1.1",),
-    "YL113": (),
-    "YL200": ("FM-3.2",),
-    "YL201": ("FM-1.1",),
-    "YL202": ("FM-1.2",),
-    "YL203": (),
-    "YL204": ("FM-1.1",),
-    "YL205": ("FM-1.1",),
-    "YL301": (),
-    "YL302": (),
-    "YL303": ("FM-2.5", "FM-3.3"),
-    "YL304": ("FM-3.1",),
-    "YL305": ("FM-2.4",),
-    "YL306": ("FM-2.6", "FM-3.3"),
-    "YL307": ("FM-2.5",),
-    "YL308": ("FM-1.1", "FM-3.2"),
-    "YL309": ("FM-2.5", "FM-3.1"),
-    "YL310": ("FM-3.3",),
-    "YL311": ("FM-3.1", "FM-3.3"),
-}
-
-
-def modes_of(code: str) -> tuple[str, ...]:
-    """The failure modes rule ``code`` detects (none for a code of no built-in rule)."""
-    return RULE_MODES.get(code, ())
-
 
 def mode_label(mode: str) -> str:
     """``FM-3.2 no or incomplete verification``."""
@@ -240,14 +106,19 @@ class ModeCount(NamedTuple):
     groups: int
 
 
-def mode_counts(findings: Iterable[Finding]) -> dict[str, dict[str, int]]:
+#: A rule code's failure modes, as its rule row declares them (the registry's ``modes_of``).
+ModesOf = Callable[[str], tuple[str, ...]]
+
+
+def mode_counts(findings: Iterable[Finding], modes_of: ModesOf) -> dict[str, dict[str, int]]:
     """Findings and groups per failure mode, most groups first: ``{"FM-2.6": {"findings": 3, "groups": 2}}``."""
     return {
-        count.mode: {"findings": count.findings, "groups": count.groups} for count in counted_modes(findings)
+        count.mode: {"findings": count.findings, "groups": count.groups}
+        for count in counted_modes(findings, modes_of)
     }
 
 
-def counted_modes(findings: Iterable[Finding]) -> list[ModeCount]:
+def counted_modes(findings: Iterable[Finding], modes_of: ModesOf) -> list[ModeCount]:
     """Each failure mode seen in ``findings``, with its counts, most groups first."""
     found: dict[str, int] = {}
     groups: dict[str, set[str]] = {}

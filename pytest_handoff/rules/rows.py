@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.rules.modes import mode_label, modes_of
+from pytest_handoff.rules.modes import mode_label
 from pytest_handoff.values.findings import Severity
 from pytest_handoff.values.rules import Hit, Rule, Scope
 
@@ -41,6 +41,7 @@ def listed(
     scope: Scope = "document",
     profile: str | None = None,
     handoff_types: tuple[str, ...] = (),
+    modes: tuple[str, ...] = (),
 ) -> Rule:
     """A row of a profile's rule table: ``check`` with its docs (its docstring). Registers nothing.
 
@@ -55,13 +56,19 @@ def listed(
         profile=profile,
         handoff_types=handoff_types,
         check=check,
-        doc=with_modes(cleandoc(check.__doc__ or name), code),
-        modes=modes_of(code),
+        doc=with_modes(cleandoc(check.__doc__ or name), modes),
+        modes=modes,
     )
 
 
 def reported(
-    code: str, name: str, doc: str, *, severity: Severity = Severity.ERROR, profile: str | None = None
+    code: str,
+    name: str,
+    doc: str,
+    *,
+    severity: Severity = Severity.ERROR,
+    profile: str | None = None,
+    modes: tuple[str, ...] = (),
 ) -> Rule:
     """A row of a rule table for a rule a reader or validator reports itself (it has no check)."""
     return Rule(
@@ -72,14 +79,13 @@ def reported(
         profile=profile,
         handoff_types=(),
         check=None,
-        doc=with_modes(cleandoc(doc), code),
-        modes=modes_of(code),
+        doc=with_modes(cleandoc(doc), modes),
+        modes=modes,
     )
 
 
-def with_modes(doc: str, code: str) -> str:
+def with_modes(doc: str, modes: tuple[str, ...]) -> str:
     """A rule's docs with the failure modes its findings are evidence of, as a last paragraph."""
-    modes = modes_of(code)
     if not modes:
         return doc
     return f"{doc}\n\n**Failure modes** (MAST): {'; '.join(mode_label(mode) for mode in modes)}."

@@ -16,6 +16,7 @@ from pytest_handoff.values.view_model import ChainView
 from pytest_handoff.views.render import Section
 
 if TYPE_CHECKING:
+    from pytest_handoff.rules.modes import ModesOf
     from pytest_handoff.values.findings import Finding
 
 #: Longest cell on a terminal (the JSON and the Markdown keep more).
@@ -60,7 +61,7 @@ def main(argv: list[str]) -> int:
     chosen = None if wanted is None else (lambda ref: ref.group_id.startswith(wanted))
     views = load_views(run, absolute(paths), progress_bar(options.format), chosen)
     view = select(views, wanted)
-    write(view, options.format)
+    write(view, options.format, run.registry.modes_of)
     return 1 if view.failed else 0
 
 
@@ -82,11 +83,11 @@ def select(views: list[ChainView], wanted: str | None) -> ChainView:
     raise UsageError(f"{wanted!r} names {len(found)} chains ({names}); give more of the id")
 
 
-def write(view: ChainView, format_name: str) -> None:
+def write(view: ChainView, format_name: str, modes_of: ModesOf) -> None:
     if format_name == "json":
         from pytest_handoff.reporters.json_format import dumps_safe
 
-        sys.stdout.write(dumps_safe(view_data(view)) + "\n")
+        sys.stdout.write(dumps_safe(view_data(view, modes_of)) + "\n")
     elif format_name == "markdown":
         from pytest_handoff.views.render import markdown_sections
 
@@ -226,8 +227,8 @@ def _location(finding: Finding, compact: bool) -> str:
     return where.rsplit("/", 1)[-1] if compact else where
 
 
-def view_data(view: ChainView) -> dict[str, Any]:
-    """The view as JSON-ready data (``--format json``)."""
+def view_data(view: ChainView, modes_of: ModesOf) -> dict[str, Any]:
+    """The view as JSON-ready data (``--format json``), each finding with its rule's failure modes."""
     from pytest_handoff.reporters.json_format import finding_as_dict
 
     return {
@@ -248,5 +249,5 @@ def view_data(view: ChainView) -> dict[str, Any]:
         "review_summary": view.review_summary,
         "passed": not view.failed,
         "first_broken": None if view.first_broken is None else view.first_broken._asdict(),
-        "findings": [finding_as_dict(finding) for finding in view.findings],
+        "findings": [finding_as_dict(finding, modes_of(finding.code)) for finding in view.findings],
     }

@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pytest_handoff.rules.modes import FAILURE_MODES, ModeCount, counted_modes, mode_label
+from pytest_handoff.rules.modes import FAILURE_MODES, ModeCount, ModesOf, counted_modes, mode_label
 from pytest_handoff.values.view_model import ChainView
 from pytest_handoff.views.render import Section
 
@@ -72,9 +72,15 @@ class Metric(NamedTuple):
         )
 
 
+def _no_modes(code: str) -> tuple[str, ...]:
+    return ()
+
+
 class Report(NamedTuple):
     chains: tuple[ChainView, ...]
     since: date | None
+    #: The failure modes of a rule code, as its rule row declares them.
+    modes_of: ModesOf = _no_modes
 
     @property
     def metrics(self) -> list[Metric]:
@@ -113,7 +119,7 @@ class Report(NamedTuple):
 
     def modes(self) -> list[ModeCount]:
         """The failure modes (MAST) the chains' findings are evidence of, most chains first."""
-        return counted_modes(finding for view in self.chains for finding in view.findings)
+        return counted_modes((finding for view in self.chains for finding in view.findings), self.modes_of)
 
     def worst(self) -> list[ChainView]:
         """Chains with the most errors first, then the lowest quality score (no review counts as lowest)."""
@@ -161,10 +167,10 @@ def _buckets(values: tuple[float, ...], width: int) -> list[float]:
     return [sum(run) / len(run) for run in runs if run]
 
 
-def build_report(views: list[ChainView], since: date | None) -> Report:
+def build_report(views: list[ChainView], since: date | None, modes_of: ModesOf = _no_modes) -> Report:
     if since is not None:
         views = [view for view in views if view.started and view.started[:10] >= since.isoformat()]
-    return Report(tuple(views), since)
+    return Report(tuple(views), since, modes_of)
 
 
 # --- rendering ---------------------------------------------------------------------------------
@@ -441,8 +447,9 @@ def main(argv: list[str]) -> int:
             since = date.fromisoformat(options.since)
         except ValueError:
             raise UsageError(f"--since takes a date as YYYY-MM-DD, got {options.since!r}") from None
-    views = load_views(run_or_fail(options.config), absolute(options.paths), progress_bar(options.format))
-    report = build_report(views, since)
+    run = run_or_fail(options.config)
+    views = load_views(run, absolute(options.paths), progress_bar(options.format))
+    report = build_report(views, since, run.registry.modes_of)
     if options.plot is not None:
         plot(report, options.plot)
         print(f"handoff-lint report: plot written to {options.plot}", file=sys.stderr)

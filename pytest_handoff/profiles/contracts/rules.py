@@ -52,9 +52,9 @@ RULES: tuple[Rule, ...] = (
         """,
         profile=NAME,
     ),
-    listed("UC201", "min-distinct-items", check_min_distinct_items, profile=NAME),
-    listed("UC202", "no-placeholders", check_no_placeholders, profile=NAME),
-    listed("UC203", "covered-by", check_covered_by, scope="chain", profile=NAME),
+    listed("UC201", "min-distinct-items", check_min_distinct_items, profile=NAME, modes=("FM-1.1",)),
+    listed("UC202", "no-placeholders", check_no_placeholders, profile=NAME, modes=("FM-2.4",)),
+    listed("UC203", "covered-by", check_covered_by, scope="chain", profile=NAME, modes=("FM-2.5",)),
     listed("UC204", "count-equals-sum", check_count_equals_sum, profile=NAME),
     listed("UC205", "timestamps-forward", check_timestamps_forward, scope="chain", profile=NAME),
 )

@@ -73,42 +73,52 @@ RULES: tuple[Rule, ...] = (
     listed(
         "CK010", "docs-shaped-record", audit.check_docs_shape,
         severity=Severity.WARNING, profile=NAME, handoff_types=(HANDOFF_DOCS,),
+        modes=('FM-1.1',),
     ),
     listed(
         "CK101", "validation-recorded-without-tests", audit.check_validation_recorded,
         profile=NAME, handoff_types=HANDOFFS,
+        modes=('FM-3.2', 'FM-3.3'),
     ),
     listed(
         "CK102", "receipts-reviewed-without-receipts", audit.check_receipts_reviewed,
         profile=NAME, handoff_types=HANDOFFS,
+        modes=('FM-3.2', 'FM-3.3'),
     ),
     listed(
         "CK103", "unexplained-missing-validation", audit.check_gap_explained,
         profile=NAME, handoff_types=HANDOFFS,
+        modes=('FM-2.4',),
     ),
     listed(
         "CK104", "completed-with-failed-validation", audit.check_completed_without_failures,
         profile=NAME, handoff_types=HANDOFFS,
+        modes=('FM-2.6', 'FM-3.1', 'FM-3.3'),
     ),
     listed(
         "CK105", "redaction-reviewed-with-secret", audit.check_redaction_reviewed,
         profile=NAME, handoff_types=HANDOFFS,
+        modes=('FM-3.3',),
     ),
     listed(
         "CK106", "undisclosed-policy-exceptions", audit.check_policy_exceptions_disclosed,
         severity=Severity.WARNING, profile=NAME, handoff_types=HANDOFFS,
+        modes=('FM-2.4',),
     ),
-    listed("CK201", "score-band-mismatch", quality.check_band, profile=NAME, handoff_types=SCORES),
+    listed("CK201", "score-band-mismatch", quality.check_band, profile=NAME, handoff_types=SCORES, modes=('FM-3.3',)),
     listed(
         "CK202", "poor-score-without-reasons", quality.check_poor_has_reasons,
         profile=NAME, handoff_types=SCORES,
+        modes=('FM-2.4',),
     ),
     listed(
-        "CK203", "score-not-weighted-mean", quality.check_weighted_mean, profile=NAME, handoff_types=SCORES
+        "CK203", "score-not-weighted-mean", quality.check_weighted_mean, profile=NAME, handoff_types=SCORES,
+        modes=('FM-3.3',),
     ),
     listed(
         "CK204", "score-disagrees-with-handoff", quality.check_agrees_with_handoff,
         scope="chain", profile=NAME,
+        modes=('FM-3.3',),
     ),
     listed(
         "CK205", "score-without-handoff", quality.check_handoff_present,

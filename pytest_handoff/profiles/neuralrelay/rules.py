@@ -33,7 +33,9 @@ WARNING = Severity.WARNING
 RULES: tuple[Rule, ...] = (
     # Layout: file names and order.
     listed("NR101", "file-name", layout.check_file_names, scope="chain", profile=NAME),
-    listed("NR102", "agent-type-mismatch", layout.check_agent_writes_its_type, profile=NAME),
+    listed(
+        "NR102", "agent-type-mismatch", layout.check_agent_writes_its_type, profile=NAME, modes=("FM-1.2",)
+    ),
     listed("NR103", "sequence-numbers", layout.check_sequence_numbers, scope="chain", profile=NAME),
     listed("NR104", "stage-order", layout.check_stage_order, scope="chain", profile=NAME),
     listed("NR105", "timestamp-order", layout.check_timestamp_order, scope="chain", profile=NAME),
@@ -44,6 +46,7 @@ RULES: tuple[Rule, ...] = (
         scope="chain",
         severity=WARNING,
         profile=NAME,
+        modes=("FM-3.1",),
     ),
     listed("NR107", "chain-id", layout.check_chain_id, scope="chain", severity=WARNING, profile=NAME),
     reported(STRAY_FILE, "stray-file", STRAY_FILE_DOC, severity=WARNING, profile=NAME),
@@ -54,6 +57,7 @@ RULES: tuple[Rule, ...] = (
         handoff.check_coverage_gaps_are_distinct,
         handoff_types=("dev_to_test",),
         profile=NAME,
+        modes=("FM-1.1",),
     ),
     listed(
         "NR202",
@@ -61,6 +65,7 @@ RULES: tuple[Rule, ...] = (
         handoff.check_coverage_gaps_are_specific,
         handoff_types=("dev_to_test",),
         profile=NAME,
+        modes=("FM-2.4",),
     ),
     listed(
         "NR203",
@@ -69,6 +74,7 @@ RULES: tuple[Rule, ...] = (
         severity=WARNING,
         handoff_types=("requirements",),
         profile=NAME,
+        modes=("FM-2.4",),
     ),
     listed(
         "NR204",
@@ -76,6 +82,7 @@ RULES: tuple[Rule, ...] = (
         counterexamples.check_counterexample_present,
         handoff_types=("test_to_review",),
         profile=NAME,
+        modes=("FM-2.4",),
     ),
     listed(
         "NR205",
@@ -83,6 +90,7 @@ RULES: tuple[Rule, ...] = (
         counterexamples.check_counterexample_concrete,
         handoff_types=("test_to_review",),
         profile=NAME,
+        modes=("FM-2.4",),
     ),
     listed(
         "NR206",
@@ -98,6 +106,7 @@ RULES: tuple[Rule, ...] = (
         handoff.check_reviewer_focus_names_a_file,
         handoff_types=("test_to_review",),
         profile=NAME,
+        modes=("FM-2.4",),
     ),
     listed(
         "NR208",
@@ -105,6 +114,7 @@ RULES: tuple[Rule, ...] = (
         handoff.check_test_summary_adds_up,
         handoff_types=("test_to_review",),
         profile=NAME,
+        modes=("FM-3.3",),
     ),
     listed(
         "NR209",
@@ -112,6 +122,7 @@ RULES: tuple[Rule, ...] = (
         handoff.check_unit_tests_add_up,
         handoff_types=("dev_to_test",),
         profile=NAME,
+        modes=("FM-3.3",),
     ),
     listed(
         "NR210",
@@ -119,6 +130,7 @@ RULES: tuple[Rule, ...] = (
         handoff.check_approval_is_earned,
         handoff_types=("review_final",),
         profile=NAME,
+        modes=("FM-2.6", "FM-3.3"),
     ),
     listed(
         "NR211",
@@ -127,6 +139,7 @@ RULES: tuple[Rule, ...] = (
         severity=WARNING,
         handoff_types=("review_final",),
         profile=NAME,
+        modes=("FM-2.6",),
     ),
     listed(
         "NR212",
@@ -135,6 +148,7 @@ RULES: tuple[Rule, ...] = (
         severity=WARNING,
         handoff_types=("review_final",),
         profile=NAME,
+        modes=("FM-2.6", "FM-3.3"),
     ),
     # Property classifications, criteria traced, rework cycles: across the chain.
     listed(
@@ -143,6 +157,7 @@ RULES: tuple[Rule, ...] = (
         classification.check_every_property_classified,
         scope="chain",
         profile=NAME,
+        modes=("FM-2.5", "FM-3.2"),
     ),
     listed(
         "NR302",
@@ -150,6 +165,7 @@ RULES: tuple[Rule, ...] = (
         classification.check_property_classified_once,
         scope="chain",
         profile=NAME,
+        modes=("FM-3.3",),
     ),
     listed(
         "NR303",
@@ -157,6 +173,7 @@ RULES: tuple[Rule, ...] = (
         classification.check_classifications_have_properties,
         scope="chain",
         profile=NAME,
+        modes=("FM-2.3",),
     ),
     listed(
         "NR304",
@@ -164,6 +181,7 @@ RULES: tuple[Rule, ...] = (
         classification.check_falsified_properties_have_bugs,
         scope="chain",
         profile=NAME,
+        modes=("FM-2.4", "FM-2.6"),
     ),
     listed(
         "NR305",
@@ -172,6 +190,7 @@ RULES: tuple[Rule, ...] = (
         scope="chain",
         severity=WARNING,
         profile=NAME,
+        modes=("FM-2.4",),
     ),
     listed(
         "NR306",
@@ -180,10 +199,23 @@ RULES: tuple[Rule, ...] = (
         scope="chain",
         severity=Severity.ERROR,
         profile=NAME,
+        modes=("FM-1.1", "FM-2.5", "FM-3.2"),
     ),
     listed("NR307", "token-total", cycles.check_token_total, scope="chain", profile=NAME),
     listed(
-        "NR308", "rework-without-request", cycles.check_rework_follows_request, scope="chain", profile=NAME
+        "NR308",
+        "rework-without-request",
+        cycles.check_rework_follows_request,
+        scope="chain",
+        profile=NAME,
+        modes=("FM-1.3", "FM-2.5"),
     ),
-    listed("NR309", "too-many-rework-cycles", cycles.check_rework_cycles, scope="chain", profile=NAME),
+    listed(
+        "NR309",
+        "too-many-rework-cycles",
+        cycles.check_rework_cycles,
+        scope="chain",
+        profile=NAME,
+        modes=("FM-1.5",),
+    ),
 )

@@ -70,14 +70,22 @@ since the log's previous phrase (the same line counts when it comes first).
 RULES: tuple[Rule, ...] = (
     reported("RL001", "unknown-handoff-agent", RL001, profile=NAME),
     reported("RL002", "unreadable-handoff-context", RL002, profile=NAME),
-    reported("RL003", "plain-text-handoff-context", RL003, severity=Severity.WARNING, profile=NAME),
-    reported("RL004", "handoff-without-ready", RL004, profile=NAME),
+    reported(
+        "RL003",
+        "plain-text-handoff-context",
+        RL003,
+        severity=Severity.WARNING,
+        profile=NAME,
+        modes=("FM-1.1",),
+    ),
+    reported("RL004", "handoff-without-ready", RL004, profile=NAME, modes=("FM-1.1", "FM-1.4")),
     listed(
         "RL101",
         "unknown-handoff-reason",
         phrase_checks.unknown_reason,
         profile=NAME,
         handoff_types=(PHRASE_TYPE,),
+        modes=("FM-1.1",),
     ),
     listed(
         "RL102",
@@ -85,6 +93,7 @@ RULES: tuple[Rule, ...] = (
         phrase_checks.all_complete_handoff,
         profile=NAME,
         handoff_types=(PHRASE_TYPE,),
+        modes=("FM-1.5",),
     ),
     listed(
         "RL103",
@@ -106,6 +115,7 @@ RULES: tuple[Rule, ...] = (
         session_checks.complete_with_open_items,
         scope="chain",
         profile=NAME,
+        modes=("FM-3.1",),
     ),
     listed("RL202", "task-not-in-prd", session_checks.task_in_prd, scope="chain", profile=NAME),
     listed(

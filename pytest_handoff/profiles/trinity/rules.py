@@ -39,5 +39,6 @@ RULES: tuple[Rule, ...] = (
         scope="chain",
         profile=NAME,
         severity=Severity.WARNING,
+        modes=("FM-2.5",),
     ),
 )
