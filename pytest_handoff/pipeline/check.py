@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.pipeline.masking import excerpt_sources, masked, shown_path
+from pytest_handoff.pipeline.masking import excerpt_sources, masked, masked_value, shown_path
 from pytest_handoff.pipeline.registry import Registry, RuleSet
 from pytest_handoff.read.files import (
     NO_OVERRIDES,
@@ -46,8 +46,12 @@ def check_group(
     *,
     registry: Registry,
     links: dict[str, bool] | None = None,
+    summarise: bool = False,
 ) -> GroupResult:
     """Read, validate and check every file of one group (or take its result from ``cache``).
+
+    ``summarise``: the result carries the group as the views show it (:attr:`GroupResult.view`),
+    its secrets masked; such a result is not taken from the cache (a view needs the documents).
 
     ``links`` remembers which folders are symbolic links, across the groups of one run.
 
@@ -59,13 +63,13 @@ def check_group(
         ref, profile, settings, root, overrides, cached=cache is not None and not extra_checks, links=links
     )
     # Evidence depends on git and the working tree, which no cache key holds: never cached.
-    key = None if settings.evidence else _cache_key(contents, cache, extra_checks)
+    key = None if settings.evidence or summarise else _cache_key(contents, cache, extra_checks)
     if key is not None and cache is not None:
         cached = cache.get(key)
         if cached is not None:
             return result_of(ref, profile, root, *cached, cache_key=key, from_cache=True)
     result = _check_contents(
-        ref, profile, registry, settings, root, members, contents, extra_checks, overrides
+        ref, profile, registry, settings, root, members, contents, extra_checks, overrides, summarise
     )
     if key is not None and cache is not None:
         result = result._replace(cache_key=key)
@@ -230,6 +234,7 @@ def _check_contents(
     contents: Contents,
     extra_checks: Sequence[ExtraCheck],
     overrides: Mapping[Path, bytes] = NO_OVERRIDES,
+    summarise: bool = False,
 ) -> GroupResult:
     rules = registry.rules_of(profile.name)
     load_findings: list[Finding] = []
@@ -339,6 +344,7 @@ def _check_contents(
         stamps=_stamps(members, documents, profile, shown_paths)
         if any(f.severity >= Severity.ERROR for f in shown)
         else (),
+        view=masked_value(group, profile.summarise(group)) if summarise else None,
     )
 
 

@@ -11,11 +11,17 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from pytest_handoff.read.files import NO_OVERRIDES, read_bounded
 from pytest_handoff.values.documents import Document
 from pytest_handoff.values.findings import Finding
 from pytest_handoff.values.settings import DEFAULT_MAX_FILE_SIZE
+
+if TYPE_CHECKING:
+    from pytest_handoff.values.groups import Group
+
+_T = TypeVar("_T")
 
 
 def secret_masker(secrets: Sequence[str]) -> Callable[[str], str]:
@@ -181,3 +187,16 @@ def masked(
 
 def _as_is(text: str) -> str:
     return text
+
+
+def masked_value(chain: Group, value: _T) -> _T:
+    """``value`` (a view, a document's data) with every secret of the chain masked in its strings,
+    as findings and notes are masked: before any rendering or escaping."""
+    from pytest_handoff.rules.secrets import secrets_to_mask
+    from pytest_handoff.values.view_model import map_strings
+
+    secrets = secrets_to_mask(chain)
+    if not secrets:
+        return value
+    hidden: _T = map_strings(value, secret_masker(secrets))
+    return hidden

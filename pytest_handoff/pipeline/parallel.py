@@ -21,6 +21,7 @@ from pytest_handoff.values.settings import Settings
 
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.cache import ResultCache
+    from pytest_handoff.values.view_model import ChainView
 
 
 #: Below this many chains a process pool costs more than it saves.
@@ -44,6 +45,7 @@ def check_groups(
     progress: Progress | None = None,
     *,
     registry: Registry,
+    summarise: bool = False,
 ) -> list[GroupResult]:
     """Check every chain, on several processes when there are many chains and cores.
 
@@ -62,7 +64,16 @@ def check_groups(
         with rarer_collections():
             return [
                 _told(
-                    check_group(ref, settings, root, extra_checks, cache, registry=registry, links=links),
+                    check_group(
+                        ref,
+                        settings,
+                        root,
+                        extra_checks,
+                        cache,
+                        registry=registry,
+                        links=links,
+                        summarise=summarise,
+                    ),
                     refs,
                     told,
                 )
@@ -70,7 +81,7 @@ def check_groups(
             ]
     results: list[GroupResult | None] = (
         [cached_result(ref, settings, root, cache, registry=registry, links=links) for ref in refs]
-        if cache is not None and not cache.empty
+        if cache is not None and not cache.empty and not summarise
         else [None] * len(refs)
     )
     for result in results:
@@ -81,7 +92,16 @@ def check_groups(
         with rarer_collections():
             for index in todo:
                 results[index] = _told(
-                    check_group(refs[index], settings, root, (), cache, registry=registry, links=links),
+                    check_group(
+                        refs[index],
+                        settings,
+                        root,
+                        (),
+                        cache,
+                        registry=registry,
+                        links=links,
+                        summarise=summarise,
+                    ),
                     refs,
                     told,
                 )
@@ -90,7 +110,7 @@ def check_groups(
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
-    check = partial(_check_forked, settings=settings, root=root, cache=cache)
+    check = partial(_check_forked, settings=settings, root=root, cache=cache, summarise=summarise)
     # The workers are forked when the tasks are submitted, and inherit the chains through the
     # initializer's arguments (never pickled with fork): tasks are indices, and results come
     # back without their ref (unpickling paths costs more than checking some rules).
@@ -112,8 +132,8 @@ def check_groups(
             finally:
                 if freeze:
                     gc.unfreeze()
-        for index, parts in zip(todo, computed, strict=True):
-            results[index] = from_parts(refs[index], parts, registry, root)
+        for index, (parts, view) in zip(todo, computed, strict=True):
+            results[index] = from_parts(refs[index], parts, registry, root)._replace(view=view)
             told(refs, refs[index])
             # The workers' copies of the cache are gone: record what they computed here.
             findings, notes, sources, stamps, key, _ = parts
@@ -184,10 +204,19 @@ def _receive_refs(refs: Sequence[GroupRef], registry: Registry) -> None:
     gc.set_threshold(_rarer(gc.get_threshold()[0]))  # see rarer_collections
 
 
-def _check_forked(index: int, *, settings: Settings, root: Path, cache: ResultCache | None) -> ResultParts:
+def _check_forked(
+    index: int, *, settings: Settings, root: Path, cache: ResultCache | None, summarise: bool
+) -> tuple[ResultParts, ChainView | None]:
     registry = _FORKED_REGISTRY
     assert registry is not None  # set by _receive_refs, which runs first in every worker
     result = check_group(
-        _FORKED_REFS[index], settings, root, (), cache, registry=registry, links=_FORKED_LINKS
+        _FORKED_REFS[index],
+        settings,
+        root,
+        (),
+        cache,
+        registry=registry,
+        links=_FORKED_LINKS,
+        summarise=summarise,
     )
-    return parts_of(result)
+    return parts_of(result), result.view

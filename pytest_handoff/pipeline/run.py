@@ -62,12 +62,16 @@ class Run:
         cache: ResultCache | None = None,
         jobs: int | None = None,
         progress: Progress | None = None,
+        summarise: bool = False,
     ) -> list[GroupResult]:
+        """The groups checked (on a process pool when there are many); with ``summarise``, each
+        result carries the group as the views show it."""
         from pytest_handoff.pipeline.parallel import check_groups
 
         return check_groups(
-            refs, self.settings, self.root, extra_checks, cache, jobs, progress, registry=self.registry
-        )
+            refs, self.settings, self.root, extra_checks, cache, jobs, progress,
+            registry=self.registry, summarise=summarise,
+        )  # fmt: skip
 
     def check_paths(
         self,

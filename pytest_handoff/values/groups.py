@@ -16,6 +16,7 @@ from pytest_handoff.values.rules import Hit
 if TYPE_CHECKING:
     from pytest_handoff.values.documents import Document
     from pytest_handoff.values.rules import Hit
+    from pytest_handoff.values.view_model import ChainView
 
 
 #: The profile of a file named explicitly that no format claims (not a format: never listed).
@@ -161,6 +162,8 @@ class GroupResult(NamedTuple):
     masked_id: str = ""
     #: Its handoffs in order, each with its writer and time (see :attr:`first_broken`).
     stamps: tuple[Stamp, ...] = ()
+    #: The group as the reading views show it, secrets masked (when the check was asked for it).
+    view: ChainView | None = None
 
     @property
     def first_broken(self) -> Stamp | None:

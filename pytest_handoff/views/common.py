@@ -51,19 +51,13 @@ def load_views(
     """
     from pytest_handoff.values.errors import UsageError
 
-    registry, root = run.registry, run.root
-    summaries: dict[int, ChainView] = {}
-
-    def summarise(group: Group) -> tuple[()]:
-        summaries[id(group.ref)] = masked(group, registry.profile(group.ref.profile).summarise(group))
-        return ()
-
     discovery = run.discover(paths)
     if discovery.missing:
         raise UsageError(f"no such file or folder: {', '.join(discovery.missing)}")
     refs = [ref for ref in discovery.groups if wanted is None or wanted(ref)]
-    results = run.check(refs, (summarise,), progress=progress)
-    views = [_with_result(summaries[id(result.ref)], result, root) for result in results]
+    # Each group is summarised where it is checked: on the process pool when there are many.
+    results = run.check(refs, progress=progress, summarise=True)
+    views = [_with_result(result.view, result, run.root) for result in results if result.view is not None]
     return sorted(views, key=lambda view: (view.started or "", view.group_id))
 
 
@@ -71,17 +65,10 @@ _T = TypeVar("_T")
 
 
 def masked(chain: Group, value: _T) -> _T:
-    """``value`` (a view, a document's data) with every secret of the chain masked in its strings,
-    as the engine masks findings and notes: before any rendering or escaping."""
-    from pytest_handoff.pipeline.masking import secret_masker
-    from pytest_handoff.rules.secrets import secrets_to_mask
-    from pytest_handoff.values.view_model import map_strings
+    """``value`` (a view, a document's data) with every secret of the chain masked in its strings."""
+    from pytest_handoff.pipeline.masking import masked_value
 
-    secrets = secrets_to_mask(chain)
-    if not secrets:
-        return value
-    hidden: _T = map_strings(value, secret_masker(secrets))
-    return hidden
+    return masked_value(chain, value)
 
 
 def _with_result(view: ChainView, result: GroupResult, root: Path) -> ChainView:
