@@ -174,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             status = mcp_server(args[1:])
         elif args[:1] and args[0] in ("chain", "report", "show", "schema"):
-            from pytest_handoff.views import run_command
+            from pytest_handoff.cli.views import run_command
 
             status = run_command(args[0], args[1:])
         else:

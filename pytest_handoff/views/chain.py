@@ -7,9 +7,7 @@ the verdict and scores, and the chain's findings.
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.values.view_model import ChainView
@@ -22,47 +20,6 @@ if TYPE_CHECKING:
 #: Longest cell on a terminal (the JSON and the Markdown keep more).
 TERMINAL_CELL = 160
 MARKDOWN_CELL = 600
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="handoff-lint chain",
-        description="Show one handoff chain: task, stages, criteria, properties, bugs, verdict, findings.",
-    )
-    parser.add_argument(
-        "chain",
-        nargs="?",
-        help="a chain id (or its unique prefix), or a chain's folder or file (default: the latest chain)",
-    )
-    parser.add_argument(
-        "--path",
-        action="append",
-        type=Path,
-        default=[],
-        help="where to look for chains (repeatable; default: under .)",
-    )
-    parser.add_argument("--format", choices=("text", "markdown", "json"), default="text")
-    parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.handoff] from")
-    return parser
-
-
-def main(argv: list[str]) -> int:
-    from pytest_handoff.views.common import absolute, load_views, run_or_fail
-    from pytest_handoff.views.progress import progress_bar
-
-    options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
-    run = run_or_fail(options.config)
-    paths = list(options.path)
-    wanted = options.chain
-    if wanted is not None and Path(wanted).exists():
-        paths.append(Path(wanted))
-        wanted = None
-    # Only the chains the id can name are checked.
-    chosen = None if wanted is None else (lambda ref: ref.group_id.startswith(wanted))
-    views = load_views(run, absolute(paths), progress_bar(options.format), chosen)
-    view = select(views, wanted)
-    write(view, options.format, run.registry.modes_of)
-    return 1 if view.failed else 0
 
 
 def select(views: list[ChainView], wanted: str | None) -> ChainView:

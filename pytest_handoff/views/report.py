@@ -8,8 +8,6 @@ is the least-squares slope per chain, drawn as a sparkline (and with ``--plot FI
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections import Counter
 from datetime import date
 from pathlib import Path
@@ -414,55 +412,3 @@ def _moving_mean(values: tuple[float, ...], window: int) -> list[float]:
 
 
 # --- command -----------------------------------------------------------------------------------
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="handoff-lint report",
-        description="Across all chains: verdicts, score means and trends, rules broken most often, "
-        "worst chains, rework rate, tokens.",
-    )
-    parser.add_argument("paths", nargs="*", type=Path, help="where to look for chains (default: under .)")
-    parser.add_argument("--since", help="only chains started on or after this date (YYYY-MM-DD)")
-    parser.add_argument("--format", choices=("text", "markdown", "json"), default="text")
-    parser.add_argument(
-        "--plot",
-        type=Path,
-        metavar="FILE",
-        help="also draw the score trends to FILE (.png or .svg; needs the [plot] extra)",
-    )
-    parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.handoff] from")
-    return parser
-
-
-def main(argv: list[str]) -> int:
-    from pytest_handoff.values.errors import UsageError
-    from pytest_handoff.views.common import absolute, load_views, run_or_fail
-    from pytest_handoff.views.progress import progress_bar
-
-    options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
-    since = None
-    if options.since:
-        try:
-            since = date.fromisoformat(options.since)
-        except ValueError:
-            raise UsageError(f"--since takes a date as YYYY-MM-DD, got {options.since!r}") from None
-    run = run_or_fail(options.config)
-    views = load_views(run, absolute(options.paths), progress_bar(options.format))
-    report = build_report(views, since, run.registry.modes_of)
-    if options.plot is not None:
-        plot(report, options.plot)
-        print(f"handoff-lint report: plot written to {options.plot}", file=sys.stderr)
-    if options.format == "json":
-        from pytest_handoff.reporters.json_format import dumps_safe
-
-        sys.stdout.write(dumps_safe(report_data(report)) + "\n")
-    elif options.format == "markdown":
-        from pytest_handoff.views.render import markdown_sections
-
-        sys.stdout.write(markdown_sections(title(report), sections(report, sparklines=True)))
-    else:
-        from pytest_handoff.views.render import console_for, rich_sections
-
-        rich_sections(console_for(sys.stdout), title(report), sections(report), None)
-    return 0

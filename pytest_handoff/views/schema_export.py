@@ -8,10 +8,8 @@ relative to the workspace. Editors then validate and complete handoffs as they a
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,39 +19,6 @@ if TYPE_CHECKING:
 #: Where schemas go when no folder is given (relative to the working directory).
 DEFAULT_DIR = Path(".handoff-schemas")
 ID_BASE = "https://pytest-handoff.dev/schemas/"
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="handoff-lint schema",
-        description="'handoff-lint schema export [DIR]' writes the JSON Schemas and prints editor settings.",
-    )
-    sub = parser.add_subparsers(dest="action", required=True)
-    export = sub.add_parser("export", help="write the JSON Schemas to DIR and print VS Code settings")
-    export.add_argument(
-        "dir", nargs="?", type=Path, default=DEFAULT_DIR, help=f"target folder (default: {DEFAULT_DIR})"
-    )
-    export.add_argument(
-        "--config", type=Path, help="a pyproject.toml to read [tool.handoff] from (for configured agents)"
-    )
-    return parser
-
-
-def main(argv: list[str]) -> int:
-    from pytest_handoff.views.common import run_or_fail
-
-    options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
-    run = run_or_fail(options.config)
-    written = export_schemas(options.dir)
-    mapping = editor_mapping(run)
-    user = vscode_schemas(mapping, options.dir.resolve(), relative_to=None)
-    workspace = vscode_schemas(mapping, options.dir, relative_to=Path.cwd())
-    print(f"wrote {len(written)} schemas to {options.dir}", file=sys.stderr)
-    print("// VS Code user settings (settings.json): json.schemas")
-    print(json.dumps({"json.schemas": user}, indent=2))
-    print("// .vscode/settings.json (paths relative to this workspace)")
-    print(json.dumps({"json.schemas": workspace}, indent=2))
-    return 0
 
 
 def export_schemas(target: Path) -> list[Path]:

@@ -7,40 +7,22 @@ Without ``--markdown`` the Markdown is drawn on the terminal by rich.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pytest_handoff.pipeline.run import Run
     from pytest_handoff.values.documents import Document
     from pytest_handoff.values.groups import Group
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="handoff-lint show", description="Render a handoff file as readable Markdown."
-    )
-    parser.add_argument("file", type=Path, help="a handoff file")
-    parser.add_argument(
-        "--markdown", action="store_true", help="print the Markdown source (default: drawn on the terminal)"
-    )
-    parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.handoff] from")
-    return parser
-
-
-def main(argv: list[str]) -> int:
+def render_document(run: Run, target: Path) -> str | list[str]:
+    """The handoff at ``target`` as Markdown, or, when it did not parse, the lines saying why (as
+    the linter prints its findings)."""
     from pytest_handoff.reporters.excerpt import format_findings
-    from pytest_handoff.values.errors import UsageError
-    from pytest_handoff.views.common import run_or_fail
     from pytest_handoff.views.markdown import document_markdown
 
-    options = build_parser().parse_args(argv)  # --help and bad arguments: see run_command
-    if not options.file.is_file():
-        raise UsageError(f"no such file: {options.file}")
-    run = run_or_fail(options.config)
     rendered: list[str] = []
-    target = options.file.resolve()
 
     def render(chain: Group) -> tuple[()]:
         document = next((doc for doc in chain.documents if doc.path.resolve() == target), None)
@@ -50,21 +32,9 @@ def main(argv: list[str]) -> int:
         return ()
 
     _, results = run.check_paths([target], (render,))
-    if not rendered:  # the file did not parse: say why, as the linter would
-        for result in results:
-            for line in format_findings(result.findings, dict(result.sources)):
-                print(line, file=sys.stderr)
-        return 1
-    if options.markdown:
-        sys.stdout.write(rendered[0])
-    else:
-        from rich.markdown import Markdown
-
-        from pytest_handoff.views.render import console_for
-
-        # Markdown() reads Markdown, not rich markup; the escaped text stays literal.
-        console_for(sys.stdout).print(Markdown(rendered[0]))
-    return 0
+    if rendered:
+        return rendered[0]
+    return [line for result in results for line in format_findings(result.findings, dict(result.sources))]
 
 
 def _masked(chain: Group, document: Document) -> Document:
