@@ -58,11 +58,16 @@ class _MovedModules:
         warnings.warn(
             f"{spec.name} is now {new}; the old name goes in the next release", DeprecationWarning, 2
         )
-        return importlib.import_module(new)
+        module = importlib.import_module(new)
+        spec.loader_state = module.__spec__  # importlib sets the alias spec on it next: put back
+        return module
 
     @staticmethod
     def exec_module(module: ModuleType) -> None:
-        """The module ran at its new place already."""
+        """The module ran at its new place already; it keeps its own spec (for reload, resources)."""
+        alias = module.__spec__
+        if alias is not None and isinstance(alias.loader_state, ModuleSpec):
+            module.__spec__ = alias.loader_state
 
 
 sys.meta_path.append(_MovedModules())

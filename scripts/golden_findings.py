@@ -3,7 +3,7 @@
 Each source of ``docs/gen_rules.py`` (the examples, each format's fixtures, every rule example,
 laid out as a project as its format keeps it) is checked as ``handoff-lint`` checks it, and every
 finding is kept as the text output prints it. A change that moves code, and means to change no
-verdict, leaves the file as it is; ``tests/test_golden_findings.py`` compares a fresh run with it.
+verdict, leaves the file as it is; ``tests/e2e/test_golden_findings.py`` compares a fresh run with it.
 
     python scripts/golden_findings.py           # rewrite tests/golden/findings.json
     python scripts/golden_findings.py --check   # exit 1 when a fresh run differs from it

@@ -35,3 +35,15 @@ def test_names_the_docs_show_are_found_under_their_old_paths() -> None:
 def test_a_name_that_never_was_a_module_is_not_found() -> None:
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("pytest_handoff.nothing_here")
+
+
+def test_an_old_path_leaves_the_module_its_own_spec() -> None:
+    import importlib.resources
+
+    sys.modules.pop("pytest_handoff.model", None)
+    with pytest.warns(DeprecationWarning, match="pytest_handoff.model is now"):
+        importlib.import_module("pytest_handoff.model")
+    values = importlib.import_module("pytest_handoff.values")
+    assert values.__spec__ is not None
+    assert values.__spec__.name == "pytest_handoff.values"
+    assert importlib.resources.files("pytest_handoff.values").is_dir()

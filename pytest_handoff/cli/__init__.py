@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from pytest_handoff.reporters import REPORTERS
+from pytest_handoff.values.boundary import inert
 from pytest_handoff.values.errors import UsageError
 from pytest_handoff.values.groups import UNCLAIMED
 
@@ -185,7 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return SIGPIPE_STATUS
     except UsageError as error:
-        print(f"handoff-lint: error: {error}", file=sys.stderr)
+        # A message may quote the repository's data (a setting's key, a chain id): inert, one line.
+        print(f"handoff-lint: error: {inert(str(error), opens_line=False)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 2
@@ -193,9 +195,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pytest_handoff.values.errors import ConfigError
 
         if isinstance(error, ConfigError):  # a profile refusing its options when first used
-            print(f"handoff-lint: error: {error}", file=sys.stderr)
+            print(f"handoff-lint: error: {inert(str(error), opens_line=False)}", file=sys.stderr)
             return 2
-        print(f"handoff-lint: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        print(
+            f"handoff-lint: internal error: {type(error).__name__}: {inert(str(error), opens_line=False)}",
+            file=sys.stderr,
+        )
         return 2
 
 

@@ -25,10 +25,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pytest_handoff.read.files import read_bounded
 from pytest_handoff.values.findings import Finding
 from pytest_handoff.values.groups import Stamp
 
 PACK_SUFFIX = ".pack.json"
+#: A pack larger than this is not read (and is replaced by this run's).
+MAX_PACK = 256 * 1024 * 1024
 Entry = dict[str, Any]
 
 
@@ -102,7 +105,7 @@ class ResultCache:
             return
         for pack in packs:
             try:
-                entries = json.loads(pack.read_bytes())
+                entries = json.loads(read_bounded(pack, MAX_PACK))  # a FIFO planted here must not hang
             except (OSError, ValueError):
                 self._read_packs.append(pack)  # unreadable: replaced by this run's pack
                 continue

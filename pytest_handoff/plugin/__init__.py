@@ -159,7 +159,9 @@ def pytest_configure(config: pytest.Config) -> None:
             if name in registry.names():
                 registry.checked_options(registry.profile(name), settings)
     except ConfigError as error:
-        raise pytest.UsageError(f"pytest-handoff: {error}") from None
+        from pytest_handoff.values.boundary import inert
+
+        raise pytest.UsageError(f"pytest-handoff: {inert(str(error), opens_line=False)}") from None
     config.stash[SETTINGS_KEY] = settings
     config.stash[RUN_KEY] = run
     _jobs(config)  # a bad value is a usage error now, not after collection

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-#: A command's output past this many bytes is not read (a history too large to hold).
+#: A command's output past this many bytes is refused (a history too large to hold).
 MAX_OUTPUT = 256 * 1024 * 1024
 #: Seconds a git command may take.
 TIMEOUT = 60
@@ -137,7 +137,15 @@ def git_environment(overrides: Sequence[tuple[str, str]] = ()) -> dict[str, str]
     """The environment a git command runs in: no program named by a variable, no prompt, messages
     in English, and ``overrides`` after any configuration the caller's environment passes."""
     env = {key: value for key, value in os.environ.items() if key not in _PROGRAM_VARIABLES}
-    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_NO_LAZY_FETCH="1", LC_ALL="C")
+    # GIT_ALLOW_PROTOCOL empty allows no transport at all, whatever protocol.<name>.allow the
+    # repository sets (a lazy fetch of a "partial clone" would run its upload-pack or ssh).
+    env.update(
+        GIT_OPTIONAL_LOCKS="0",
+        GIT_TERMINAL_PROMPT="0",
+        GIT_NO_LAZY_FETCH="1",
+        GIT_ALLOW_PROTOCOL="",
+        LC_ALL="C",
+    )
     if overrides:
         given = env.get("GIT_CONFIG_COUNT", "0")
         start = int(given) if given.isdigit() else 0

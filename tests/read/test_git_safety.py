@@ -233,3 +233,16 @@ def test_the_process_scan_sees_each_way_to_start_a_program() -> None:
     assert process_starts("import os\nos.posix_spawnp('git', [], {})") == ["os.posix_spawnp"]
     assert process_starts("from os import system") == ["os.system"]
     assert process_starts("import os\nos.path.join('a')") == []
+
+
+def test_no_transport_is_allowed_whatever_the_repository_allows(project: Project, record: Path) -> None:
+    """A lazy fetch of a "partial clone" would run the remote's upload-pack: every transport is off,
+    even when the repository's own config allows one (protocol.file.allow = always)."""
+    git(project.root, "config", "protocol.file.allow", "always")
+    git(project.root, "config", "core.repositoryformatversion", "1")
+    git(project.root, "config", "extensions.partialClone", "origin")
+    git(project.root, "config", "remote.origin.promisor", "true")
+    git(project.root, "config", "remote.origin.url", str(project.root))
+    git(project.root, "config", "remote.origin.uploadpack", str(project.root.parent / "spies" / "clean"))
+    run_git(project.root, ["cat-file", "--batch-check"], stdin=b"deadbeef" * 5 + b"\n")
+    assert ran(record) == []

@@ -217,3 +217,26 @@ def test_ev501_under_pytest_masks_a_secret_in_a_failing_test_name(
     output = result.stdout.str() + result.stderr.str()
     assert "EV501" in output
     assert TOKEN not in output
+
+
+def test_a_fifo_in_the_result_cache_does_not_hang_the_run(project: Project) -> None:
+    cache = project.root.parent / "cache"
+    cache.mkdir()
+    os.mkfifo(cache / "planted.pack.json")
+    assert finishes(lambda: main(["--cache-dir", str(cache), "--format", "json", str(project.root)])) in (
+        0,
+        1,
+    )
+
+
+def test_a_setting_named_with_a_line_break_cannot_open_a_line_of_the_error(
+    project: Project, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project.root)
+    (project.root / "pyproject.toml").write_text(
+        '[tool.handoff.craik]\n"x\\n::add-mask::injected" = 1\n', encoding="utf-8"
+    )
+    assert main([str(project.root)]) == 2
+    err = capsys.readouterr().err
+    assert "injected" in err
+    assert [line for line in err.splitlines() if line.lstrip().startswith("::")] == []
