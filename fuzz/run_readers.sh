@@ -19,13 +19,8 @@ if [ ${#readers[@]} -eq 0 ]; then
     readers=(json jsonl yaml ralph-log ralph-context craik-json craik-sqlite trinity-name config)
 fi
 
-python="${FUZZ_PYTHON:-$here/.venv/bin/python}"
-if ! "$python" -c "import atheris, pytest_handoff" 2>/dev/null; then
-    python3 -m venv "$here/.venv"
-    "$here/.venv/bin/python" -m pip install --quiet --upgrade pip
-    "$here/.venv/bin/python" -m pip install --quiet atheris google-re2 -e "$repo"
-    python="$here/.venv/bin/python"
-fi
+# shellcheck source=fuzz/python.sh
+. "$here/python.sh"
 
 seed() {  # the fixtures a reader starts from
     local reader="$1" corpus="$here/work/$1"

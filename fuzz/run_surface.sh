@@ -23,13 +23,8 @@ if [ ${#harnesses[@]} -eq 0 ]; then
     harnesses=(bash transcript claims junit boundary)
 fi
 
-python="${FUZZ_PYTHON:-$here/.venv/bin/python}"
-if ! "$python" -c "import atheris, pytest_handoff" 2>/dev/null; then
-    python3 -m venv "$here/.venv"
-    "$here/.venv/bin/python" -m pip install --quiet --upgrade pip
-    "$here/.venv/bin/python" -m pip install --quiet atheris google-re2 -e "$repo"
-    python="$here/.venv/bin/python"
-fi
+# shellcheck source=fuzz/python.sh
+. "$here/python.sh"
 
 run_one() {
     local harness="$1" out="$here/runs/$1.txt" dict=() limit=(-max_total_time="$seconds") size=4096

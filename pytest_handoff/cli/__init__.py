@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from pytest_handoff.reporters import REPORTERS
-from pytest_handoff.values.boundary import inert
 from pytest_handoff.values.errors import UsageError
 from pytest_handoff.values.groups import UNCLAIMED
 
@@ -159,6 +158,13 @@ def _version() -> str:
     return __version__
 
 
+def _shown(error: Exception) -> str:
+    """An error's message on one line, inert: it may quote the repository's data (a key, a chain id)."""
+    from pytest_handoff.values.boundary import inert
+
+    return inert(str(error), opens_line=False)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -186,8 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return SIGPIPE_STATUS
     except UsageError as error:
-        # A message may quote the repository's data (a setting's key, a chain id): inert, one line.
-        print(f"handoff-lint: error: {inert(str(error), opens_line=False)}", file=sys.stderr)
+        print(f"handoff-lint: error: {_shown(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 2
@@ -195,12 +200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pytest_handoff.values.errors import ConfigError
 
         if isinstance(error, ConfigError):  # a profile refusing its options when first used
-            print(f"handoff-lint: error: {inert(str(error), opens_line=False)}", file=sys.stderr)
+            print(f"handoff-lint: error: {_shown(error)}", file=sys.stderr)
             return 2
-        print(
-            f"handoff-lint: internal error: {type(error).__name__}: {inert(str(error), opens_line=False)}",
-            file=sys.stderr,
-        )
+        print(f"handoff-lint: internal error: {type(error).__name__}: {_shown(error)}", file=sys.stderr)
         return 2
 
 

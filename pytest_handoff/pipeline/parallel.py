@@ -60,25 +60,17 @@ def check_groups(
     told = progress or _no_progress
     told(refs, None)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
+
+    def here(ref: GroupRef, extra: Sequence[ExtraCheck] = ()) -> GroupResult:
+        """One group checked in this process, and told."""
+        result = check_group(
+            ref, settings, root, extra, cache, registry=registry, links=links, summarise=summarise
+        )
+        return _told(result, refs, told)
+
     if workers < 2 or len(refs) < PARALLEL_THRESHOLD or extra_checks or not _forks():
         with rarer_collections():
-            return [
-                _told(
-                    check_group(
-                        ref,
-                        settings,
-                        root,
-                        extra_checks,
-                        cache,
-                        registry=registry,
-                        links=links,
-                        summarise=summarise,
-                    ),
-                    refs,
-                    told,
-                )
-                for ref in refs
-            ]
+            return [here(ref, extra_checks) for ref in refs]
     results: list[GroupResult | None] = (
         [cached_result(ref, settings, root, cache, registry=registry, links=links) for ref in refs]
         if cache is not None and not cache.empty and not summarise
@@ -91,20 +83,7 @@ def check_groups(
     if len(todo) < PARALLEL_THRESHOLD:
         with rarer_collections():
             for index in todo:
-                results[index] = _told(
-                    check_group(
-                        refs[index],
-                        settings,
-                        root,
-                        (),
-                        cache,
-                        registry=registry,
-                        links=links,
-                        summarise=summarise,
-                    ),
-                    refs,
-                    told,
-                )
+                results[index] = here(refs[index])
         return [result for result in results if result is not None]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor

@@ -26,11 +26,10 @@ def deleted_files() -> list[Path]:
     ranges = [[f"{start}...{end}"], [f"{start}..{end}"]] if start and end else [["--cached"]]
     command = ["diff", "--name-only", "--no-renames", "--diff-filter=D", "-z"]
     here = Path.cwd()
-    failed = None
     for compared in ranges:
-        failed = run_git(here, [*command, *compared, "--relative", "--", "*.json"])
-        if failed.code == 0:
-            return [Path(os.fsdecode(name)) for name in failed.out.split(b"\0") if name]
+        done = run_git(here, [*command, *compared, "--relative", "--", "*.json"])
+        if done.code == 0:
+            return [Path(os.fsdecode(name)) for name in done.out.split(b"\0") if name]
     if run_git(here, ["rev-parse", "--git-dir"]).code:
         raise GitError("git diff failed: not in a git repository")  # git diff would compare files instead
-    raise GitError(f"git diff failed: {failed.first_error_line() if failed else 'no answer'}")
+    raise GitError(f"git diff failed: {done.first_error_line()}")

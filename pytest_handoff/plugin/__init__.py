@@ -30,7 +30,7 @@ from pytest_handoff.plugin.base import HandoffContractWarning as HandoffContract
 from pytest_handoff.values.errors import ConfigError
 
 if TYPE_CHECKING:
-    from pytest_handoff.plugin.base import Collection
+    from pytest_handoff.plugin.collection import Collection
     from pytest_handoff.plugin.items import ChainFolder, GroupFile, GroupFolder
     from pytest_handoff.plugin.xdist import Share
     from pytest_handoff.values.groups import GroupRef

@@ -7,40 +7,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.run import Run
-    from pytest_handoff.values.groups import GroupRef, GroupResult
+    from pytest_handoff.plugin.collection import Collection
+    from pytest_handoff.values.groups import GroupResult
     from pytest_handoff.values.settings import Settings
 
 #: Modification time and size of each file of a group (None: it cannot be read).
 Stamps = tuple[tuple[int, int] | None, ...]
 #: Group results checked at collection end, with the files' stamps when they were read.
 Prefetched = dict[tuple[Path, ...], tuple[Stamps, "GroupResult"]]
-
-
-class Placed(NamedTuple):
-    """A group to report as one item: the whole group (``focus`` None) or one named file of it."""
-
-    ref: GroupRef
-    focus: Path | None
-    #: False when a path of the group could not be shown as it is (a line break, a secret in a
-    #: name): the item then hangs from the root folder, named only by masked, inert text.
-    plain: bool = True
-
-
-class Collection(NamedTuple):
-    """Where each discovered group is collected in pytest's tree."""
-
-    #: Groups collected by the collector of their folder (a NeuralRelay chain, a Craik folder).
-    by_folder: dict[Path, list[Placed]]
-    #: Groups collected through one of their files (a file on its own, a Ralph session).
-    by_file: dict[Path, list[Placed]]
-    #: Folders to walk into although pytest would not (``.neuralrelay``, ``build``): they hold groups.
-    walk_into: frozenset[Path]
 
 
 #: The run's settings: set when ``--handoffs`` is given, and only then.

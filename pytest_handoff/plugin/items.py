@@ -24,11 +24,10 @@ from pytest_handoff.plugin.base import (
     PREFETCHED_KEY,
     RUN_KEY,
     SETTINGS_KEY,
-    Collection,
     HandoffContractWarning,
-    Placed,
     Stamps,
 )
+from pytest_handoff.plugin.collection import Collection, Placed
 from pytest_handoff.read.files import display_path_for
 from pytest_handoff.rules.secrets import may_hold_secrets
 from pytest_handoff.values.boundary import inert

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.parallel import Progress
     from pytest_handoff.pipeline.run import Run
-    from pytest_handoff.values.groups import Group, GroupRef, GroupResult
+    from pytest_handoff.values.groups import GroupRef, GroupResult
     from pytest_handoff.values.view_model import ChainView
 
 
@@ -62,13 +62,6 @@ def load_views(
 
 
 _T = TypeVar("_T")
-
-
-def masked(chain: Group, value: _T) -> _T:
-    """``value`` (a view, a document's data) with every secret of the chain masked in its strings."""
-    from pytest_handoff.pipeline.masking import masked_value
-
-    return masked_value(chain, value)
 
 
 def _with_result(view: ChainView, result: GroupResult, root: Path) -> ChainView:

@@ -39,10 +39,10 @@ def render_document(run: Run, target: Path) -> str | list[str]:
 
 def _masked(chain: Group, document: Document) -> Document:
     """The document with every secret of its chain masked in its data (before any escaping)."""
+    from pytest_handoff.pipeline.masking import masked_value
     from pytest_handoff.values.documents import Document
-    from pytest_handoff.views.common import masked
 
-    data = masked(chain, document.data)
+    data = masked_value(chain, document.data)
     if data is document.data:
         return document
     shown = Document(document.path, document.display_path, "", data)

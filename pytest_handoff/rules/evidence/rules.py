@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from pytest_handoff.read.files import read_file_bytes
+from pytest_handoff.read.files import read_bounded
 from pytest_handoff.read.times import parse_timestamp
 from pytest_handoff.rules.evidence.claims import Claim, claims_of, looks_like_path
 from pytest_handoff.rules.evidence.declared import ClaimField
@@ -89,9 +89,8 @@ class _Judge:
         self.result = result
         self.junit = junit
         self.unreachable: set[str] = set()  # named commits no ref reaches that exist all the same
-        self._files: dict[
-            str, bytes | str
-        ] = {}  # cited files' bytes (or why not), read once however often cited
+        # Cited files' bytes, why they are not read, or None when absent: read once however often cited.
+        self._files: dict[str, bytes | str | None] = {}
         self._repository: Repository | None = None
         self._said: set[str] = set()
 
@@ -308,14 +307,15 @@ class _Judge:
         there is one that is not read (a FIFO, a device, over the size limit; said in a note)."""
         path = claim.value
         if path not in self._files:
-            raw = read_file_bytes(Path(self.root, path), path, MAX_TEST_FILE)
-            why = raw if isinstance(raw, bytes) else raw.message.removeprefix("cannot read file: ")
-            self._files[path] = why if isinstance(why, bytes) else why.replace(" (max-file-size)", "")
+            try:
+                self._files[path] = read_bounded(Path(self.root, path), MAX_TEST_FILE)
+            except FileNotFoundError:
+                self._files[path] = None
+            except OSError as error:  # there, but a FIFO, a device, too large...: why, in words
+                self._files[path] = str(error)
         found = self._files[path]
-        if isinstance(found, bytes):
+        if found is None or isinstance(found, bytes):
             return found
-        if not self._on_disk(path):
-            return None
         self.cannot(claim, f"{path} is not read: {found}", "the files they cite")
         return False
 
@@ -329,14 +329,12 @@ def _failing(report: JUnitReport) -> str:
 
 
 def _masked(text: str) -> str:
-    """``text`` with each secret in it shown as :func:`~pytest_handoff.rules.secrets.mask` shows one."""
-    from pytest_handoff.rules.secrets import find_secrets, mask, may_hold_secrets
+    """``text`` (a JUnit report's test name) with every secret in it masked, as outputs mask them."""
+    from pytest_handoff.rules.secrets import find_secrets, may_hold_secrets, secret_masker
 
     if not may_hold_secrets(text):
         return text
-    for secret in sorted({secret for _, secret in find_secrets(text)}, key=len, reverse=True):
-        text = text.replace(secret, mask(secret))
-    return text
+    return secret_masker([secret for _, secret in find_secrets(text)])(text)
 
 
 def _seconds(moment: datetime | None, *, slack: bool = False) -> int | None:

@@ -14,18 +14,11 @@ from typing import Any
 import pytest
 
 from pytest_handoff.cli import main
+from tests.test_contracts_end_to_end import NOTE, PROJECT, project
 
-PROJECT = Path(__file__).parents[2] / "fixtures" / "contracts" / "project"
-NOTE = "notes/release.json"
+__all__ = ["project"]  # the fixture, used by name
+
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copytree(PROJECT, tmp_path, dirs_exist_ok=True)
-    (tmp_path / ".git").mkdir()  # the project's root
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def write_schema(root: Path, name: str, schema: Any) -> Path:
