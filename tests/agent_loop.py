@@ -23,14 +23,47 @@ CLEAN_CHAIN = EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay" / "handoffs" /
 DEV, TEST, REVIEW, BA = "02-dev-agent.json", "03-test-agent.json", "04-review-agent.json", "01-ba-agent.json"
 
 
+#: When the dev agent worked: between the requirements (09:15) and the dev handoff (09:52).
+DEV_WORK = "2026-11-03T09:40:00Z"
+#: After the last handoff of the chain (the review, 11:30).
+CHAIN_DONE = "2026-11-03T12:00:00Z"
+
+
+def claimed_files(chain: Path) -> dict[str, str]:
+    """Every file the example chain names, with contents that hold what it claims of them (a
+    module named as its folder maps to "")."""
+    files: dict[str, str] = {}
+    requirements = json.loads((chain / BA).read_text())
+    dev = json.loads((chain / DEV).read_text())
+    test = json.loads((chain / TEST).read_text())
+    lines = "".join(f"# line {n}\n" for n in range(1, 200))
+    for path in [*requirements["affected_modules"], *(f["path"] for f in dev["files_changed"])]:
+        files[path] = lines
+    tests = "".join(f"def test_case_{n}():\n    pass\n" for n in range(10))
+    for path in [*dev["unit_tests_written"]["files"], *test["test_files_created"]]:
+        files[path] = tests
+    return files
+
+
+def write_claimed_files(root: Path, chain: Path) -> None:
+    """Put every file the chain claims under ``root`` (its claims hold on disk)."""
+    for relative, text in sorted(claimed_files(chain).items(), key=lambda item: "." in item[0]):
+        if "." not in Path(relative).name:  # a module named as its folder
+            (root / relative).mkdir(parents=True, exist_ok=True)
+            continue
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text, encoding="utf-8")
+
+
 class Project:
-    """A project folder holding a copy of the clean example chain."""
+    """A project folder holding a copy of the clean example chain and the files it claims."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.chain = root / ".neuralrelay" / "handoffs" / CHAIN_ID
         shutil.copytree(CLEAN_CHAIN, self.chain)
         (root / "README.md").write_text("# a project\n", encoding="utf-8")
+        write_claimed_files(root, self.chain)
         self._before = self.snapshot()
 
     def path(self, name: str) -> Path:
@@ -73,10 +106,13 @@ class Project:
         return self.snapshot() == self._before
 
 
-def git(root: Path, *args: str) -> str:
-    """``git ARGS`` in ``root``, with no user or system configuration and a fixed identity."""
+def git(root: Path, *args: str, when: str = "") -> str:
+    """``git ARGS`` in ``root``, with no user or system configuration and a fixed identity (and
+    the author and commit dates ``when``, when given)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
+    if when:
+        env.update(GIT_AUTHOR_DATE=when, GIT_COMMITTER_DATE=when)
     identity = ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"]
     done = subprocess.run(
         ["git", "-C", str(root), *identity, *args], capture_output=True, text=True, check=True, env=env
@@ -85,10 +121,13 @@ def git(root: Path, *args: str) -> str:
 
 
 def in_git(project: Project) -> Project:
-    """``project`` made a git repository with everything in it committed."""
+    """``project`` made a git repository: the work the chain claims committed while the dev agent
+    worked, then the chain (so that its claims hold when judged against git)."""
     git(project.root, "init", "-q")
+    git(project.root, "add", "-A", "--", ":!.neuralrelay")
+    git(project.root, "commit", "-q", "-m", "the work of the chain", when=DEV_WORK)
     git(project.root, "add", "-A")
-    git(project.root, "commit", "-q", "-m", "the clean chain")
+    git(project.root, "commit", "-q", "-m", "the clean chain", when=CHAIN_DONE)
     project.settle()
     return project
 

@@ -381,17 +381,28 @@ def test_ev501_a_test_handoff_saying_nothing_fails_while_the_junit_report_has_fa
     assert "tests.test_export::test_filename" in found[0]["message"]
 
 
-def test_ev502_test_counts_that_differ_from_the_junit_report(
+def test_ev501_more_passes_claimed_than_the_junit_report_has_is_an_error(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     report = junit_report(repo, failing=("test_filename",), passing=36)  # the handoff says 39 passing
     main(["--format", "json", "--evidence-junit", str(report)])
+    found = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"].startswith("EV5")]
+    assert [(f["code"], f["pointer"], f["severity"]) for f in found] == [("EV501", "/test_summary", "error")]
+    assert "passed 39 (report: 36)" in found[0]["message"]
+    assert "tests.test_export::test_filename" in found[0]["message"]
+
+
+def test_ev502_fewer_passes_claimed_than_the_junit_report_has_is_a_warning(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = junit_report(repo, failing=("test_filename",), passing=41)  # the handoff says 39 passing
+    main(["--format", "json", "--evidence-junit", str(report)])
     found = [
-        (f["code"], f["pointer"])
+        (f["code"], f["pointer"], f["severity"])
         for f in json.loads(capsys.readouterr().out)["findings"]
         if f["code"].startswith("EV5")
     ]
-    assert found == [("EV502", "/test_summary")]
+    assert found == [("EV502", "/test_summary", "warning")]
 
 
 def test_a_test_handoff_that_agrees_with_the_junit_report_has_no_finding(

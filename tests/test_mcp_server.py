@@ -266,6 +266,7 @@ def test_the_evidence_tool_reports_a_claimed_file_that_exists_nowhere(project: P
     data["files_changed"] = data["files_changed"][:1]
     dev.write_text(json.dumps(data, indent=2), encoding="utf-8")
     claimed = data["files_changed"][0]["path"]
+    (project.root / claimed).unlink()  # the project holds every file its chain claims: not this one
 
     async def body(session: Session) -> None:
         result = await call(session, "evidence", path=str(dev.relative_to(project.root)))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.agent_loop import write_claimed_files
 from tests.conftest import CHAIN_ID, REPO, SAMPLE_CHAIN, HookSnapshot, copy_chain
 
 pytestmark = pytest.mark.slow  # end to end: whole pytest sessions, pre-commit or a server process
@@ -57,6 +58,8 @@ def repo_with_hook(tmp_path: Path, hook_snapshot: HookSnapshot) -> Path:
         f"repos:\n- repo: {hook_snapshot.source.as_uri()}\n  rev: {hook_snapshot.rev}\n  hooks:\n  - id: handoff-lint\n"
     )
     copy_chain(SAMPLE_CHAIN, repo / ".neuralrelay" / "handoffs" / CHAIN_ID)
+    # The work the chain claims, committed with it (evidence is on in the hook, as by default).
+    write_claimed_files(repo, repo / ".neuralrelay" / "handoffs" / CHAIN_ID)
     return repo
 
 

@@ -89,7 +89,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--evidence",
         action="store_true",
-        help="check handoffs' claims against the repository: files, commits, locations, tests (EV rules)",
+        help="check handoffs' claims against the repository: files, commits, locations, tests (EV rules); "
+        "the default in a git repository",
+    )
+    parser.add_argument(
+        "--no-evidence",
+        action="store_true",
+        help="do not check handoffs' claims against the repository (as evidence = false)",
     )
     parser.add_argument(
         "--evidence-junit",
@@ -287,10 +293,12 @@ def lint(argv: list[str]) -> int:
         overrides["profile"] = options.profile
     if options.evidence:
         overrides["evidence"] = True
-    if options.evidence_junit:
+    if options.evidence_junit and not options.no_evidence:
         if not os.path.isfile(options.evidence_junit):
             raise UsageError(f"--evidence-junit: no such file: {options.evidence_junit}")
         overrides["evidence_junit"] = os.path.abspath(options.evidence_junit)
+    if options.no_evidence:
+        overrides["evidence"] = False
     try:
         run = Run.in_project(root, config_file=options.config, overrides=overrides)
     except ConfigError as error:
@@ -352,7 +360,7 @@ def lint(argv: list[str]) -> int:
             # The runner reads workflow commands on stderr too: JSON, SARIF and Markdown on
             # stdout stay exactly that format.
             streams.append(("github", sys.stdout if stdout_format == "text" else sys.stderr))
-        write_reports(results, streams, root, registry.rule, registry.page_of)
+        write_reports(results, streams, root, registry.rule, registry.page_of, settings)
     return 1 if any(result.failed for result in results) else 0
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_handoff.pipeline.evidence import evidence_parts
 from pytest_handoff.pipeline.masking import excerpt_sources, masked, masked_value, shown_path
 from pytest_handoff.pipeline.registry import Registry, RuleSet
 from pytest_handoff.read.files import (
@@ -139,21 +140,32 @@ ResultParts = tuple[
     tuple[Stamp, ...],
     "str | None",
     GroupNames,
+    "tuple[int, tuple[Any, ...]]",  # claims judged, session claims
 ]
 
 
 def parts_of(result: GroupResult) -> ResultParts:
     """What :func:`from_parts` needs, besides the ref, to make ``result`` again."""
     names = (dict(result.shown_paths), result.masked_id)
-    return result.findings, result.notes, dict(result.sources), result.stamps, result.cache_key, names
+    evidence = (result.claims_judged, result.session_claims)
+    return (
+        result.findings,
+        result.notes,
+        dict(result.sources),
+        result.stamps,
+        result.cache_key,
+        names,
+        evidence,
+    )
 
 
 def from_parts(ref: GroupRef, parts: ResultParts, registry: Registry, root: Path) -> GroupResult:
     """The result of ``ref`` that :func:`parts_of` took apart."""
-    findings, notes, sources, stamps, key, names = parts
-    return result_of(
+    findings, notes, sources, stamps, key, names, (judged, session) = parts
+    made = result_of(
         ref, registry.profile(ref.profile), root, findings, notes, sources, stamps, cache_key=key, names=names
     )
+    return made._replace(claims_judged=judged, session_claims=session) if judged or session else made
 
 
 def group_names(ref: GroupRef, displays: Sequence[str]) -> GroupNames:
@@ -345,6 +357,7 @@ def _check_contents(
         if any(f.severity >= Severity.ERROR for f in shown)
         else (),
         view=masked_value(group, profile.summarise(group)) if summarise else None,
+        **evidence_parts(group, rules, settings, shown_paths),
     )
 
 

@@ -117,7 +117,8 @@ def _parse(
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{source}: 'evidence-junit' must be the path of a JUnit XML report")
             parsed["evidence_junit"] = _relative_to_source(value.strip(), source)
-            parsed["evidence"] = True
+            if raw.get("evidence") is not False:  # a report named does not undo evidence = false
+                parsed["evidence"] = True
         elif name in legacy:  # deprecated: a profile's option under its old top-level name
             spec, option_key = legacy[name]
             (option,) = [o for o in spec.declared or () if o.key == option_key]
@@ -261,7 +262,30 @@ def build_settings(
         codes = tables.known_codes(named)
         check_codes(from_file, codes, config_path(root, config_file))
         check_codes(from_overrides, codes, source)
-    return merged(from_file, given, source, tables) if given else from_file
+    settings = merged(from_file, given, source, tables) if given else from_file
+    if settings.evidence is None:  # on by default, where there is a repository to judge claims against
+        inside = in_git_repository(root)
+        settings = settings._replace(evidence=inside, evidence_off="" if inside else "not a git repository")
+    return settings
+
+
+def in_git_repository(folder: Path) -> bool:
+    """True when ``folder`` is in a git work tree: it or a parent holds ``.git`` (a folder, or the
+    file of a worktree or submodule), below any folder ``GIT_CEILING_DIRECTORIES`` names. No
+    command is run for it."""
+    import os
+
+    ceilings = {
+        Path(p).resolve() for p in os.environ.get("GIT_CEILING_DIRECTORIES", "").split(os.pathsep) if p
+    }
+    start = folder.resolve()
+    for candidate in (start, *start.parents):
+        marker = candidate / ".git"
+        if marker.is_file() or (marker / "HEAD").is_file():  # an empty .git folder marks no repository
+            return True
+        if candidate.parent in ceilings:
+            return False
+    return False
 
 
 def project_root(start: Path, markers: Iterable[str]) -> Path:

@@ -115,7 +115,7 @@ def check_groups(
             results[index] = from_parts(refs[index], parts, registry, root)._replace(view=view)
             told(refs, refs[index])
             # The workers' copies of the cache are gone: record what they computed here.
-            findings, notes, sources, stamps, key, _ = parts
+            findings, notes, sources, stamps, key, *_ = parts
             if cache is not None and key is not None:
                 cache.put(key, findings, notes, sources, stamps)
     return [result for result in results if result is not None]

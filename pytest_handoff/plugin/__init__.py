@@ -66,7 +66,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         dest="handoff_evidence",
         default=False,
-        help="check handoffs' claims against the repository (EV rules), as handoff-lint --evidence.",
+        help="check handoffs' claims against the repository (EV rules), as handoff-lint --evidence "
+        "(the default in a git repository).",
+    )
+    group.addoption(
+        "--handoff-no-evidence",
+        action="store_true",
+        dest="handoff_no_evidence",
+        default=False,
+        help="do not check handoffs' claims against the repository (as evidence = false).",
     )
     group.addoption(
         "--handoff-evidence-junit",
@@ -137,10 +145,12 @@ def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
     if config.getoption("handoff_evidence"):
         overrides["evidence"] = True
     junit = config.getoption("handoff_evidence_junit")
-    if junit:
+    if junit and not config.getoption("handoff_no_evidence"):
         if not os.path.isfile(junit):
             raise pytest.UsageError(f"--handoff-evidence-junit: no such file: {junit}")
         overrides["evidence_junit"] = os.path.abspath(junit)
+    if config.getoption("handoff_no_evidence"):
+        overrides["evidence"] = False
     return overrides
 
 
@@ -169,6 +179,10 @@ def pytest_configure(config: pytest.Config) -> None:
     from pytest_handoff.plugin.ci import CiReporting
 
     config.pluginmanager.register(CiReporting(config), "handoff-ci-reporting")
+    if settings.evidence:
+        from pytest_handoff.plugin.session import register
+
+        register(config)
     if config.pluginmanager.hasplugin("xdist"):
         from pytest_handoff.plugin.xdist import register_controller, share_of
 
@@ -272,6 +286,20 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 @pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With evidence on, handoff items run last (in their order): their test claims are held to
+    the outcomes of the tests before them (:mod:`pytest_handoff.plugin.session`)."""
+    settings = config.stash.get(SETTINGS_KEY, None)
+    if settings is None or not settings.evidence:
+        return
+    from pytest_handoff.plugin.items import ChainItem
+
+    others = [item for item in items if not isinstance(item, ChainItem)]
+    if len(others) < len(items):
+        items[:] = others + [item for item in items if isinstance(item, ChainItem)]
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Check every collected group at once, before the run: on several processes when there are many.
 
@@ -367,6 +395,7 @@ def pytest_runtest_makereport(
         report.handoff_chain = item.ref.group_id  # type: ignore[attr-defined]
         report.handoff_files = [str(p) for p in item.ref.paths]  # type: ignore[attr-defined]
         report.handoff_findings = item.handoff_findings  # type: ignore[attr-defined]
+        report.handoff_session_claims = item.handoff_session_claims  # type: ignore[attr-defined]
     return report
 
 

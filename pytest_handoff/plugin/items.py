@@ -257,6 +257,7 @@ class ChainItem(pytest.Item):
         if focus is not None and plain:
             self.path = focus
         self.handoff_findings: list[dict[str, object]] = []
+        self.handoff_session_claims: list[Any] = []  # test claims the xdist controller reconciles
         self.add_marker("handoff")
         self.extra_keyword_matches.update(keywords)
 
@@ -287,6 +288,7 @@ class ChainItem(pytest.Item):
             )
         if self.focus is not None:
             result = result.narrowed_to([display_path_for(self.focus, root)])
+        result = self._reconciled(result)
         self.handoff_findings = [finding.to_wire() for finding in result.findings]
         for finding in result.findings:
             self.user_properties.append(("handoff_finding", one_line(finding)))
@@ -302,6 +304,26 @@ class ChainItem(pytest.Item):
             self.add_report_section("call", "handoff trace", "\n".join(inert(note) for note in result.notes))
         if failed:
             raise HandoffContractError(render_failure(result, warnings_are_errors=bool(escalated)))
+
+    def _reconciled(self, result: GroupResult) -> GroupResult:
+        """``result`` with the findings of this session's tests against its handoffs' test claims;
+        under xdist the claims go with the report, for the controller to reconcile."""
+        from pytest_handoff.plugin.session import SESSION_KEY, wire
+
+        outcomes = self.config.stash.get(SESSION_KEY, None)
+        claims = result.session_claims
+        if self.focus is not None:
+            shown = {finding.path for finding in result.findings} | {
+                result.shown_paths.get(p, p) for p in [display_path_for(self.focus, self.config.rootpath)]
+            }
+            claims = tuple(claim for claim in claims if claim.finding.path in shown)
+        if outcomes is None or not claims:
+            return result
+        if hasattr(self.config, "workerinput"):
+            self.handoff_session_claims = wire(claims)
+            return result
+        found = outcomes.contradicted(claims)
+        return result._replace(findings=tuple(sorted((*result.findings, *found)))) if found else result
 
     def _user_checks(self, chain: Group) -> Iterator[Hit | Finding]:
         settings = settings_of(self.config)

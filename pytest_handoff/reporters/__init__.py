@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pytest_handoff.values.findings import Finding
     from pytest_handoff.values.groups import GroupResult
     from pytest_handoff.values.rules import Rule
+    from pytest_handoff.values.settings import Settings
 
 #: Finds the rule of a code (the registry's ``rule``); reporters that describe rules ask it.
 RuleLookup = Callable[[str], "Rule | None"]
@@ -68,12 +69,17 @@ class Summary:
         self.warnings = 0
         self.infos = 0
         self.findings: list[Finding] = []
+        self.claims = 0  # claims judged against the repository
+        self.judging = False  # whether the run judged claims (evidence on)
+        #: What the run says of its claims (see :func:`claims_note`); empty: nothing.
+        self.evidence = ""
 
     def add(self, result: GroupResult) -> None:
         from pytest_handoff.values.findings import Severity
 
         self.chains += 1
         self.files += len(result.ref.paths)
+        self.claims += result.claims_judged
         for finding in result.findings:
             self.findings.append(finding)
             if finding.severity >= Severity.ERROR:
@@ -123,17 +129,31 @@ def reporter_class(name: str) -> type[Reporter]:
     return cls
 
 
+def claims_note(claims: int, evidence: bool | None, off: str) -> str:
+    """What a run's summary says of the claims it judged: how many, that none was, or why evidence
+    is off though nobody turned it off (``off``); empty when it was turned off."""
+    if evidence:
+        return (
+            f"{claims} claim{'s' * (claims != 1)} checked against git"
+            if claims
+            else "no claim checked against git"
+        )
+    return f"claims not checked: {off}" if off else ""
+
+
 def write_reports(
     results: Sequence[GroupResult],
     streams: list[tuple[str, TextIO]],
     root: Path,
     rule_of: RuleLookup = _no_rules,
     page_of: PageLookup = _no_pages,
+    settings: Settings | None = None,
 ) -> None:
     """Run each requested reporter (format name, stream) over the same results.
 
     ``rule_of`` finds the rule of a code (the registry's ``rule``) and ``page_of`` the address of
     its page (the registry's ``page_of``), for reporters that describe the rules of their findings.
+    ``settings``: the run's, for what the summary says of the claims judged.
     """
     from pytest_handoff.version import __version__
 
@@ -142,6 +162,9 @@ def write_reports(
     summary = Summary()
     for result in results:
         summary.add(result)
+    if settings is not None:
+        summary.evidence = claims_note(summary.claims, settings.evidence, settings.evidence_off)
+        summary.judging = bool(settings.evidence)
     for name, stream in streams:
         if name == "markdown":  # never the summary it is itself
             hint = "the job log" if in_actions else "handoff-lint's text output"

@@ -83,6 +83,8 @@ class JsonReporter(Reporter):
                 "chains": summary.chains,
                 "errors": summary.errors,
                 "warnings": summary.warnings,
+                # Only when claims were checked against git (evidence on): how many.
+                **({"claims_judged": summary.claims} if summary.judging else {}),
             },
             # Findings and chains per MAST failure mode, most chains first.
             "modes": mode_counts(summary.findings, self.context.modes_of),

@@ -183,6 +183,8 @@ class MarkdownReporter(Reporter):
             counts.append(_plural(summary.infos, "note"))
         scope = f"{_plural(summary.files, 'file')} of {_plural(summary.chains, 'chain')}"
         totals = f"{_join(counts)} in {scope}." if counts else f"✅ No findings in {scope}."
+        if summary.evidence:
+            totals += f" {summary.evidence[0].upper()}{summary.evidence[1:]}."
         return f"## handoff-lint\n\n{totals}\n\n"
 
     def _row(self, finding: Finding) -> str:

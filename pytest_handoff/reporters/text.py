@@ -83,6 +83,8 @@ class TextReporter(Reporter):
         self.stream.write("  ".join(h.rjust(w) for h, w in zip(header, widths, strict=True)) + "\n")
         self.stream.write("  ".join(str(v).rjust(w) for v, w in zip(values, widths, strict=True)) + "\n")
         verdict = "no broken contracts" if summary.errors == 0 else "contracts broken"
+        if summary.evidence:
+            verdict += f"; {summary.evidence}"
         if self._console is not None:
             self._console.print(verdict, style="bold green" if summary.errors == 0 else "bold red")
         else:

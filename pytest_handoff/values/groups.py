@@ -164,6 +164,11 @@ class GroupResult(NamedTuple):
     stamps: tuple[Stamp, ...] = ()
     #: The group as the reading views show it, secrets masked (when the check was asked for it).
     view: ChainView | None = None
+    #: How many of its handoffs' claims were judged against the repository (evidence).
+    claims_judged: int = 0
+    #: Test claims of its handoffs of the current tree, to reconcile with a pytest session
+    #: (``SessionClaim`` values of :mod:`pytest_handoff.rules.evidence.runs`).
+    session_claims: tuple[Any, ...] = ()
 
     @property
     def first_broken(self) -> Stamp | None:

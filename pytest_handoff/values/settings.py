@@ -30,8 +30,12 @@ class Settings(NamedTuple):
     options: Mapping[str, Mapping[str, Any]] = _EMPTY
     # A profile forced on named files (``--profile``); empty: each file's own.
     profile: str = ""
-    # Check handoffs' claims against the repository (EV rules; ``evidence = true``, ``--evidence``).
-    evidence: bool = False
+    # Check handoffs' claims against the repository (EV rules). On by default in a git repository
+    # (``build_settings`` decides); ``evidence = false``, ``--no-evidence`` turn it off. None: not
+    # decided (a Settings made by hand: off).
+    evidence: bool | None = None
+    # Why evidence is off though nobody turned it off ("not a git repository"); empty otherwise.
+    evidence_off: str = ""
     # A JUnit XML report the handoffs' test claims are reconciled with (implies ``evidence``).
     evidence_junit: str = ""
 

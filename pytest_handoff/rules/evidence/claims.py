@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pytest_handoff.places.pointers import resolve
+from pytest_handoff.places.pointers import pointer_join, resolve
 from pytest_handoff.rules.evidence.declared import CHANGES, Change, ClaimField, ClaimKind
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ class Claim(NamedTuple):
     claimed_count: int | None = None  # test cases claimed for the files of this field, together
     totals: tuple[int | None, int | None, int | None] = (None, None, None)  # total, passed, failed
     test: str = ""  # a test_name claim's function, in the file of ``value``
+    passing: bool = False  # a test_name claim's text says the test passed
 
 
 def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Claim]:
@@ -69,6 +70,16 @@ def _claims_at(
             counts = tuple(_number(value.get(key)) if key else None for key in field.totals)
             yield Claim(document, pointer, "test_totals", "", totals=(counts[0], counts[1], counts[2]))
         return
+    if field.kind in ("location", "test_name") and isinstance(value, (dict, list)) and not field.line:
+        # A text field the format also writes as an object (Trinity's ``context``): its strings.
+        for inner, text in _strings_in(value, pointer):
+            yield from _claims_at(document, field, inner, text, parent, count)
+        return
+    if field.kind == "commit" and isinstance(value, int) and not isinstance(value, bool):
+        # YAML reads an unquoted hash of digits alone (``- 9633489``) as a number: it is the hash.
+        if 7 <= len(str(value)) <= 40 and value > 0:
+            yield Claim(document, pointer, "commit", str(value))
+        return
     if not isinstance(value, str) or not value.strip():
         return
     text = value.strip()
@@ -76,12 +87,20 @@ def _claims_at(
         yield Claim(document, pointer, "test_verdict", text)
         return
     if field.kind == "test_name":
+        passing = PASSED.search(text) is not None and NOT_PASSED.search(text) is None
         for match in NODE_ID.finditer(text):
             if looks_like_path(match.group("path")):
-                yield Claim(document, pointer, "test_name", match.group("path"), test=match.group("test"))
+                yield Claim(
+                    document,
+                    pointer,
+                    "test_name",
+                    match.group("path"),
+                    test=match.group("test"),
+                    passing=passing,
+                )
         return
     if field.kind == "commit":
-        if COMMIT.fullmatch(text):
+        if COMMIT.fullmatch(text) or (text.isdigit() and text.isascii() and 7 <= len(text) <= 40):
             yield Claim(document, pointer, "commit", text)
         return
     if field.kind == "location":
@@ -107,8 +126,15 @@ def _claims_at(
 MAX_DIGITS = 18
 #: A pytest node id: a Python file, ``::``, an optional class, the test function (parameters dropped).
 NODE_ID = re.compile(r"(?<![\w./-])(?P<path>[\w./-]*\w\.py)::(?:[A-Za-z_]\w*::)?(?P<test>test\w*)")
-#: A commit hash as handoffs write them: 7 to 40 hexadecimal characters, not all digits.
+#: A commit hash as handoffs write them: 7 to 40 hexadecimal characters, not all digits (in a field
+#: that holds only hashes, digits alone are one too).
 COMMIT = re.compile(r"(?=[0-9]*[a-fA-F])[0-9a-fA-F]{7,40}")
+#: A test named in a text that says it passed, and says nothing of a failure, an error or a skip.
+PASSED = re.compile(r"\bpass(?:ed|es|ing)?\b|\u2713|\u2705", re.IGNORECASE)
+NOT_PASSED = re.compile(r"fail|error|skip|xfail|\u2717|\u274c", re.IGNORECASE)
+#: How deep and how many strings of one claimed object are read.
+MAX_DEPTH = 16
+MAX_STRINGS = 1000
 # path:12, path:12-30, path#L12, path:Symbol (lines 31-44), path (line 12), path, line 12. A path
 # ends in a file name with an extension of letters and digits (``ExportQuery.check_range`` is none).
 _LOCATION = re.compile(
@@ -136,6 +162,26 @@ def looks_like_path(text: str) -> bool:
         and not any(ch in text for ch in "*?[]{}<>|\"'`")
         and any(ch.isalnum() for ch in text)
     )
+
+
+def _strings_in(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
+    """The strings inside ``value`` (an object or an array at ``pointer``), with their pointers."""
+    pending: list[tuple[str, Any, int]] = [(pointer, value, 0)]
+    seen = 0
+    while pending and seen < MAX_STRINGS:
+        at, item, depth = pending.pop()
+        if isinstance(item, str):
+            seen += 1
+            yield at, item
+        elif depth < MAX_DEPTH and isinstance(item, dict):
+            pending.extend(
+                (pointer_join(at, str(key)), inner, depth + 1) for key, inner in reversed(item.items())
+            )
+        elif depth < MAX_DEPTH and isinstance(item, list):
+            pending.extend(
+                (pointer_join(at, index), inner, depth + 1)
+                for index, inner in reversed(list(enumerate(item)))
+            )
 
 
 def _number(value: Any) -> int | None:

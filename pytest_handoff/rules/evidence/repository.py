@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import bisect
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
-from pytest_handoff.read.git import GitError, git_text
+from pytest_handoff.read.git import GitError, git_text, run_git
 
 __all__ = ["Commit", "GitError", "Repository", "forget_repositories", "repository_for"]
 
@@ -29,6 +29,8 @@ class Commit(NamedTuple):
     sha: str
     time: int  # author time, seconds since the epoch
     paths: tuple[str, ...]
+    offset: int = 0  # the author's time zone, seconds east of UTC
+    position: int = 0  # its place in the history, newest first (0 is the newest)
 
 
 class Repository:
@@ -83,30 +85,112 @@ class Repository:
         """Every commit reachable from any ref, newest first, with the paths it touched."""
         # Each commit opens with NUL and "//": no path git records starts with "/", so no file name
         # can forge a record (a NUL never appears in one).
-        text = self._ask("log", "--all", "--no-renames", "--format=%x00//%H %at", "--name-only", "-z")
+        text = self._ask(
+            "log",
+            "--all",
+            "--no-renames",
+            "--date=format:%z",
+            "--format=%x00//%H %at %ad %P",
+            "--name-only",
+            "-z",
+        )
         commits: list[Commit] = []
         for block in text.split("\0//")[1:]:
             head, _, rest = block.partition("\0")  # with -z, the format line ends in NUL
-            sha, _, when = head.partition(" ")
+            sha, when, zone, *parents = [*head.split(" "), "", ""]
             names = rest[1:] if rest.startswith("\n") else rest  # the line break after the format line
-            paths = tuple(name for name in names.split("\0") if name)
+            # Where a shallow history is cut, git shows every file as added: no change it tells.
+            cut = self.shallow and not any(parents)
+            paths = () if cut else tuple(name for name in names.split("\0") if name)
             if sha and when.isdigit():
-                commits.append(Commit(sha, int(when), paths))
+                commits.append(Commit(sha, int(when), paths, _offset(zone), len(commits)))
         return tuple(commits)
 
     @cached_property
-    def _times(self) -> dict[str, list[int]]:
-        """Path -> the author times of the reachable commits that touched it."""
-        times: dict[str, list[int]] = {}
+    def _head_history(self) -> tuple[str, ...]:
+        """The hashes of the commits HEAD reaches, HEAD first (none before the first commit)."""
+        done = run_git(self._top(), ("rev-list", "HEAD"))
+        return tuple(done.out.decode("ascii", "replace").split()) if done.code == 0 else ()
+
+    @cached_property
+    def on_head(self) -> frozenset[str]:
+        """The hashes of the commits HEAD reaches (its own branch's history)."""
+        return frozenset(self._head_history)
+
+    @property
+    def head(self) -> str:
+        """HEAD's commit hash (empty before the first commit)."""
+        return self._head_history[0] if self._head_history else ""
+
+    @cached_property
+    def _by_path(self) -> dict[str, list[Commit]]:
+        """Path -> the reachable commits that touched it, newest first."""
+        found: dict[str, list[Commit]] = {}
         for commit in self.history:
             for path in commit.paths:
-                times.setdefault(path, []).append(commit.time)
-        return times
+                found.setdefault(path, []).append(commit)
+        return found
+
+    def last_change(self, path: str) -> Commit | None:
+        """The newest commit of HEAD's history that touched ``path`` (where its committed text was written)."""
+        head = self.on_head
+        return next((commit for commit in self._by_path.get(path, ()) if commit.sha in head), None)
+
+    def changed_after(self, path: str, commit: Commit) -> bool:
+        """True when ``path`` may differ in the working tree from ``commit``'s: a newer commit (of
+        any branch) touched it, or it has an uncommitted change."""
+        touched = self._by_path.get(path, ())
+        return bool(touched and touched[0].position < commit.position) or path in self.uncommitted
+
+    def objects(self, specs: Sequence[str], *, content: bool, limit: int) -> dict[str, bytes | None]:
+        """What each ``REV:PATH`` of ``specs`` holds: its bytes when ``content`` (b"" unread: larger than
+        ``limit``), or b"" for a file that is there; None for no file. Two batched commands at most."""
+        wanted = [spec for spec in dict.fromkeys(specs) if "\n" not in spec and "\r" not in spec]
+        if not wanted:
+            return {}
+        found: dict[str, bytes | None] = {}
+        sizes = git_text(self._top(), "cat-file", "--batch-check", stdin="".join(f"{s}\n" for s in wanted))
+        readable: list[str] = []
+        for spec, line in zip(wanted, sizes.splitlines(), strict=False):
+            parts = line.split(" ")
+            if len(parts) == 3 and parts[1] == "blob" and parts[2].isdigit():
+                found[spec] = b""
+                if content and int(parts[2]) <= limit:
+                    readable.append(spec)
+            else:
+                found[spec] = None
+        if readable:
+            out = run_git(
+                self._top(),
+                ("cat-file", "--batch"),
+                stdin="".join(f"{s}\n" for s in readable).encode("utf-8", "surrogateescape"),
+            )
+            found.update(_batch_contents(readable, out.out))
+        return found
+
+    def ignored(self, paths: Sequence[str]) -> set[str]:
+        """Which of ``paths`` (as git names them) the repository's ignore rules ignore: one command."""
+        wanted = [path for path in dict.fromkeys(paths) if "\0" not in path]
+        if not wanted:
+            return set()
+        done = run_git(
+            self._top(),
+            ("check-ignore", "-z", "--stdin"),
+            stdin="\0".join(wanted).encode("utf-8", "surrogateescape") + b"\0",
+        )
+        if done.code not in (0, 1):  # 1: none is ignored
+            raise GitError(f"git check-ignore: {done.first_error_line()}")
+        return {name for name in done.out.decode("utf-8", "surrogateescape").split("\0") if name}
+
+    def _top(self) -> Path:
+        if self.top is None:
+            raise GitError(self.problem or "not a git repository")
+        return self.top
 
     @property
     def ever(self) -> Collection[str]:
         """Every path any reachable commit touched."""
-        return self._times.keys()
+        return self._by_path.keys()
 
     @cached_property
     def _shas(self) -> tuple[list[str], dict[str, Commit]]:
@@ -144,14 +228,39 @@ class Repository:
     def touched(self, path: str, since: int | None, until: int | None) -> bool:
         """True when a commit dated within [since, until] (open ends) touched ``path``."""
         return any(
-            (since is None or time >= since) and (until is None or time <= until)
-            for time in self._times.get(path, ())
+            (since is None or commit.time >= since) and (until is None or commit.time <= until)
+            for commit in self._by_path.get(path, ())
         )
 
     def _ask(self, *args: str) -> str:
-        if self.top is None:
-            raise GitError(self.problem or "not a git repository")
-        return git_text(self.top, *args)
+        return git_text(self._top(), *args)
+
+
+def _offset(zone: str) -> int:
+    """``+0130`` as seconds east of UTC (0 when unreadable)."""
+    if len(zone) != 5 or zone[0] not in "+-" or not zone[1:].isdigit():
+        return 0
+    seconds = int(zone[1:3]) * 3600 + int(zone[3:]) * 60
+    return -seconds if zone[0] == "-" else seconds
+
+
+def _batch_contents(specs: Sequence[str], out: bytes) -> dict[str, bytes | None]:
+    """``git cat-file --batch``'s answer to ``specs``: each object's header line, its bytes, a line break."""
+    found: dict[str, bytes | None] = {}
+    at = 0
+    for spec in specs:
+        end = out.find(b"\n", at)
+        if end < 0:
+            break
+        header = out[at:end].split(b" ")
+        at = end + 1
+        if len(header) == 3 and header[2].isdigit():
+            size = int(header[2])
+            found[spec] = out[at : at + size] if header[1] == b"blob" else None
+            at += size + 1
+        else:
+            found[spec] = None  # "missing" or "ambiguous": no content follows
+    return found
 
 
 _OPEN: dict[tuple[str, tuple[int, int], tuple[int, int], tuple[int, int]], Repository] = {}

@@ -10,17 +10,27 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from pytest_handoff.read.files import read_bounded
-from pytest_handoff.read.times import parse_timestamp
 from pytest_handoff.rules.evidence.claims import Claim, claims_of, looks_like_path
 from pytest_handoff.rules.evidence.declared import ClaimField
-from pytest_handoff.rules.evidence.junit import JUnitError, JUnitReport, read_junit
+from pytest_handoff.rules.evidence.junit import JUnitError, read_junit
+from pytest_handoff.rules.evidence.moments import (
+    WORKING_TREE,
+    Span,
+    State,
+    latest,
+    seconds,
+    span_of,
+    state_of,
+    window,
+)
 from pytest_handoff.rules.evidence.repository import GitError, Repository, repository_for
+from pytest_handoff.rules.evidence.runs import TestRun, verdict
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
@@ -28,9 +38,6 @@ if TYPE_CHECKING:
     from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
 
-#: Minutes a commit may be dated after its handoff (clocks of two machines, a commit made while
-#: the handoff was written) before EV202 calls it later than the handoff.
-CLOCK_SLACK = timedelta(minutes=10)
 #: Test files larger than this are not read to count their tests.
 MAX_TEST_FILE = 2 * 1024 * 1024
 
@@ -53,6 +60,8 @@ class Verdicts(NamedTuple):
 
     hits: dict[str, list[Hit]]
     unavailable: list[Hit]  # EV001: what git could not tell, once per group
+    session: list[tuple[Hit, Claim]]  # test claims of handoffs of the current tree (see runs.py)
+    judged: list[int]  # how many claims were judged (one number)
 
 
 def verdicts(group: Group, settings: Settings) -> Verdicts:
@@ -63,22 +72,36 @@ def verdicts(group: Group, settings: Settings) -> Verdicts:
     return found
 
 
+class _Timed(NamedTuple):
+    claim: Claim
+    state: State
+    since: datetime | None  # the previous handoff's time: the work of this one came after it
+    span: Span | None  # this handoff's own time
+    listed: tuple[str, ...]  # the commits this handoff lists
+
+
 def _judge(group: Group, settings: Settings) -> Verdicts:
-    result = Verdicts({}, [])
+    result = Verdicts({}, [], [], [0])
     fields: Sequence[ClaimField] = group.claim_fields
     root = group.root
     if not fields or root is None:
         return result
     judge = _Judge(group, root, result, settings.evidence_junit)
     previous: datetime | None = None
-    timed: list[tuple[Claim, datetime | None, datetime | None]] = []
-    for document in group.valid():
-        moment = _time_of(document, group.claim_time)
-        timed.extend((claim, previous, moment) for claim in claims_of(document, fields))
-        previous = moment or previous
-    judge.commits_present([claim.value for claim, _, _ in timed if claim.kind == "commit"])
-    for claim, since, until in timed:
-        judge.claim(claim, since, until)
+    timed: list[_Timed] = []
+    # Every parsed document, valid or not: a claim whose value has the wrong type is skipped.
+    for document in group.documents:
+        claims = list(claims_of(document, fields))
+        state = judge.state(document) if claims or group.claim_time else WORKING_TREE
+        span = span_of(document, group.claim_time, state)
+        listed = tuple(claim.value for claim in claims if claim.kind == "commit")
+        timed.extend(_Timed(claim, state, previous, span, listed) for claim in claims)
+        previous = span.start if span else previous
+    judge.commits_present([item.claim.value for item in timed if item.claim.kind == "commit"])
+    for item in timed:
+        judge.claim(item)
+    judge.finish()
+    result.judged[0] = len(timed)
     return result
 
 
@@ -93,6 +116,11 @@ class _Judge:
         self._files: dict[str, bytes | str | None] = {}
         self._repository: Repository | None = None
         self._said: set[str] = set()
+        # Claims the working tree does not support, to be judged at their handoff's commit.
+        self._at_commit: list[tuple[Claim, State, str, _Fact, str]] = []  # claim, state, REV:PATH, fact, code
+        # Claims about a file that is absent: (claim, its git name, code, message); one git ignores
+        # cannot be judged in a clone (EV104), the others are reported.
+        self._absent: list[tuple[Claim, str, str, str]] = []
 
     def commits_present(self, names: list[str]) -> None:
         """Ask git once, for every named commit no branch or tag reaches, whether it exists at all."""
@@ -112,6 +140,13 @@ class _Judge:
             self._repository = repository_for(self.root)
         return self._repository
 
+    def state(self, document: Document) -> State:
+        try:
+            repo = self.repository
+            return state_of(document, None if repo.problem else repo)
+        except GitError:
+            return WORKING_TREE
+
     def report(self, code: str, claim: Claim, message: str) -> None:
         self.result.hits.setdefault(code, []).append(Hit(claim.document, claim.pointer, message))
 
@@ -124,26 +159,37 @@ class _Judge:
                 Hit(claim.document, claim.pointer, f"claims not checked against {source}: {why}")
             )
 
-    def claim(self, claim: Claim, since: datetime | None, until: datetime | None) -> None:
-        if claim.kind in ("test_totals", "test_verdict"):
-            self._test_run(claim)
-            return
+    def claim(self, item: _Timed) -> None:
+        claim = item.claim
+        if claim.kind in ("test_totals", "test_verdict") or (claim.kind == "test_name" and claim.passing):
+            self._test_run(claim, item.state)
+            if claim.kind != "test_name":
+                return
         path = claim.value if claim.kind != "commit" else ""
         if path and not self._inside(path):
             return  # outside the project: never followed, never judged
         try:
             if claim.kind == "commit":
-                self._commit(claim, until)
+                self._commit(claim, item)
             elif claim.kind == "location":
-                self._location(claim)
+                self._against(claim, item.state, "EV301", _past_the_end(claim))
             elif claim.kind == "test_file":
-                self._test_file(claim)
+                self._test_file(claim, item.state)
             elif claim.kind == "test_name":
-                self._test_name(claim)
+                self._against(claim, item.state, "EV403", _undefined(claim))
             else:
-                self._path(claim, since, until)
+                self._path(claim, item)
         except GitError as error:
             self.cannot(claim, str(error))
+
+    def finish(self) -> None:
+        """Judge, in a few batched commands, what the working tree alone could not tell."""
+        try:
+            self._judge_at_commits()
+            self._judge_absent()
+        except GitError as error:
+            pending = [claim for claim, *_ in self._at_commit] + [claim for claim, *_ in self._absent]
+            self.cannot(pending[0], str(error))
 
     def _inside(self, path: str) -> bool:
         if os.path.isabs(path) or path.startswith("~") or not looks_like_path(path):
@@ -155,7 +201,7 @@ class _Judge:
     def _on_disk(self, path: str) -> bool:
         return os.path.lexists(os.path.join(self.root, path))
 
-    def _path(self, claim: Claim, since: datetime | None, until: datetime | None) -> None:
+    def _path(self, claim: Claim, item: _Timed) -> None:
         repo = self.repository
         if repo.problem:
             self.cannot(claim, repo.problem)
@@ -166,31 +212,34 @@ class _Judge:
         present = self._on_disk(claim.value) or name in repo.indexed
         if claim.change == "deleted":
             if present:
-                self.report("EV103", claim, f"{claim.value} is claimed deleted, but it is still there")
+                self._against(claim, item.state, "EV103", _still_there(claim), exists_only=True)
             return
         if not present and name not in repo.ever and name not in repo.uncommitted:
             if repo.shallow:
                 self.cannot(claim, "a shallow clone: history before its first commit is not here")
                 return
-            self.report(
-                "EV101", claim, f"{claim.value} exists nowhere: not in the tree, the index or any commit"
-            )
+            message = f"{claim.value} exists nowhere: not in the tree, the index or any commit"
+            self._absent.append((claim, name, "EV101", message))
             return
         if claim.change in ("added", "modified"):
-            low = _seconds(since)
-            if repo.touched(name, low, _seconds(until, slack=True)) or name in repo.uncommitted:
+            low = seconds(item.since)
+            high = latest(item.span, item.state)
+            if repo.touched(name, low, high) or name in repo.uncommitted:
                 return  # the history first: git status is asked only when no commit shows the change
+            if any(name in listed.paths for listed in map(repo.commit, item.listed) if listed):
+                return  # a commit the handoff itself lists changed it
             if repo.shallow and repo.oldest is not None and (low is None or low < repo.oldest):
                 self.cannot(claim, "a shallow clone: the handoff's time window is not reachable")
                 return
-            window = _window(since, until)
             self.report(
                 "EV102",
                 claim,
-                f"{claim.value} is claimed {claim.change}, but no commit {window}and no uncommitted change touched it",
+                f"{claim.value} is claimed {claim.change}, but no commit "
+                f"{window(item.since, item.span.end if item.span else None)}"
+                "and no uncommitted change touched it, nor any commit the handoff lists",
             )
 
-    def _commit(self, claim: Claim, until: datetime | None) -> None:
+    def _commit(self, claim: Claim, item: _Timed) -> None:
         repo = self.repository
         if repo.problem:
             self.cannot(claim, repo.problem)
@@ -204,30 +253,79 @@ class _Judge:
                 return
             self.report("EV201", claim, f"commit {claim.value} does not exist in this repository")
             return
-        latest = _seconds(until, slack=True)
-        if latest is not None and commit.time > latest:
-            dated = datetime.fromtimestamp(commit.time, until.tzinfo if until else None).isoformat()
+        # The handoff's own time, not its commit's: a handoff committed later knew no more.
+        bound = seconds(item.span.end, slack=True) if item.span else None
+        if bound is not None and item.span is not None and commit.time > bound:
+            zone = item.span.end.tzinfo
+            dated = datetime.fromtimestamp(commit.time, zone).isoformat()
             self.report(
-                "EV202", claim, f"commit {claim.value} is dated {dated}, after the handoff that claims it"
+                "EV202",
+                claim,
+                f"commit {claim.value} is dated {dated}, after the handoff that claims it "
+                f"({item.span.end.isoformat()})",
             )
 
-    def _location(self, claim: Claim) -> None:
-        raw = self._read(claim)
+    def _against(
+        self, claim: Claim, state: State, code: str, fact: _Fact, *, exists_only: bool = False
+    ) -> None:
+        """Judge ``claim`` by ``fact`` on the cited file: in the working tree first, then, for a
+        committed handoff whose cited file changed since, at the handoff's commit (a claim true
+        when it was written is not made false by later work)."""
+        raw = self._exists(claim) if exists_only else self._read(claim)
         if raw is False:
             return
-        if raw is None:
-            self.report("EV301", claim, f"{claim.value}:{claim.line} cites a file that does not exist")
+        why = fact(raw)
+        if why is None:
             return
-        lines = raw.count(b"\n") + (0 if raw.endswith(b"\n") or not raw else 1)
-        if claim.line is not None and claim.line > lines:
-            self.report(
-                "EV301", claim, f"{claim.value}:{claim.line} is past the end of the file ({lines} lines)"
-            )
+        commit = state.commit
+        if commit is not None:
+            name = self.repository.relative(claim.value)
+            if name is not None and (raw is None or self.repository.changed_after(name, commit)):
+                self._at_commit.append((claim, state, f"{commit.sha}:{name}", fact, code))
+                return
+        self._reported(code, claim, f"{why} ({state.said})", absent=raw is None)
 
-    def _test_file(self, claim: Claim) -> None:
+    def _reported(self, code: str, claim: Claim, message: str, *, absent: bool) -> None:
+        """Report a finding; one about a file that is absent waits to learn whether git ignores it."""
+        name = self.repository.relative(claim.value) if absent and not self.repository.problem else None
+        if name is None:
+            self.report(code, claim, message)
+        else:
+            self._absent.append((claim, name, code, message))
+
+    def _judge_at_commits(self) -> None:
+        pending, self._at_commit = self._at_commit, []
+        if not pending:
+            return
+        contents = [spec for claim, _, spec, _, _ in pending if claim.kind in ("location", "test_name")]
+        found = self.repository.objects(contents, content=True, limit=MAX_TEST_FILE)
+        bare = [spec for claim, _, spec, _, _ in pending if claim.kind not in ("location", "test_name")]
+        found.update(self.repository.objects(bare, content=False, limit=0))
+        for claim, state, spec, fact, code in pending:
+            if spec not in found:
+                continue  # too large to read at that commit: not judged
+            then = fact(found[spec])
+            if then is not None:
+                message = f"{then} ({state.said}, and in the working tree)"
+                absent = found[spec] is None and not self._on_disk(claim.value)
+                self._reported(code, claim, message, absent=absent)
+
+    def _judge_absent(self) -> None:
+        pending, self._absent = self._absent, []
+        if not pending:
+            return
+        ignored = self.repository.ignored([name for _, name, _, _ in pending])
+        for claim, name, code, message in pending:
+            if name in ignored:
+                said = f"{claim.value} is ignored by git and absent here: it cannot be judged in a clone"
+                self.report("EV104", claim, said)
+            else:
+                self.report(code, claim, message)
+
+    def _test_file(self, claim: Claim, state: State) -> None:
         exists = self._on_disk(claim.value)
         if not exists:
-            self.report("EV401", claim, f"test file {claim.value} is claimed written, but it does not exist")
+            self._against(claim, state, "EV401", _not_written(claim), exists_only=True)
         if claim.claimed_count is None:
             return
         counted = self.group.memo.setdefault("evidence_test_counts", {})
@@ -239,26 +337,9 @@ class _Judge:
         else:
             tally[0] += cases
 
-    def _test_name(self, claim: Claim) -> None:
-        raw = self._read(claim)
-        if raw is False:
-            return
-        if raw is None:
-            self.report(
-                "EV403", claim, f"{claim.value}::{claim.test} names a test in a file that does not exist"
-            )
-            return
-        defined = re.search(
-            rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(claim.test)}[ \t]*\(",
-            raw.decode("utf-8", "replace"),
-            re.M,
-        )
-        if defined is None:
-            self.report(
-                "EV403", claim, f"{claim.value}::{claim.test} names a test that {claim.value} does not define"
-            )
-
-    def _test_run(self, claim: Claim) -> None:
+    def _test_run(self, claim: Claim, state: State) -> None:
+        if self._current(state):
+            self.result.session.append((Hit(claim.document, claim.pointer, ""), claim))
         if not self.junit:
             return
         try:
@@ -266,28 +347,19 @@ class _Judge:
         except JUnitError as error:
             self.cannot(claim, str(error), "the JUnit report")
             return
-        failing = _failing(report)
-        shown = self._shown(report.path)
-        if claim.kind == "test_verdict":
-            if claim.value.upper() == "PASS" and report.failures:
-                self.report("EV501", claim, f"says {claim.value}, but {shown} has {failing}")
-            return
-        total, passed, failed = claim.totals
-        if report.failures and (failed == 0 or (failed is None and passed is not None and passed == total)):
-            said = "failing: 0" if failed == 0 else f"all {passed} passing"
-            self.report("EV501", claim, f"says {said}, but {shown} has {failing}")
-            return
-        differences = [
-            f"{name} {claimed} (report: {actual})"
-            for name, claimed, actual in (
-                ("total", total, report.tests),
-                ("passed", passed, report.passed),
-                ("failed", failed, report.failures),
-            )
-            if claimed is not None and claimed != actual
-        ]
-        if differences:
-            self.report("EV502", claim, f"test counts differ from {shown}: {', '.join(differences)}")
+        run = TestRun(self._shown(report.path), report.tests, report.failures, report.skipped, report.failing)
+        said = verdict(claim, run)
+        if said is not None:
+            self.report(said[0], claim, said[1])
+
+    def _current(self, state: State) -> bool:
+        """True for a handoff of the tree being tested: not committed, or committed in HEAD's commit."""
+        if state.commit is None:
+            return True
+        try:
+            return self.repository.head == state.commit.sha
+        except GitError:
+            return False
 
     def _shown(self, path: str) -> str:
         """A report's path as the project shows it (relative to the root when inside it)."""
@@ -301,6 +373,12 @@ class _Judge:
         if not isinstance(raw, bytes) or pattern is None:
             return None
         return len(pattern.findall(raw.decode("utf-8", errors="replace")))
+
+    def _exists(self, claim: Claim) -> bytes | None:
+        """b"" when the cited path is in the working tree (or the index), None when not."""
+        name = self.repository.relative(claim.value) if not self.repository.problem else None
+        there = self._on_disk(claim.value) or (name is not None and name in self.repository.indexed)
+        return b"" if there else None
 
     def _read(self, claim: Claim) -> bytes | Literal[False] | None:
         """A cited file's bytes, read once per group: None when there is no such file, False when
@@ -320,52 +398,52 @@ class _Judge:
         return False
 
 
-def _failing(report: JUnitReport) -> str:
-    """The failing tests, named as the report names them with every secret in a name masked (a
-    parametrised id can hold a token: ``test_login[ghp_...]``)."""
-    names = [_masked(name) for name in report.failing[:5]]
-    shown = ", ".join(names) + (f" and {len(report.failing) - 5} more" if len(report.failing) > 5 else "")
-    return f"{report.failures} failing test(s): {shown}"
+#: What a cited file's content (None: no file) says against a claim: why it fails, or None.
+_Fact = Callable[["bytes | None"], "str | None"]
 
 
-def _masked(text: str) -> str:
-    """``text`` (a JUnit report's test name) with every secret in it masked, as outputs mask them."""
-    from pytest_handoff.rules.secrets import find_secrets, may_hold_secrets, secret_masker
-
-    if not may_hold_secrets(text):
-        return text
-    return secret_masker([secret for _, secret in find_secrets(text)])(text)
-
-
-def _seconds(moment: datetime | None, *, slack: bool = False) -> int | None:
-    if moment is None:
+def _past_the_end(claim: Claim) -> _Fact:
+    def fact(raw: bytes | None) -> str | None:
+        if raw is None:
+            return f"{claim.value}:{claim.line} cites a file that does not exist"
+        lines = raw.count(b"\n") + (0 if raw.endswith(b"\n") or not raw else 1)
+        if claim.line is not None and claim.line > lines:
+            return f"{claim.value}:{claim.line} is past the end of the file ({lines} lines)"
         return None
-    try:
-        return int((moment + (CLOCK_SLACK if slack else timedelta())).timestamp())
-    except (OverflowError, ValueError, OSError):
-        return None  # a time at the edge of the calendar (9999-12-31): as good as unknown
+
+    return fact
 
 
-def _window(since: datetime | None, until: datetime | None) -> str:
-    if since and until:
-        return f"between {since.isoformat()} and {until.isoformat()} "
-    if until:
-        return f"up to {until.isoformat()} "
-    return ""
+def _undefined(claim: Claim) -> _Fact:
+    def fact(raw: bytes | None) -> str | None:
+        if raw is None:
+            return f"{claim.value}::{claim.test} names a test in a file that does not exist"
+        defined = re.search(
+            rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(claim.test)}[ \t]*\(",
+            raw.decode("utf-8", "replace"),
+            re.M,
+        )
+        return (
+            None
+            if defined
+            else f"{claim.value}::{claim.test} names a test that {claim.value} does not define"
+        )
+
+    return fact
 
 
-def _time_of(document: Document, pointer: str) -> datetime | None:
-    """The document's time at ``pointer``; a date alone counts as the end of its day."""
-    if not pointer or not isinstance(document.data, dict):
-        return None
-    value = document.data.get(pointer.strip("/"))
-    moment = parse_timestamp(value)
-    if moment is not None and isinstance(value, str) and len(value.strip()) == 10:
-        try:
-            moment += timedelta(days=1, seconds=-1)
-        except OverflowError:
-            return None
-    return moment
+def _not_written(claim: Claim) -> _Fact:
+    def fact(raw: bytes | None) -> str | None:
+        return f"test file {claim.value} is claimed written, but it does not exist" if raw is None else None
+
+    return fact
+
+
+def _still_there(claim: Claim) -> _Fact:
+    def fact(raw: bytes | None) -> str | None:
+        return None if raw is None else f"{claim.value} is claimed deleted, but it is still there"
+
+    return fact
 
 
 def _finish_test_counts(group: Group) -> list[Hit]:

@@ -62,6 +62,25 @@ def check_claimed_paths_exist(group: Group, settings: Settings) -> Iterator[Hit]
     return hits(group, settings, "EV101")
 
 
+def check_claimed_paths_not_ignored(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A claimed file that is absent and that git ignores cannot be judged: it says so.
+
+    **What it does**: for a path a handoff claims that is not in the working tree, the index or
+    any commit, and that the repository's ignore rules (`.gitignore`, `.git/info/exclude`) ignore,
+    reports a note (severity info) in place of EV101: an ignored file is never committed, so a
+    clone cannot have it.
+
+    **Why is this bad?** It is not: the claim may be true on the machine that wrote it (a build
+    output, a local `.env`), but nothing here can confirm it.
+
+    **Example**: `"files_changed": [{"path": "dist/report.html", "change_type": "created"}]` with
+    `dist/` in `.gitignore`.
+
+    **Use instead**: claim the committed files the work changed; name generated files as such.
+    """
+    return hits(group, settings, "EV104")
+
+
 def check_claimed_changes_happened(group: Group, settings: Settings) -> Iterator[Hit]:
     """A file claimed added or modified was touched while the handoff's work was done.
 
@@ -237,6 +256,13 @@ def check_test_counts_agree_with_the_run(group: Group, settings: Settings) -> It
 EVIDENCE_RULES: tuple[Rule, ...] = (
     listed("EV001", "evidence-unavailable", check_evidence_available, scope="chain", severity=Severity.INFO),
     listed("EV101", "claimed-path-missing", check_claimed_paths_exist, scope="chain", modes=("FM-2.6",)),
+    listed(
+        "EV104",
+        "claimed-path-ignored",
+        check_claimed_paths_not_ignored,
+        scope="chain",
+        severity=Severity.INFO,
+    ),
     listed(
         "EV102",
         "claimed-change-not-found",

@@ -7,7 +7,7 @@ import re
 from pytest_handoff.validation.fastcheck import json_equal as _json_equal
 from pytest_handoff.validation.formats import is_rfc3339_date_time as _date_time
 
-FINGERPRINT = '{"$id":"https://pytest-handoff.dev/schemas/yolo-artifacts/summary_front_matter.schema.json","$schema":"http://json-schema.org/draft-07/schema#","description":"YAML front matter of YOLO\'s Markdown summaries (releases since 2026-02-20). Required: what YOLO\'s own summary validator requires (phase, plan, status, tasks_completed, tasks_total, commit_hashes; status complete, partial or failed). Other keys are allowed.","properties":{"commit_hashes":{"description":"commits of the work (7 or more hexadecimal characters)","items":{"pattern":"^[0-9a-f]{7,40}$","type":"string"},"type":"array"},"deviations":{"description":"deviations from the plan","type":["array","integer","string"]},"files_modified":{"description":"files the work changed","items":{"type":"string"},"type":"array"},"phase":{"description":"phase number","minimum":0,"pattern":"^[0-9]{1,3}[a-z]?$","type":["integer","string"]},"plan":{"description":"plan number","minimum":0,"pattern":"^[0-9]{1,3}[a-z]?$","type":["integer","string"]},"status":{"description":"status","enum":["complete","partial","failed"]},"tasks_completed":{"description":"tasks completed","minimum":0,"type":"integer"},"tasks_total":{"description":"tasks of the plan","minimum":0,"type":"integer"},"title":{"description":"title","minLength":1,"type":"string"}},"required":["phase","plan","status","tasks_completed","tasks_total","commit_hashes"],"title":"YOLO summary front matter (NN-SUMMARY.md, NN-MM-SUMMARY.md)","type":"object"}'
+FINGERPRINT = '{"$id":"https://pytest-handoff.dev/schemas/yolo-artifacts/summary_front_matter.schema.json","$schema":"http://json-schema.org/draft-07/schema#","description":"YAML front matter of YOLO\'s Markdown summaries (releases since 2026-02-20). Required: what YOLO\'s own summary validator requires (phase, plan, status, tasks_completed, tasks_total, commit_hashes; status complete, partial or failed). Other keys are allowed.","properties":{"commit_hashes":{"description":"commits of the work: 7 to 40 hexadecimal characters as text, or a number of 7 to 40 digits (YAML reads an unquoted hash of digits alone, as YOLO\'s template writes it, as a number: it is the hash)","items":{"anyOf":[{"pattern":"^[0-9a-f]{7,40}$","type":"string"},{"maximum":9999999999999999999999999999999999999999,"minimum":1000000,"type":"integer"}]},"type":"array"},"deviations":{"description":"deviations from the plan","type":["array","integer","string"]},"files_modified":{"description":"files the work changed","items":{"type":"string"},"type":"array"},"phase":{"description":"phase number","minimum":0,"pattern":"^[0-9]{1,3}[a-z]?$","type":["integer","string"]},"plan":{"description":"plan number","minimum":0,"pattern":"^[0-9]{1,3}[a-z]?$","type":["integer","string"]},"status":{"description":"status","enum":["complete","partial","failed"]},"tasks_completed":{"description":"tasks completed","minimum":0,"type":"integer"},"tasks_total":{"description":"tasks of the plan","minimum":0,"type":"integer"},"title":{"description":"title","minLength":1,"type":"string"}},"required":["phase","plan","status","tasks_completed","tasks_total","commit_hashes"],"title":"YOLO summary front matter (NN-SUMMARY.md, NN-MM-SUMMARY.md)","type":"object"}'
 
 
 def check():
@@ -17,6 +17,8 @@ def check():
     _c5 = frozenset(['complete', 'failed', 'partial'])
     _c6 = 0
     _c7 = re.compile('^[0-9a-f]{7,40}$')
+    _c8 = 1000000
+    _c9 = 9999999999999999999999999999999999999999
     def _f0(v):
         if not (isinstance(v, dict)): return False
         if isinstance(v, dict):
@@ -52,20 +54,28 @@ def check():
                 if not _f6(x): return False
         return True
     def _f6(v):
+        if not (_f7(v) or _f8(v)): return False
+        return True
+    def _f7(v):
         if not (isinstance(v, str)): return False
         if isinstance(v, str) and _c7.search(v) is None: return False
         return True
-    def _f7(v):
+    def _f8(v):
+        if not (((isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()))): return False
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v < _c8: return False
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v > _c9: return False
+        return True
+    def _f9(v):
         if not (isinstance(v, list)): return False
         if isinstance(v, list):
             for x in v:
-                if not _f8(x): return False
+                if not _f10(x): return False
         return True
-    def _f8(v):
+    def _f10(v):
         if not (isinstance(v, str)): return False
         return True
-    def _f9(v):
+    def _f11(v):
         if not (isinstance(v, list) or ((isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer())) or isinstance(v, str)): return False
         return True
-    _t0 = {'phase': _f1, 'plan': _f1, 'title': _f2, 'status': _f3, 'tasks_completed': _f4, 'tasks_total': _f4, 'commit_hashes': _f5, 'files_modified': _f7, 'deviations': _f9}
+    _t0 = {'phase': _f1, 'plan': _f1, 'title': _f2, 'status': _f3, 'tasks_completed': _f4, 'tasks_total': _f4, 'commit_hashes': _f5, 'files_modified': _f9, 'deviations': _f11}
     return _f0

@@ -1,0 +1,136 @@
+"""When a handoff was written, and which state of the repository its claims are judged against.
+
+A committed handoff whose file has no uncommitted change was written as of the last commit of
+HEAD's history that changed it: its claims are judged against that commit (the file's text then),
+and the working tree. A modified or untracked handoff is judged against the working tree.
+
+A handoff's own time (its ``timestamp``, ``dt``...) bounds the commits that can support its claims.
+A date alone covers its whole day in the author's time zone: the time zone of the commit that
+wrote the handoff, else this machine's.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from pytest_handoff.read.times import parse_timestamp
+
+if TYPE_CHECKING:
+    from pytest_handoff.rules.evidence.repository import Commit, Repository
+    from pytest_handoff.values.documents import Document
+
+#: Minutes a commit may be dated after its handoff (clocks of two machines, a commit made while
+#: the handoff was written) before it counts as later than the handoff.
+CLOCK_SLACK = timedelta(minutes=10)
+
+
+class State(NamedTuple):
+    """The state of the repository a handoff's claims are judged against."""
+
+    commit: Commit | None  # the commit that last changed the handoff; None: the working tree
+    why: str = ""  # why the working tree (the handoff is not committed, or has changes)
+
+    @property
+    def said(self) -> str:
+        """How findings name it."""
+        if self.commit is None:
+            return f"judged in the working tree{f': {self.why}' if self.why else ''}"
+        return f"judged at commit {self.commit.sha[:12]}, the handoff's last change"
+
+
+class Span(NamedTuple):
+    """A handoff's time: an instant (``start == end``) or a whole day."""
+
+    start: datetime
+    end: datetime
+
+
+WORKING_TREE = State(None)
+
+
+def state_of(document: Document, repository: Repository | None) -> State:
+    """The state ``document``'s claims are judged against (see the module's docs)."""
+    if repository is None or repository.top is None:
+        return WORKING_TREE
+    name = _git_name(document.path, repository)
+    if name is None:
+        return WORKING_TREE
+    if name in repository.uncommitted or name not in repository.indexed:
+        return State(None, "the handoff is not committed")
+    commit = repository.last_change(name)
+    return State(commit) if commit is not None else WORKING_TREE
+
+
+def _git_name(path: Path, repository: Repository) -> str | None:
+    top = repository.top
+    if top is None:
+        return None
+    try:
+        return Path(os.path.realpath(path)).relative_to(os.path.realpath(top)).as_posix()
+    except ValueError:
+        return None
+
+
+def span_of(document: Document, pointer: str, state: State) -> Span | None:
+    """The time the document gives at ``pointer`` (a date alone: its day in the author's zone)."""
+    if not pointer or not isinstance(document.data, dict):
+        return None
+    value = document.data.get(pointer.strip("/"))
+    moment = parse_timestamp(value)
+    if moment is None or not isinstance(value, str):
+        return None
+    text = value.strip()
+    zone = _author_zone(state)
+    try:
+        if len(text) == 10:  # a date alone
+            start = datetime(moment.year, moment.month, moment.day, tzinfo=zone)
+            return Span(start, start + timedelta(days=1, seconds=-1))
+        if not _zoned(text):  # a local time without its zone: the author's
+            moment = moment.replace(tzinfo=zone)
+        moment.timestamp()  # a time at the edge of the calendar fails here, not later
+    except (OverflowError, ValueError, OSError):
+        return None
+    return Span(moment, moment)
+
+
+def _zoned(text: str) -> bool:
+    tail = text[10:]
+    return tail.endswith(("Z", "z")) or "+" in tail or "-" in tail
+
+
+def _author_zone(state: State) -> timezone:
+    if state.commit is not None:
+        return timezone(timedelta(seconds=state.commit.offset))
+    local = datetime.now().astimezone().utcoffset() or timedelta()
+    return timezone(local)
+
+
+def seconds(moment: datetime | None, *, slack: bool = False) -> int | None:
+    """``moment`` as seconds since the epoch (with :data:`CLOCK_SLACK` added when ``slack``)."""
+    if moment is None:
+        return None
+    try:
+        return int((moment + (CLOCK_SLACK if slack else timedelta())).timestamp())
+    except (OverflowError, ValueError, OSError):
+        return None  # a time at the edge of the calendar (9999-12-31): as good as unknown
+
+
+def latest(span: Span | None, state: State) -> int | None:
+    """The last second a commit the handoff knew of can be dated: its time (with slack), or the
+    commit that wrote it, whichever is later (None when the handoff gives no time)."""
+    bound = seconds(span.end, slack=True) if span else None
+    if bound is None or state.commit is None:
+        return bound
+    return max(bound, state.commit.time)
+
+
+def window(since: datetime | None, until: datetime | None) -> str:
+    """How a message names the dates of a window ("between A and B ")."""
+    if since and until:
+        return f"between {since.isoformat()} and {until.isoformat()} "
+    if until:
+        return f"up to {until.isoformat()} "
+    return ""
