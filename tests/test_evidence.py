@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from pytest_handoff.cli import main
+from tests.agent_loop import write_claimed_files
 from tests.conftest import EXAMPLES
 
 pytestmark = pytest.mark.slow  # real git repositories
@@ -47,32 +48,11 @@ def edit(root: Path, relative: str, change: Any) -> None:
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
-def claimed_files(root: Path) -> dict[str, str]:
-    """Every file the example chain names, with contents that hold what it claims of them."""
-    files: dict[str, str] = {}
-    chain = root / CHAIN
-    requirements = json.loads((chain / "01-ba-agent.json").read_text())
-    dev = json.loads((chain / "02-dev-agent.json").read_text())
-    test = json.loads((chain / "03-test-agent.json").read_text())
-    lines = "".join(f"# line {n}\n" for n in range(1, 200))
-    for path in [*requirements["affected_modules"], *(f["path"] for f in dev["files_changed"])]:
-        files[path] = lines
-    tests = "".join(f"def test_case_{n}():\n    pass\n" for n in range(10))
-    for path in [*dev["unit_tests_written"]["files"], *test["test_files_created"]]:
-        files[path] = tests
-    return files
-
-
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copytree(EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay", tmp_path / ".neuralrelay")
     git(tmp_path, "init", "-q")
-    for relative, text in sorted(claimed_files(tmp_path).items(), key=lambda item: "." in item[0]):
-        if "." not in Path(relative).name:  # a module named as its folder
-            (tmp_path / relative).mkdir(parents=True, exist_ok=True)
-            continue
-        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / relative).write_text(text, encoding="utf-8")
+    write_claimed_files(tmp_path, tmp_path / CHAIN)
     git(tmp_path, "add", "-A")
     git(tmp_path, "commit", "-qm", "the work of the chain")
     monkeypatch.chdir(tmp_path)

@@ -30,7 +30,7 @@ from pytest_handoff.rules.evidence.moments import (
     window,
 )
 from pytest_handoff.rules.evidence.repository import GitError, Repository, repository_for
-from pytest_handoff.rules.evidence.runs import TestRun, verdict
+from pytest_handoff.rules.evidence.runs import RunOfTests, verdict
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
@@ -347,7 +347,9 @@ class _Judge:
         except JUnitError as error:
             self.cannot(claim, str(error), "the JUnit report")
             return
-        run = TestRun(self._shown(report.path), report.tests, report.failures, report.skipped, report.failing)
+        run = RunOfTests(
+            self._shown(report.path), report.tests, report.failures, report.skipped, report.failing
+        )
         said = verdict(claim, run)
         if said is not None:
             self.report(said[0], claim, said[1])

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 NAMED = 5
 
 
-class TestRun(NamedTuple):
+class RunOfTests(NamedTuple):
     """What a run of the tests gave: its totals and the tests that failed (or errored)."""
 
     shown: str  # how findings name it: a report's path, "this pytest session"
@@ -46,7 +46,7 @@ class SessionClaim(NamedTuple):
     totals: tuple[int | None, int | None, int | None] = (None, None, None)
 
 
-def verdict(claim: Claim | SessionClaim, run: TestRun) -> tuple[str, str] | None:
+def verdict(claim: Claim | SessionClaim, run: RunOfTests) -> tuple[str, str] | None:
     """The code and message of what ``run`` says against ``claim`` (None when it agrees)."""
     if claim.kind == "test_verdict":
         if claim.value.upper() == "PASS" and run.failures:
@@ -93,7 +93,7 @@ def verdict(claim: Claim | SessionClaim, run: TestRun) -> tuple[str, str] | None
     return None
 
 
-def reconcile(claims: Iterable[SessionClaim], run: TestRun) -> list[Finding]:
+def reconcile(claims: Iterable[SessionClaim], run: RunOfTests) -> list[Finding]:
     """The EV501 findings of ``claims`` that ``run`` (this session) contradicts."""
     found: list[Finding] = []
     for claim in claims:
@@ -103,17 +103,17 @@ def reconcile(claims: Iterable[SessionClaim], run: TestRun) -> list[Finding]:
     return found
 
 
-def session_run(outcomes: dict[str, str]) -> TestRun | None:
+def session_run(outcomes: dict[str, str]) -> RunOfTests | None:
     """This session's run from its tests' outcomes (node id -> passed, failed or skipped); None
     when no test ran but the handoffs'."""
     if not outcomes:
         return None
     failing = tuple(sorted(node for node, outcome in outcomes.items() if outcome == "failed"))
     skipped = sum(1 for outcome in outcomes.values() if outcome == "skipped")
-    return TestRun("this pytest session", len(outcomes), len(failing), skipped, failing, session=True)
+    return RunOfTests("this pytest session", len(outcomes), len(failing), skipped, failing, session=True)
 
 
-def failing(run: TestRun) -> str:
+def failing(run: RunOfTests) -> str:
     """The failing tests, named as the run names them, every secret in a name masked (a
     parametrised id can hold a token: ``test_login[ghp_...]``)."""
     if not run.failing:
