@@ -17,8 +17,9 @@ fi
 if [[ -n "${INPUT_PROFILE:-}" ]]; then
   args+=(--profile "$INPUT_PROFILE")
 fi
-if [[ "${INPUT_EVIDENCE:-false}" == "true" ]]; then
-  args+=(--evidence)
+# Evidence is on by default in a git repository, as in every entry point; 'false' turns it off.
+if [[ "${INPUT_EVIDENCE:-true}" == "false" ]]; then
+  args+=(--no-evidence)
 fi
 # Paths: split on white space and new lines only (no globbing, no other shell expansion).
 if [[ -n "${INPUT_PATHS:-}" ]]; then

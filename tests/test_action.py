@@ -70,6 +70,18 @@ def test_a_clean_chain_passes_the_step(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
+def test_ev101_the_step_judges_claims_by_default_and_evidence_false_turns_it_off(tmp_path: Path) -> None:
+    from tests.agent_loop import DEV, Project, in_git
+
+    project = in_git(Project(tmp_path / "project"))
+    project.replace(DEV, project.changed(DEV, lambda data: data["files_changed"][0].update(path="made/up.py")))
+    done, _, _ = run_action(project.root, tmp_path, sarif="")
+    assert done.returncode == 1, done.stderr
+    assert "EV101" in done.stdout
+    done, _, _ = run_action(project.root, tmp_path, sarif="", evidence="false")
+    assert done.returncode == 0, done.stdout
+
+
 def test_paths_are_split_into_arguments_and_never_run_as_shell(broken: Path, tmp_path: Path) -> None:
     done, _, _ = run_action(broken, tmp_path, paths="$(touch pwned) `touch pwned2`", sarif="")
     assert done.returncode == 2  # no such files: a usage error naming them

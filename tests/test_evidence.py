@@ -17,7 +17,7 @@ import pytest
 
 from pytest_handoff.cli import main
 from tests.agent_loop import write_claimed_files
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, REPO
 
 pytestmark = pytest.mark.slow  # real git repositories
 
@@ -580,3 +580,13 @@ def test_ev201_a_commit_no_branch_reaches_any_more_but_that_exists_is_no_finding
     write_phase(yolo_repo, "05-01.plan.jsonl", PLAN)
     write_phase(yolo_repo, "05-01.summary.jsonl", [summary(first)])
     assert evidence(capsys) == []
+
+
+def test_the_readmes_evidence_excerpt_is_part_of_the_evidence_pages_real_output() -> None:
+    # The page's example is compared with the command's output above; the README quotes it.
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    excerpt = readme.split("<!-- evidence:start -->\n```\n", 1)[1].split("```\n<!-- evidence:end -->", 1)[0]
+    page = (REPO / "docs" / "evidence.md").read_text(encoding="utf-8")
+    lines = [line for line in excerpt.splitlines() if line]
+    assert len(lines) == 4
+    assert all(line in page.splitlines() for line in lines)

@@ -82,7 +82,7 @@ def _as_codes(value: Any, key: str, source: str) -> tuple[str, ...]:
 
 
 #: Every key ``[tool.handoff]`` itself knows, as the configuration page (docs/configuration.md) spells them.
-KEYS = ("select", "ignore", "severity", "threshold", "max-file-size", "profile")
+KEYS = ("select", "ignore", "severity", "threshold", "max-file-size", "profile", "evidence", "evidence-junit")
 
 
 def _parse(
