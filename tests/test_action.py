@@ -74,7 +74,9 @@ def test_ev101_the_step_judges_claims_by_default_and_evidence_false_turns_it_off
     from tests.agent_loop import DEV, Project, in_git
 
     project = in_git(Project(tmp_path / "project"))
-    project.replace(DEV, project.changed(DEV, lambda data: data["files_changed"][0].update(path="made/up.py")))
+    project.replace(
+        DEV, project.changed(DEV, lambda data: data["files_changed"][0].update(path="made/up.py"))
+    )
     done, _, _ = run_action(project.root, tmp_path, sarif="")
     assert done.returncode == 1, done.stderr
     assert "EV101" in done.stdout

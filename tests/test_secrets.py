@@ -115,6 +115,8 @@ JSON_VALUES = st.lists(
 )
 # Found by this test: an escaped quote before the separator and an escaped dotted capital I.
 @example(data={"notes": '"api_key" : =tokenCREDENT\u0130AL'}, indent=False)
+# And a no-break space before the colon, which json.dumps writes as \u00a0.
+@example(data={"notes": '"api_key"\xa0 : ABCDEFGHIJKLMNOP1234'}, indent=False)
 def test_the_fast_pre_check_never_hides_a_secret_in_a_json_document(
     data: dict[str, Any], indent: bool
 ) -> None:

@@ -5,6 +5,7 @@ it runs in (:mod:`pytest_handoff.plugin.session`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.rules.selection import decision_for
@@ -27,7 +28,7 @@ def evidence_parts(
     rule = rules.by_code.get("EV501")
     severity = decision_for(rule.code, rule.severity, settings) if rule is not None else None
     session: list[Any] = []
-    if rule is not None and severity is not None and verdicts.session:
+    if rule is not None and severity is not None and verdicts.session and settings.evidence_session:
         from pytest_handoff.rules.evidence.runs import SessionClaim
 
         for hit, claim in verdicts.session:
@@ -35,3 +36,24 @@ def evidence_parts(
             placed = placed.replace(path=shown_paths.get(placed.path, placed.path), chain=group.group_id)
             session.append(SessionClaim(placed, claim.kind, claim.value, claim.test, claim.totals))
     return {"claims_judged": verdicts.judged[0], "session_claims": tuple(session)}
+
+
+def start_asking_git(root: Path) -> None:
+    """Start git's answers to what claims need while the run discovers and reads (evidence on)."""
+    from pytest_handoff.rules.evidence.repository import GitError, repository_for
+
+    try:
+        repository = repository_for(root)
+        if not repository.problem:
+            repository.start()
+    except GitError:
+        pass  # said where a claim needs git
+
+
+def prepare_git(root: Path) -> None:
+    """Read git's answers now, before a process pool forks: every worker inherits them."""
+    from pytest_handoff.rules.evidence.repository import repository_for
+
+    repository = repository_for(root)
+    if not repository.problem:
+        repository.prepare()

@@ -89,6 +89,11 @@ def check_groups(
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
+    if settings.evidence:  # asked once, here: the forked workers inherit git's answers
+        from pytest_handoff.pipeline.evidence import prepare_git
+
+        prepare_git(root)
+
     check = partial(_check_forked, settings=settings, root=root, cache=cache, summarise=summarise)
     # The workers are forked when the tasks are submitted, and inherit the chains through the
     # initializer's arguments (never pickled with fork): tasks are indices, and results come

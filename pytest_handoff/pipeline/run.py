@@ -52,6 +52,11 @@ class Run:
     def discover(self, paths: Sequence[Path], deleted: Sequence[Path] = ()) -> Discovery:
         from pytest_handoff.pipeline.discovery import discover
 
+        if self.settings.evidence:  # git answers while the files are found and read
+            from pytest_handoff.pipeline.evidence import start_asking_git
+
+            start_asking_git(self.root)
+
         return discover(paths, self.root, self.settings, deleted, registry=self.registry)
 
     def check(
@@ -139,6 +144,10 @@ def check_paths(
     from pytest_handoff.pipeline.discovery import discover
     from pytest_handoff.pipeline.parallel import check_groups
 
+    if settings.evidence:  # git answers while the files are found and read
+        from pytest_handoff.pipeline.evidence import start_asking_git
+
+        start_asking_git(root)
     discovery = discover(paths, root, settings, deleted, registry=registry)
     gone: dict[str, list[str]] = {}  # deleted files by their folder
     for given in deleted:

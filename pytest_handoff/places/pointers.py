@@ -31,7 +31,12 @@ def pointer_join(parent: str, token: str | int) -> str:
 
 def resolve(data: Any, field: str) -> Iterator[tuple[str, Any]]:
     """Every (pointer, value) ``field`` reaches in ``data``, in document order; ``*`` fans out."""
-    tokens = field[1:].split("/") if field else []
+    tokens = _tokens(field)
+    if "*" not in tokens:  # one place at most: no stack
+        found = _at(data, tokens)
+        if found is not _MISSING:
+            yield field, found
+        return
     # A stack of (pointer, value, tokens used): children pushed in reverse come out in order.
     pending: list[tuple[str, Any, int]] = [("", data, 0)]
     while pending:
@@ -49,8 +54,35 @@ def resolve(data: Any, field: str) -> Iterator[tuple[str, Any]]:
                 children = []
             pending.extend((child, item, used + 1) for child, item in reversed(children))
             continue
-        key = unescape_pointer_token(token)
-        if isinstance(value, dict) and key in value:
-            pending.append((f"{pointer}/{token}", value[key], used + 1))
-        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
-            pending.append((f"{pointer}/{token}", value[int(token)], used + 1))
+        found = _at(value, (token,))
+        if found is not _MISSING:
+            pending.append((f"{pointer}/{token}", found, used + 1))
+
+
+_MISSING = object()
+#: Fields' tokens, split once (a run resolves the same few fields in every document).
+_SPLIT: dict[str, tuple[str, ...]] = {}
+
+
+def _tokens(field: str) -> tuple[str, ...]:
+    found = _SPLIT.get(field)
+    if found is None:
+        if len(_SPLIT) > 4096:
+            _SPLIT.clear()
+        found = _SPLIT[field] = tuple(field[1:].split("/")) if field else ()
+    return found
+
+
+def _at(value: Any, tokens: tuple[str, ...]) -> Any:
+    """The value at ``tokens`` (escaped, no ``*``) below ``value``, or ``_MISSING``."""
+    for token in tokens:
+        if isinstance(value, dict):
+            key = unescape_pointer_token(token) if "~" in token else token
+            if key not in value:
+                return _MISSING
+            value = value[key]
+        elif isinstance(value, list) and token.isascii() and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return _MISSING
+    return value

@@ -162,6 +162,8 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         overrides = _ini_overrides(config)
         run = Run.in_project(config.rootpath, overrides=overrides, source="pytest ini options")
+        if run.settings.evidence:  # the session's own outcomes are a run to hold test claims to
+            run.settings = run.settings._replace(evidence_session=True)
         settings, registry = run.settings, run.registry
         # The profiles that read tables of their own refuse bad values now, once: not as an error
         # of every group they would check.

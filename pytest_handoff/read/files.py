@@ -214,6 +214,24 @@ def _link_on_the_way(folder: str, top: str, known: dict[str, bool]) -> bool:
     return linked
 
 
+def leads_out_of(root: str, relative: str, links: dict[str, bool]) -> bool:
+    """True when ``relative`` (a path a handoff names, relative to the absolute ``root``) leads out
+    of ``root``: an absolute path, ``..`` past it, or a symbolic link on the way whose target is
+    outside. ``links`` remembers which folders are links (a path is resolved only when one is)."""
+    if os.path.isabs(relative):
+        return True
+    absolute = os.path.normpath(os.path.join(root, relative))
+    if not absolute.startswith(root.rstrip(os.sep) + os.sep):
+        return absolute != root
+    folder = os.path.dirname(absolute)
+    linked = links.get(folder)
+    if linked is None:
+        linked = _link_on_the_way(folder, root, links)
+    if not (linked or os.path.islink(absolute)):
+        return False
+    return not Path(os.path.realpath(absolute)).is_relative_to(os.path.realpath(root))
+
+
 def link_out_of(
     root: Path, path: Path, display_path: str, links: dict[str, bool] | None = None
 ) -> Finding | None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 #: A command's output past this many bytes is refused (a history too large to hold).
 MAX_OUTPUT = 256 * 1024 * 1024
@@ -71,24 +71,78 @@ def run_git(folder: Path, args: Sequence[str], *, stdin: bytes | None = None) ->
     :class:`GitError` when git is not installed, takes longer than :data:`TIMEOUT` or prints more
     than :data:`MAX_OUTPUT`; a non-zero exit code is the caller's to judge.
     """
+    return run_gits(folder, [args], stdin=stdin)[0]
+
+
+def run_gits(
+    folder: Path, commands: Sequence[Sequence[str]], *, stdin: bytes | None = None
+) -> list[GitOutput]:
+    """Run several git commands at once (as :func:`run_git` runs one; ``stdin`` goes to each): they
+    start together, so a process that asks git several questions waits for the slowest, not the sum."""
+    return start_gits(folder, commands, stdin=stdin).outputs()
+
+
+class Started:
+    """Git commands started and not waited for (:func:`start_gits`): :meth:`outputs` waits."""
+
+    def __init__(self, started: list[tuple[Sequence[str], Any]], stdin: bytes | None) -> None:
+        self._started = started
+        self._stdin = stdin
+
+    def outputs(self) -> list[GitOutput]:
+        """Each command's exit code and output, in order (:class:`GitError` as :func:`run_git` raises)."""
+        import subprocess
+
+        try:
+            done = []
+            for args, process in self._started:
+                try:
+                    out, err = process.communicate(self._stdin, timeout=TIMEOUT)
+                except subprocess.TimeoutExpired:
+                    raise GitError(f"git {args[0]} took more than {TIMEOUT} s") from None
+                if len(out) > MAX_OUTPUT:
+                    raise GitError(f"git {args[0]}: more output than {MAX_OUTPUT // (1024 * 1024)} MB")
+                done.append(GitOutput(process.returncode, out, err))
+            return done
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        """End every command still running (its output is not wanted)."""
+        for _, process in self._started:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+def start_gits(folder: Path, commands: Sequence[Sequence[str]], *, stdin: bytes | None = None) -> Started:
+    """Start git commands (each as :func:`run_git` runs it) and return without waiting for them."""
     import subprocess  # imported here: a run that never asks git does not pay for it
 
+    started: list[tuple[Sequence[str], Any]] = []
+    try:
+        for args in commands:
+            argv, env = _command(folder, args)
+            process = subprocess.Popen(
+                argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+            )  # fmt: skip
+            started.append((args, process))
+    except OSError as error:
+        Started(started, None).stop()
+        why = "it is not on PATH" if isinstance(error, FileNotFoundError) else error.strerror or str(error)
+        raise GitError(f"cannot run git: {why}") from None
+    return Started(started, stdin)
+
+
+def _command(folder: Path, args: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """The argv and environment of ``git -C folder ARGS``, every program-running key neutralised."""
     overrides = list(SAFE_CONFIG)
     if args and args[0] in _READS_CONTENT:
         overrides += driver_overrides(folder)
     options = [option for key, value in overrides if "=" not in key for option in ("-c", f"{key}={value}")]
     argv = ["git", "--no-pager", "--no-optional-locks", *options, "-C", str(folder), *_armoured(args)]
-    env = git_environment([(key, value) for key, value in overrides if "=" in key])
-    try:
-        done = subprocess.run(argv, input=stdin, capture_output=True, timeout=TIMEOUT, env=env, check=False)
-    except OSError as error:
-        why = "it is not on PATH" if isinstance(error, FileNotFoundError) else error.strerror or str(error)
-        raise GitError(f"cannot run git: {why}") from None
-    except subprocess.TimeoutExpired:
-        raise GitError(f"git {args[0]} took more than {TIMEOUT} s") from None
-    if len(done.stdout) > MAX_OUTPUT:
-        raise GitError(f"git {args[0]}: more output than {MAX_OUTPUT // (1024 * 1024)} MB")
-    return GitOutput(done.returncode, done.stdout, done.stderr)
+    return argv, git_environment([(key, value) for key, value in overrides if "=" in key])
 
 
 def git_text(folder: Path, *args: str, stdin: str | None = None) -> str:

@@ -71,9 +71,13 @@ _AFTER_KEY_WORD = re.compile(
     rb"[A-Za-z_\-]*(?:\\?[\"'])?" + _SPACE + rb"[:=]" + _SPACE + rb"(?:\\?[\"'])?[A-Za-z0-9+/=_\-.~\\]{16}"
 )
 # Escapes a JSON writer never needs but that could spell part of a secret's shape: printable
-# ASCII (but &, < and >, which some writers always escape), and the characters case-insensitive
-# matching reads as k, s or i (see _ASCII_FOLDS).
-_ESCAPED_SHAPE = re.compile(rb"\\u(?:00(?:2[0-57-9a-f]|3[0-9abdf]|[4-7][0-9a-f])|0130|0131|017f|212a)")
+# ASCII (but &, < and >, which some writers always escape), the characters case-insensitive
+# matching reads as k, s or i (see _ASCII_FOLDS), and white space (what _SPACE spans, escaped:
+# ensure_ascii writes a no-break space between a key and its colon as \u00a0).
+_ESCAPED_SHAPE = re.compile(
+    rb"\\u(?:00(?:0[9a-d]|1[c-f]|2[0-57-9a-f]|3[0-9abdf]|[4-7][0-9a-f]|85|a0)|0130|0131|017f|212a"
+    rb"|1680|200[0-9a]|202[89f]|205f|3000)"
+)
 # A key-like JSON key holding a string or a list of strings: find_secrets() judges those values
 # whatever characters they hold (NeuralRelay's own such keys, tokens_used and total_tokens, hold
 # numbers).

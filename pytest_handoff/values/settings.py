@@ -36,6 +36,8 @@ class Settings(NamedTuple):
     evidence: bool | None = None
     # Why evidence is off though nobody turned it off ("not a git repository"); empty otherwise.
     evidence_off: str = ""
+    # Keep the handoffs' test claims for the pytest session to reconcile (set by the plugin only).
+    evidence_session: bool = False
     # A JUnit XML report the handoffs' test claims are reconciled with (implies ``evidence``).
     evidence_junit: str = ""
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from pytest_handoff.cli import main
+from pytest_handoff.rules.evidence import repository
 from tests.agent_loop import git
 
 pytestmark = pytest.mark.slow  # real git repositories
@@ -18,8 +19,12 @@ pytestmark = pytest.mark.slow  # real git repositories
 PHASE = ".yolo-planning/phases/01-calc"
 
 
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+@pytest.fixture(params=["paths asked", "whole history"])
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Path:
+    # Every test runs twice: with git asked about the group's own paths (a hook's few groups), and
+    # with the whole history read once (a run of many groups): the verdicts are the same.
+    if request.param == "whole history":
+        monkeypatch.setattr(repository, "PARTIAL_LOADS", 0)
     for variable in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GITHUB_ACTIONS", "FORCE_COLOR"):
         monkeypatch.delenv(variable, raising=False)
     root = tmp_path / "repo"

@@ -50,9 +50,7 @@ class Claim(NamedTuple):
 
 def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Claim]:
     """Every claim ``document`` makes at the places ``fields`` declare, in field order."""
-    for field in fields:
-        if field.handoff_types and document.handoff_type not in field.handoff_types:
-            continue
+    for field in _fields_of(fields, document.handoff_type):
         count = _number(_value_at(document.data, field.count_at)) if field.count_at else None
         for pointer, value in resolve(document.data, field.pointer):
             # The container of the value, where its change type or line sits (when a field has one).
@@ -60,6 +58,20 @@ def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Clai
                 _value_at(document.data, pointer.rsplit("/", 1)[0]) if field.change or field.line else None
             )
             yield from _claims_at(document, field, pointer, value, parent, count)
+
+
+_OF_TYPE: dict[tuple[int, str | None], tuple[Sequence[ClaimField], tuple[ClaimField, ...]]] = {}
+
+
+def _fields_of(fields: Sequence[ClaimField], handoff_type: str | None) -> tuple[ClaimField, ...]:
+    """The fields of ``fields`` that documents of ``handoff_type`` have (kept per profile's fields)."""
+    found = _OF_TYPE.get((id(fields), handoff_type))
+    if found is None or found[0] is not fields:
+        if len(_OF_TYPE) > 256:  # fields made per group (a contract's): keep the memo small
+            _OF_TYPE.clear()
+        chosen = tuple(f for f in fields if not f.handoff_types or handoff_type in f.handoff_types)
+        found = _OF_TYPE[id(fields), handoff_type] = (fields, chosen)
+    return found[1]
 
 
 def _claims_at(
@@ -157,11 +169,14 @@ def looks_like_path(text: str) -> bool:
     return (
         0 < len(text) <= 400
         and text.isprintable()
-        and not any(ch.isspace() for ch in text)
-        and "://" not in text
-        and not any(ch in text for ch in "*?[]{}<>|\"'`")
-        and any(ch.isalnum() for ch in text)
+        and _NOT_IN_A_PATH.search(text) is None
+        and _ALNUM.search(text) is not None
     )
+
+
+#: What no relative path a handoff names holds: white space, a URL's scheme, a glob or quoting.
+_NOT_IN_A_PATH = re.compile(r"[\s*?\[\]{}<>|\"'`]|://")
+_ALNUM = re.compile(r"[^\W_]")
 
 
 def _strings_in(value: Any, pointer: str) -> Iterator[tuple[str, str]]:

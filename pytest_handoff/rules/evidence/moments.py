@@ -11,9 +11,8 @@ wrote the handoff, else this machine's.
 
 from __future__ import annotations
 
-import os
+import functools
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_handoff.read.times import parse_timestamp
@@ -55,23 +54,13 @@ def state_of(document: Document, repository: Repository | None) -> State:
     """The state ``document``'s claims are judged against (see the module's docs)."""
     if repository is None or repository.top is None:
         return WORKING_TREE
-    name = _git_name(document.path, repository)
+    name = repository.name_of(document.path)
     if name is None:
         return WORKING_TREE
     if name in repository.uncommitted or name not in repository.indexed:
         return State(None, "the handoff is not committed")
     commit = repository.last_change(name)
     return State(commit) if commit is not None else WORKING_TREE
-
-
-def _git_name(path: Path, repository: Repository) -> str | None:
-    top = repository.top
-    if top is None:
-        return None
-    try:
-        return Path(os.path.realpath(path)).relative_to(os.path.realpath(top)).as_posix()
-    except ValueError:
-        return None
 
 
 def span_of(document: Document, pointer: str, state: State) -> Span | None:
@@ -103,9 +92,13 @@ def _zoned(text: str) -> bool:
 
 def _author_zone(state: State) -> timezone:
     if state.commit is not None:
-        return timezone(timedelta(seconds=state.commit.offset))
-    local = datetime.now().astimezone().utcoffset() or timedelta()
-    return timezone(local)
+        return _zone(state.commit.offset)
+    return _zone(int((datetime.now().astimezone().utcoffset() or timedelta()).total_seconds()))
+
+
+@functools.lru_cache(maxsize=64)
+def _zone(offset: int) -> timezone:
+    return timezone(timedelta(seconds=offset))
 
 
 def seconds(moment: datetime | None, *, slack: bool = False) -> int | None:

@@ -15,22 +15,25 @@ from __future__ import annotations
 
 import bisect
 import os
+import posixpath
 from collections.abc import Collection, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import NamedTuple
 
-from pytest_handoff.read.git import GitError, git_text, run_git
+from pytest_handoff.read.git import GitError, GitOutput, Started, git_text, run_git, start_gits
+from pytest_handoff.rules.evidence.gitlog import (
+    HEAD_LOG,
+    LOG,
+    NAMED_LOG,
+    PATH_LOG,
+    Commit,
+    batch_contents,
+    commits_of,
+    run_git_text,
+    text_of,
+)
 
 __all__ = ["Commit", "GitError", "Repository", "forget_repositories", "repository_for"]
-
-
-class Commit(NamedTuple):
-    sha: str
-    time: int  # author time, seconds since the epoch
-    paths: tuple[str, ...]
-    offset: int = 0  # the author's time zone, seconds east of UTC
-    position: int = 0  # its place in the history, newest first (0 is the newest)
 
 
 class Repository:
@@ -41,6 +44,22 @@ class Repository:
         self.top: Path | None = None
         self.problem = ""  # why git cannot be asked (empty when it can)
         self.shallow = False
+        self._folders: dict[str, str | None] = {}  # folder -> its git name (see name_of)
+        self._reals: dict[str, str] = {}  # folder -> its real path (see _real)
+        self._asked: dict[tuple[str, ...], GitOutput] = {}  # answers asked together (see ask_all)
+        self._pending: tuple[list[tuple[str, ...]], Started] | None = None  # see start
+        # The history: read whole (_whole), or of the paths and commits groups asked about (load).
+        self._whole = False
+        self._partial_loads = 0
+        self._known_paths: set[str] = set()
+        self._partial_by_path: dict[str, list[Commit]] = {}
+        self._named: dict[str, Commit | None] = {}  # a commit's name as written (lower case) -> it
+        self._last: dict[str, str | None] = {}  # a handoff's git name -> its last change on HEAD
+        self._names: dict[str, str | None] = {}  # a claimed path -> its git name (see relative)
+        #: What the evidence rules read of files unchanged since the last commit, by claimed path:
+        #: their bytes (or why not), their test cases. Kept for the life of this state of git.
+        self.contents: dict[str, bytes | str | None] = {}
+        self.test_cases: dict[str, int | None] = {}
         try:
             lines = git_text(root, "rev-parse", "--show-toplevel", "--is-shallow-repository").splitlines()
         except GitError as error:
@@ -52,25 +71,93 @@ class Repository:
         self.top = Path(lines[0])
         self.shallow = lines[1].strip() == "true"
 
-    def relative(self, path: str) -> str | None:
-        """``path`` (relative to the project root) as git names it, None when outside the repository."""
+    @cached_property
+    def _prefix(self) -> str | None:
+        """The project root as git names it ("" at the top of the repository; None when outside)."""
         if self.top is None:
             return None
-        try:
-            return (self.root / path).resolve().relative_to(self.top.resolve()).as_posix()
-        except (ValueError, OSError):
+        found = os.path.relpath(os.path.realpath(self.root), os.path.realpath(self.top))
+        if found == os.curdir:
+            return ""
+        return (
+            None if found == os.pardir or found.startswith(os.pardir + os.sep) else found.replace(os.sep, "/")
+        )
+
+    def relative(self, path: str) -> str | None:
+        """``path`` (relative to the project root) as git names it, None when outside the repository.
+        Named as written (a claim names the path, not a link's target: git tracks the link)."""
+        if path in self._names:
+            return self._names[path]
+        prefix = self._prefix
+        name: str | None = None
+        if prefix is not None:
+            name = posixpath.normpath(posixpath.join(prefix, path.replace(os.sep, "/")))
+            if name in (".", "..") or name.startswith(("../", "/")):
+                name = None
+        self._names[path] = name
+        return name
+
+    def name_of(self, path: Path) -> str | None:
+        """A file's path (absolute or relative to the working folder) as git names it (None when
+        outside the repository): its folder resolved once per folder."""
+        if self.top is None:
             return None
+        folder, name = os.path.split(os.path.abspath(path))
+        if folder not in self._folders:
+            real, top = self._real(folder), self._real_top
+            inside = real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+            self._folders[folder] = real[len(top) :].strip(os.sep).replace(os.sep, "/") if inside else None
+        prefix = self._folders[folder]
+        if prefix is None:
+            return None
+        return f"{prefix}/{name}" if prefix else name
+
+    def _real(self, folder: str) -> str:
+        """``folder``'s real path: its parent's (kept) and one look at whether it is a link, where
+        ``os.path.realpath`` looks at every folder on the way each time."""
+        real = self._reals.get(folder)
+        if real is None:
+            parent = os.path.dirname(folder)
+            if parent == folder or os.path.islink(folder):
+                real = os.path.realpath(folder)
+            else:
+                real = os.path.join(self._real(parent), os.path.basename(folder))
+            self._reals[folder] = real
+        return real
 
     @cached_property
+    def _real_top(self) -> str:
+        return os.path.realpath(self.top or self.root)
+
+    @cached_property
+    def _index(self) -> tuple[frozenset[str], frozenset[str]]:
+        """Every path of the index, and those of its regular files (not links or submodules)."""
+        every: list[str] = []
+        regular: list[str] = []
+        for entry in self._ask(*_INDEX).split("\0"):
+            mode, _, rest = entry.partition(" ")
+            name = rest.partition("\t")[2]
+            if name:
+                every.append(name)
+                if mode in ("100644", "100755"):
+                    regular.append(name)
+        return frozenset(every), frozenset(regular)
+
+    @property
     def indexed(self) -> frozenset[str]:
         """Every path of the index (the last commit's files and staged ones)."""
-        return frozenset(filter(None, self._ask("ls-files", "-z").split("\0")))
+        return self._index[0]
+
+    def unchanged_file(self, name: str) -> bool:
+        """True when ``name`` is a regular file of the index with no change in the work tree: it is on
+        disk as committed, and no symbolic link is on its way (git would list the change)."""
+        return name in self._index[1] and name not in self.uncommitted
 
     @cached_property
     def uncommitted(self) -> frozenset[str]:
         """Paths with changes not committed: staged, unstaged or untracked (both sides of a rename)."""
         found: set[str] = set()
-        entries = iter(self._ask("status", "--porcelain=v1", "-z", "--untracked-files=all").split("\0"))
+        entries = iter(self._ask(*_STATUS).split("\0"))
         for entry in entries:
             if len(entry) < 4:
                 continue
@@ -83,34 +170,104 @@ class Repository:
     @cached_property
     def history(self) -> tuple[Commit, ...]:
         """Every commit reachable from any ref, newest first, with the paths it touched."""
-        # Each commit opens with NUL and "//": no path git records starts with "/", so no file name
-        # can forge a record (a NUL never appears in one).
-        text = self._ask(
-            "log",
-            "--all",
-            "--no-renames",
-            "--date=format:%z",
-            "--format=%x00//%H %at %ad %P",
-            "--name-only",
-            "-z",
-        )
-        commits: list[Commit] = []
-        for block in text.split("\0//")[1:]:
-            head, _, rest = block.partition("\0")  # with -z, the format line ends in NUL
-            sha, when, zone, *parents = [*head.split(" "), "", ""]
-            names = rest[1:] if rest.startswith("\n") else rest  # the line break after the format line
-            # Where a shallow history is cut, git shows every file as added: no change it tells.
-            cut = self.shallow and not any(parents)
-            paths = () if cut else tuple(name for name in names.split("\0") if name)
-            if sha and when.isdigit():
-                commits.append(Commit(sha, int(when), paths, _offset(zone), len(commits)))
-        return tuple(commits)
+        return commits_of(self._ask(*LOG), self.shallow)
 
     @cached_property
     def _head_history(self) -> tuple[str, ...]:
         """The hashes of the commits HEAD reaches, HEAD first (none before the first commit)."""
-        done = run_git(self._top(), ("rev-list", "HEAD"))
+        done = self._asked.pop(_HEAD, None) or run_git(self._top(), _HEAD)
         return tuple(done.out.decode("ascii", "replace").split()) if done.code == 0 else ()
+
+    def start(self) -> None:
+        """Start asking git the questions every handoff's claims need (the index, the changes; and
+        once the whole history is wanted, it and HEAD's), all at once, without waiting:
+        :meth:`ask_all` collects them."""
+        if self.top is None or self._pending is not None:
+            return
+        questions = _QUESTIONS if self._whole else _QUESTIONS[:2]
+        wanted: list[tuple[str, ...]] = [
+            args for args, name in questions if name not in self.__dict__ and args not in self._asked
+        ]
+        if len(wanted) > 1:
+            self._pending = (wanted, start_gits(self.top, wanted))
+
+    def ask_all(self) -> None:
+        """The answers to :meth:`start`'s questions (asked now if they were not): started together,
+        a check waits for the slowest, not for their sum."""
+        self.start()
+        if self._pending is not None:
+            wanted, started = self._pending
+            self._pending = None
+            self._asked.update(zip(wanted, started.outputs(), strict=True))
+
+    def prepare(self) -> None:
+        """Everything the claims of any handoff need, read now (before a process pool forks: the
+        workers inherit it, and none asks git again)."""
+        if self.top is None:
+            return
+        self._whole = True
+        try:
+            self.ask_all()
+            self._index, self.uncommitted, self._full_by_path, self.on_head  # noqa: B018 (read to be kept)
+        except GitError:
+            pass  # asked again, and said, where a claim needs it
+
+    def load(self, paths: Collection[str], commits: Collection[str], handoffs: Collection[str]) -> None:
+        """Learn what a group's claims need of the history: the commits that touched ``paths``, the
+        commits ``commits`` name, and the last change on HEAD of each of ``handoffs`` (git names).
+
+        The first few groups of a run ask about their own paths only (``git log -- PATHS``: a hook
+        checking one handoff in a history of 50,000 commits waits for a fraction of the whole); a
+        run of more groups reads the whole history once."""
+        if self._whole or self.shallow or self._partial_loads >= PARTIAL_LOADS or len(paths) > PARTIAL_PATHS:
+            self._whole = True
+            return
+        self._partial_loads += 1
+        top = self._top()
+        new = sorted(set(paths) - self._known_paths)
+        names = sorted({name.lower() for name in commits} - self._named.keys())
+        heads = sorted(set(handoffs) - self._last.keys())
+        questions: list[tuple[str, ...]] = []
+        if new:
+            questions.append((*PATH_LOG, "--", *(f":(literal){path}" for path in new)))
+        if heads:
+            questions.append((*HEAD_LOG, "--", *(f":(literal){path}" for path in heads)))
+        if names:
+            questions.append(("cat-file", "--batch-check=%(objectname)"))
+        stdin = "".join(f"{name}^{{commit}}\n" for name in names).encode() if names else None
+        answers = dict(
+            zip(
+                (q[0] + q[1] for q in questions),
+                start_gits(top, questions, stdin=stdin).outputs(),
+                strict=True,
+            )
+        )
+        if new:
+            for commit in commits_of(text_of(answers["log--all"], "log"), False):
+                for path in commit.paths:
+                    self._partial_by_path.setdefault(path, []).append(commit)
+            self._known_paths.update(new)
+        if heads:
+            for block in text_of(answers["logHEAD"], "log").split("\0//")[1:]:
+                sha, _, rest = block.partition("\0")
+                for path in (rest[1:] if rest.startswith("\n") else rest).split("\0"):
+                    if path:
+                        self._last.setdefault(path, sha.strip())
+            self._last.update((path, None) for path in heads if path not in self._last)
+        if names:
+            found = text_of(answers["cat-file--batch-check=%(objectname)"], "cat-file").splitlines()
+            shas = {
+                name: line.strip()
+                for name, line in zip(names, found, strict=False)
+                if len(line.strip()) == 40
+            }
+            named = (
+                commits_of(run_git_text(top, (*NAMED_LOG, *sorted(set(shas.values())))), False)
+                if shas
+                else ()
+            )
+            by_sha = {commit.sha: commit for commit in named}
+            self._named.update((name, by_sha.get(shas.get(name, ""))) for name in names)
 
     @cached_property
     def on_head(self) -> frozenset[str]:
@@ -120,10 +277,13 @@ class Repository:
     @property
     def head(self) -> str:
         """HEAD's commit hash (empty before the first commit)."""
+        if not self._whole:
+            done = run_git(self._top(), ("rev-parse", "-q", "--verify", "HEAD^{commit}"))
+            return done.out.decode("ascii", "replace").strip() if done.code == 0 else ""
         return self._head_history[0] if self._head_history else ""
 
     @cached_property
-    def _by_path(self) -> dict[str, list[Commit]]:
+    def _full_by_path(self) -> dict[str, list[Commit]]:
         """Path -> the reachable commits that touched it, newest first."""
         found: dict[str, list[Commit]] = {}
         for commit in self.history:
@@ -131,16 +291,27 @@ class Repository:
                 found.setdefault(path, []).append(commit)
         return found
 
+    @property
+    def _by_path(self) -> dict[str, list[Commit]]:
+        """Path -> the reachable commits that touched it, newest first: of every path once the whole
+        history is read, else of the paths :meth:`load` asked about."""
+        return self._full_by_path if self._whole else self._partial_by_path
+
     def last_change(self, path: str) -> Commit | None:
         """The newest commit of HEAD's history that touched ``path`` (where its committed text was written)."""
+        if not self._whole:
+            sha = self._last.get(path)
+            return next((commit for commit in self._by_path.get(path, ()) if commit.sha == sha), None)
         head = self.on_head
         return next((commit for commit in self._by_path.get(path, ()) if commit.sha in head), None)
 
     def changed_after(self, path: str, commit: Commit) -> bool:
         """True when ``path`` may differ in the working tree from ``commit``'s: a newer commit (of
         any branch) touched it, or it has an uncommitted change."""
-        touched = self._by_path.get(path, ())
-        return bool(touched and touched[0].position < commit.position) or path in self.uncommitted
+        later = (
+            c for c in self._by_path.get(path, ()) if c.sha != commit.sha and c.committed >= commit.committed
+        )
+        return path in self.uncommitted or next(later, None) is not None
 
     def objects(self, specs: Sequence[str], *, content: bool, limit: int) -> dict[str, bytes | None]:
         """What each ``REV:PATH`` of ``specs`` holds: its bytes when ``content`` (b"" unread: larger than
@@ -165,7 +336,7 @@ class Repository:
                 ("cat-file", "--batch"),
                 stdin="".join(f"{s}\n" for s in readable).encode("utf-8", "surrogateescape"),
             )
-            found.update(_batch_contents(readable, out.out))
+            found.update(batch_contents(readable, out.out))
         return found
 
     def ignored(self, paths: Sequence[str]) -> set[str]:
@@ -199,6 +370,8 @@ class Repository:
 
     def commit(self, prefix: str) -> Commit | None:
         """The reachable commit whose hash starts with ``prefix`` (None when none or ambiguous)."""
+        if not self._whole:
+            return self._named.get(prefix.lower())
         ordered, by_sha = self._shas
         prefix = prefix.lower()
         at = bisect.bisect_left(ordered, prefix)
@@ -233,34 +406,25 @@ class Repository:
         )
 
     def _ask(self, *args: str) -> str:
-        return git_text(self._top(), *args)
+        done = self._asked.pop(args, None)
+        if done is None:
+            return git_text(self._top(), *args)
+        if done.code != 0:
+            raise GitError(f"git {args[0]}: {done.first_error_line()}")
+        return done.out.decode("utf-8", "surrogateescape")
 
 
-def _offset(zone: str) -> int:
-    """``+0130`` as seconds east of UTC (0 when unreadable)."""
-    if len(zone) != 5 or zone[0] not in "+-" or not zone[1:].isdigit():
-        return 0
-    seconds = int(zone[1:3]) * 3600 + int(zone[3:]) * 60
-    return -seconds if zone[0] == "-" else seconds
+#: The questions every check with claims asks git, and the property each answers.
+_INDEX = ("ls-files", "-s", "-z")
+_STATUS = ("status", "--porcelain=v1", "-z", "--untracked-files=all")
+_HEAD = ("rev-list", "HEAD")
+_QUESTIONS = ((_INDEX, "_index"), (_STATUS, "uncommitted"), (LOG, "history"), (_HEAD, "_head_history"))
 
 
-def _batch_contents(specs: Sequence[str], out: bytes) -> dict[str, bytes | None]:
-    """``git cat-file --batch``'s answer to ``specs``: each object's header line, its bytes, a line break."""
-    found: dict[str, bytes | None] = {}
-    at = 0
-    for spec in specs:
-        end = out.find(b"\n", at)
-        if end < 0:
-            break
-        header = out[at:end].split(b" ")
-        at = end + 1
-        if len(header) == 3 and header[2].isdigit():
-            size = int(header[2])
-            found[spec] = out[at : at + size] if header[1] == b"blob" else None
-            at += size + 1
-        else:
-            found[spec] = None  # "missing" or "ambiguous": no content follows
-    return found
+#: How many groups of a run ask git about their own paths before the whole history is read once.
+PARTIAL_LOADS = 8
+#: A group naming more paths than this reads the whole history.
+PARTIAL_PATHS = 300
 
 
 _OPEN: dict[tuple[str, tuple[int, int], tuple[int, int], tuple[int, int]], Repository] = {}

@@ -9,15 +9,22 @@ a few batched commands (:mod:`pytest_handoff.rules.evidence.repository`); offlin
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from pytest_handoff.read.files import read_bounded
-from pytest_handoff.rules.evidence.claims import Claim, claims_of, looks_like_path
+from pytest_handoff.read.files import leads_out_of, read_bounded
+from pytest_handoff.rules.evidence.claims import Claim, claims_of
 from pytest_handoff.rules.evidence.declared import ClaimField
+from pytest_handoff.rules.evidence.facts import (
+    TEST_CASES,
+    Fact,
+    not_written,
+    past_the_end,
+    still_there,
+    undefined,
+)
 from pytest_handoff.rules.evidence.junit import JUnitError, read_junit
 from pytest_handoff.rules.evidence.moments import (
     WORKING_TREE,
@@ -40,19 +47,6 @@ if TYPE_CHECKING:
 
 #: Test files larger than this are not read to count their tests.
 MAX_TEST_FILE = 2 * 1024 * 1024
-
-# Test cases by language, counted as a documented heuristic (EV402).
-_TEST_CASES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
-    ((".py",), re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+test\w*[ \t]*\(", re.MULTILINE)),
-    (
-        (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"),
-        re.compile(r"(?<![\w.])(?:it|test)(?:\.(?:only|skip|each\([^)]*\)))?[ \t]*\(", re.MULTILINE),
-    ),
-    ((".go",), re.compile(r"^func[ \t]+Test\w*[ \t]*\(", re.MULTILINE)),
-    ((".rs",), re.compile(r"#\[(?:\w+::)?test\]")),
-    ((".java", ".kt"), re.compile(r"@Test\b")),
-    ((".rb",), re.compile(r"^[ \t]*(?:it[ \t]+['\"]|def[ \t]+test_)", re.MULTILINE)),
-)
 
 
 class Verdicts(NamedTuple):
@@ -87,11 +81,12 @@ def _judge(group: Group, settings: Settings) -> Verdicts:
     if not fields or root is None:
         return result
     judge = _Judge(group, root, result, settings.evidence_junit)
+    # Every parsed document, valid or not: a claim whose value has the wrong type is skipped.
+    claimed = [(document, list(claims_of(document, fields))) for document in group.documents]
+    judge.learn(claimed)
     previous: datetime | None = None
     timed: list[_Timed] = []
-    # Every parsed document, valid or not: a claim whose value has the wrong type is skipped.
-    for document in group.documents:
-        claims = list(claims_of(document, fields))
+    for document, claims in claimed:
         state = judge.state(document) if claims or group.claim_time else WORKING_TREE
         span = span_of(document, group.claim_time, state)
         listed = tuple(claim.value for claim in claims if claim.kind == "commit")
@@ -116,11 +111,32 @@ class _Judge:
         self._files: dict[str, bytes | str | None] = {}
         self._repository: Repository | None = None
         self._said: set[str] = set()
+        self._test_counts: dict[str, int | None] = {}  # test cases counted in a cited file
+        self._root = os.path.abspath(root)
+        self._links: dict[str, bool] = {}  # folders that are symbolic links (see leads_out_of)
+        self._unchanged_paths: dict[str, bool] = {}  # see _unchanged
         # Claims the working tree does not support, to be judged at their handoff's commit.
-        self._at_commit: list[tuple[Claim, State, str, _Fact, str]] = []  # claim, state, REV:PATH, fact, code
+        self._at_commit: list[tuple[Claim, State, str, Fact, str]] = []  # claim, state, REV:PATH, fact, code
         # Claims about a file that is absent: (claim, its git name, code, message); one git ignores
         # cannot be judged in a clone (EV104), the others are reported.
         self._absent: list[tuple[Claim, str, str, str]] = []
+
+    def learn(self, claimed: list[tuple[Document, list[Claim]]]) -> None:
+        """Ask git, in a few commands, what the claims of these documents need of the history."""
+        if not any(claims for _, claims in claimed):
+            return
+        try:
+            repo = self.repository
+            if repo.problem:
+                return
+            repo.ask_all()
+            paths = {claim.value for _, claims in claimed for claim in claims if claim.kind not in _NO_PATH}
+            names = {name for name in map(repo.relative, paths) if name is not None}
+            handoffs = {name for document, _ in claimed if (name := repo.name_of(document.path)) is not None}
+            commits = {claim.value for _, claims in claimed for claim in claims if claim.kind == "commit"}
+            repo.load(names | handoffs, commits, handoffs)
+        except GitError:
+            return  # each claim that needs git says why, once
 
     def commits_present(self, names: list[str]) -> None:
         """Ask git once, for every named commit no branch or tag reaches, whether it exists at all."""
@@ -143,7 +159,9 @@ class _Judge:
     def state(self, document: Document) -> State:
         try:
             repo = self.repository
-            return state_of(document, None if repo.problem else repo)
+            if repo.problem:
+                return WORKING_TREE
+            return state_of(document, repo)
         except GitError:
             return WORKING_TREE
 
@@ -172,11 +190,11 @@ class _Judge:
             if claim.kind == "commit":
                 self._commit(claim, item)
             elif claim.kind == "location":
-                self._against(claim, item.state, "EV301", _past_the_end(claim))
+                self._against(claim, item.state, "EV301", past_the_end(claim))
             elif claim.kind == "test_file":
                 self._test_file(claim, item.state)
             elif claim.kind == "test_name":
-                self._against(claim, item.state, "EV403", _undefined(claim))
+                self._against(claim, item.state, "EV403", undefined(claim))
             else:
                 self._path(claim, item)
         except GitError as error:
@@ -192,14 +210,28 @@ class _Judge:
             self.cannot(pending[0], str(error))
 
     def _inside(self, path: str) -> bool:
-        if os.path.isabs(path) or path.startswith("~") or not looks_like_path(path):
+        if path.startswith("~"):  # every claim's path already looks like one (claims_of)
             return False
-        root = os.path.realpath(self.root)
-        target = os.path.realpath(os.path.join(root, path))
-        return target == root or target.startswith(root + os.sep)
+        if self._unchanged(path):
+            return True  # a committed file as committed: no link on its way
+        return not leads_out_of(self._root, path, self._links)
+
+    def _unchanged(self, path: str) -> bool:
+        """True for a regular file of the index with no change in the work tree (git says where it
+        is, without a look at the disk)."""
+        known = self._unchanged_paths.get(path)
+        if known is None:
+            try:
+                repo = self.repository
+                name = None if repo.problem else repo.relative(path)
+                known = name is not None and repo.unchanged_file(name)
+            except GitError:
+                known = False
+            self._unchanged_paths[path] = known
+        return known
 
     def _on_disk(self, path: str) -> bool:
-        return os.path.lexists(os.path.join(self.root, path))
+        return self._unchanged(path) or os.path.lexists(os.path.join(self.root, path))
 
     def _path(self, claim: Claim, item: _Timed) -> None:
         repo = self.repository
@@ -212,7 +244,7 @@ class _Judge:
         present = self._on_disk(claim.value) or name in repo.indexed
         if claim.change == "deleted":
             if present:
-                self._against(claim, item.state, "EV103", _still_there(claim), exists_only=True)
+                self._against(claim, item.state, "EV103", still_there(claim), exists_only=True)
             return
         if not present and name not in repo.ever and name not in repo.uncommitted:
             if repo.shallow:
@@ -266,7 +298,7 @@ class _Judge:
             )
 
     def _against(
-        self, claim: Claim, state: State, code: str, fact: _Fact, *, exists_only: bool = False
+        self, claim: Claim, state: State, code: str, fact: Fact, *, exists_only: bool = False
     ) -> None:
         """Judge ``claim`` by ``fact`` on the cited file: in the working tree first, then, for a
         committed handoff whose cited file changed since, at the handoff's commit (a claim true
@@ -325,7 +357,7 @@ class _Judge:
     def _test_file(self, claim: Claim, state: State) -> None:
         exists = self._on_disk(claim.value)
         if not exists:
-            self._against(claim, state, "EV401", _not_written(claim), exists_only=True)
+            self._against(claim, state, "EV401", not_written(claim), exists_only=True)
         if claim.claimed_count is None:
             return
         counted = self.group.memo.setdefault("evidence_test_counts", {})
@@ -370,11 +402,15 @@ class _Judge:
 
     def _test_cases(self, claim: Claim) -> int | None:
         path = claim.value
-        pattern = next((p for suffixes, p in _TEST_CASES if path.endswith(suffixes)), None)
-        raw = self._read(claim) if pattern is not None else None
-        if not isinstance(raw, bytes) or pattern is None:
-            return None
-        return len(pattern.findall(raw.decode("utf-8", errors="replace")))
+        counts = self.repository.test_cases if self._unchanged(path) else self._test_counts
+        if path not in counts:
+            pattern = next((p for suffixes, p in TEST_CASES if path.endswith(suffixes)), None)
+            raw = self._read(claim) if pattern is not None else None
+            found = None
+            if isinstance(raw, bytes) and pattern is not None:
+                found = len(pattern.findall(raw.decode("utf-8", errors="replace")))
+            counts[path] = found
+        return counts[path]
 
     def _exists(self, claim: Claim) -> bytes | None:
         """b"" when the cited path is in the working tree (or the index), None when not."""
@@ -386,66 +422,24 @@ class _Judge:
         """A cited file's bytes, read once per group: None when there is no such file, False when
         there is one that is not read (a FIFO, a device, over the size limit; said in a note)."""
         path = claim.value
-        if path not in self._files:
+        # A committed file as committed is read once per process, whichever groups cite it.
+        files = self.repository.contents if self._unchanged(path) else self._files
+        if path not in files:
             try:
-                self._files[path] = read_bounded(Path(self.root, path), MAX_TEST_FILE)
+                files[path] = read_bounded(Path(self.root, path), MAX_TEST_FILE)
             except FileNotFoundError:
-                self._files[path] = None
+                files[path] = None
             except OSError as error:  # there, but a FIFO, a device, too large...: why, in words
-                self._files[path] = str(error)
-        found = self._files[path]
+                files[path] = str(error)
+        found = files[path]
         if found is None or isinstance(found, bytes):
             return found
         self.cannot(claim, f"{path} is not read: {found}", "the files they cite")
         return False
 
 
-#: What a cited file's content (None: no file) says against a claim: why it fails, or None.
-_Fact = Callable[["bytes | None"], "str | None"]
-
-
-def _past_the_end(claim: Claim) -> _Fact:
-    def fact(raw: bytes | None) -> str | None:
-        if raw is None:
-            return f"{claim.value}:{claim.line} cites a file that does not exist"
-        lines = raw.count(b"\n") + (0 if raw.endswith(b"\n") or not raw else 1)
-        if claim.line is not None and claim.line > lines:
-            return f"{claim.value}:{claim.line} is past the end of the file ({lines} lines)"
-        return None
-
-    return fact
-
-
-def _undefined(claim: Claim) -> _Fact:
-    def fact(raw: bytes | None) -> str | None:
-        if raw is None:
-            return f"{claim.value}::{claim.test} names a test in a file that does not exist"
-        defined = re.search(
-            rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(claim.test)}[ \t]*\(",
-            raw.decode("utf-8", "replace"),
-            re.M,
-        )
-        return (
-            None
-            if defined
-            else f"{claim.value}::{claim.test} names a test that {claim.value} does not define"
-        )
-
-    return fact
-
-
-def _not_written(claim: Claim) -> _Fact:
-    def fact(raw: bytes | None) -> str | None:
-        return f"test file {claim.value} is claimed written, but it does not exist" if raw is None else None
-
-    return fact
-
-
-def _still_there(claim: Claim) -> _Fact:
-    def fact(raw: bytes | None) -> str | None:
-        return None if raw is None else f"{claim.value} is claimed deleted, but it is still there"
-
-    return fact
+#: Claims that name no file.
+_NO_PATH = frozenset({"commit", "test_totals", "test_verdict"})
 
 
 def _finish_test_counts(group: Group) -> list[Hit]:
