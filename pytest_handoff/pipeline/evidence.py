@@ -4,7 +4,7 @@ it runs in (:mod:`pytest_handoff.plugin.session`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,14 +38,16 @@ def evidence_parts(
     return {"claims_judged": verdicts.judged[0], "session_claims": tuple(session)}
 
 
-def start_asking_git(root: Path) -> None:
-    """Start git's answers to what claims need while the run discovers and reads (evidence on)."""
+def start_asking_git(root: Path, paths: Sequence[Path]) -> None:
+    """Start git's answers to what claims need while the run discovers and reads (evidence on). A
+    run of folders (the whole project) will want the whole history; one of named files, a hook's,
+    asks about their claims' paths only (see ``Repository.load``)."""
     from pytest_handoff.rules.evidence.repository import GitError, repository_for
 
     try:
         repository = repository_for(root)
         if not repository.problem:
-            repository.start()
+            repository.start(whole=not paths or any(path.is_dir() for path in paths))
     except GitError:
         pass  # said where a claim needs git
 

@@ -55,7 +55,7 @@ class Run:
         if self.settings.evidence:  # git answers while the files are found and read
             from pytest_handoff.pipeline.evidence import start_asking_git
 
-            start_asking_git(self.root)
+            start_asking_git(self.root, paths)
 
         return discover(paths, self.root, self.settings, deleted, registry=self.registry)
 
@@ -147,7 +147,7 @@ def check_paths(
     if settings.evidence:  # git answers while the files are found and read
         from pytest_handoff.pipeline.evidence import start_asking_git
 
-        start_asking_git(root)
+        start_asking_git(root, paths)
     discovery = discover(paths, root, settings, deleted, registry=registry)
     gone: dict[str, list[str]] = {}  # deleted files by their folder
     for given in deleted:

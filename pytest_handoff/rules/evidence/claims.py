@@ -50,6 +50,7 @@ class Claim(NamedTuple):
 
 def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Claim]:
     """Every claim ``document`` makes at the places ``fields`` declare, in field order."""
+    found: list[Claim] = []
     for field in _fields_of(fields, document.handoff_type):
         count = _number(_value_at(document.data, field.count_at)) if field.count_at else None
         for pointer, value in resolve(document.data, field.pointer):
@@ -57,7 +58,8 @@ def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Clai
             parent = (
                 _value_at(document.data, pointer.rsplit("/", 1)[0]) if field.change or field.line else None
             )
-            yield from _claims_at(document, field, pointer, value, parent, count)
+            _claims_at(document, field, pointer, value, parent, count, found)
+    return iter(found)
 
 
 _OF_TYPE: dict[tuple[int, str | None], tuple[Sequence[ClaimField], tuple[ClaimField, ...]]] = {}
@@ -75,62 +77,69 @@ def _fields_of(fields: Sequence[ClaimField], handoff_type: str | None) -> tuple[
 
 
 def _claims_at(
-    document: Document, field: ClaimField, pointer: str, value: Any, parent: Any, count: int | None
-) -> Iterator[Claim]:
+    document: Document,
+    field: ClaimField,
+    pointer: str,
+    value: Any,
+    parent: Any,
+    count: int | None,
+    out: list[Claim],
+) -> None:
+    """Add to ``out`` the claims of ``value``, at ``pointer`` in ``document``, of ``field``'s kind."""
     if field.kind == "test_totals":
         if isinstance(value, dict):
             counts = tuple(_number(value.get(key)) if key else None for key in field.totals)
-            yield Claim(document, pointer, "test_totals", "", totals=(counts[0], counts[1], counts[2]))
+            out.append(Claim(document, pointer, "test_totals", "", totals=(counts[0], counts[1], counts[2])))
         return
     if field.kind in ("location", "test_name") and isinstance(value, (dict, list)) and not field.line:
         # A text field the format also writes as an object (Trinity's ``context``): its strings.
         for inner, text in _strings_in(value, pointer):
-            yield from _claims_at(document, field, inner, text, parent, count)
+            _claims_at(document, field, inner, text, parent, count, out)
         return
     if field.kind == "commit" and isinstance(value, int) and not isinstance(value, bool):
         # YAML reads an unquoted hash of digits alone (``- 9633489``) as a number: it is the hash.
         if 7 <= len(str(value)) <= 40 and value > 0:
-            yield Claim(document, pointer, "commit", str(value))
+            out.append(Claim(document, pointer, "commit", str(value)))
         return
     if not isinstance(value, str) or not value.strip():
         return
     text = value.strip()
     if field.kind == "test_verdict":
-        yield Claim(document, pointer, "test_verdict", text)
+        out.append(Claim(document, pointer, "test_verdict", text))
         return
     if field.kind == "test_name":
         passing = PASSED.search(text) is not None and NOT_PASSED.search(text) is None
         for match in NODE_ID.finditer(text):
             if looks_like_path(match.group("path")):
-                yield Claim(
-                    document,
-                    pointer,
-                    "test_name",
-                    match.group("path"),
-                    test=match.group("test"),
-                    passing=passing,
+                out.append(
+                    Claim(
+                        document,
+                        pointer,
+                        "test_name",
+                        match.group("path"),
+                        test=match.group("test"),
+                        passing=passing,
+                    )
                 )
         return
     if field.kind == "commit":
         if COMMIT.fullmatch(text) or (text.isdigit() and text.isascii() and 7 <= len(text) <= 40):
-            yield Claim(document, pointer, "commit", text)
+            out.append(Claim(document, pointer, "commit", text))
         return
     if field.kind == "location":
         line = _number(parent.get(field.line)) if field.line and isinstance(parent, dict) else None
         if line is not None:
             if looks_like_path(text):
-                yield Claim(document, pointer, "location", text, line=line)
+                out.append(Claim(document, pointer, "location", text, line=line))
         else:
-            yield from (
-                Claim(document, pointer, "location", path, line=at) for path, at in locations_in(text)
-            )
+            out.extend(Claim(document, pointer, "location", path, line=at) for path, at in locations_in(text))
         return
     change = field.changed
     if field.change and isinstance(parent, dict):
         spelt = parent.get(field.change)
         change = CHANGES.get(spelt.strip().lower()) if isinstance(spelt, str) else None
     if looks_like_path(text):
-        yield Claim(document, pointer, field.kind, text, change=change, claimed_count=count)
+        out.append(Claim(document, pointer, field.kind, text, change=change, claimed_count=count))
 
 
 #: A line number or a count has at most this many digits (longer is no number a file or a run has,

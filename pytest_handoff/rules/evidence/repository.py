@@ -178,12 +178,13 @@ class Repository:
         done = self._asked.pop(_HEAD, None) or run_git(self._top(), _HEAD)
         return tuple(done.out.decode("ascii", "replace").split()) if done.code == 0 else ()
 
-    def start(self) -> None:
+    def start(self, *, whole: bool = False) -> None:
         """Start asking git the questions every handoff's claims need (the index, the changes; and
         once the whole history is wanted, it and HEAD's), all at once, without waiting:
         :meth:`ask_all` collects them."""
         if self.top is None or self._pending is not None:
             return
+        self._whole = self._whole or whole
         questions = _QUESTIONS if self._whole else _QUESTIONS[:2]
         wanted: list[tuple[str, ...]] = [
             args for args, name in questions if name not in self.__dict__ and args not in self._asked
@@ -211,6 +212,11 @@ class Repository:
             self._index, self.uncommitted, self._full_by_path, self.on_head  # noqa: B018 (read to be kept)
         except GitError:
             pass  # asked again, and said, where a claim needs it
+
+    def asks_by_path(self) -> bool:
+        """True while groups ask git about their own paths (:meth:`load`), False once the whole
+        history is read."""
+        return not (self._whole or self.shallow or self._partial_loads >= PARTIAL_LOADS)
 
     def load(self, paths: Collection[str], commits: Collection[str], handoffs: Collection[str]) -> None:
         """Learn what a group's claims need of the history: the commits that touched ``paths``, the

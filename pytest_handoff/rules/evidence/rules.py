@@ -130,6 +130,8 @@ class _Judge:
             if repo.problem:
                 return
             repo.ask_all()
+            if not repo.asks_by_path():
+                return  # the whole history is read (or will be): nothing to ask of it per group
             paths = {claim.value for _, claims in claimed for claim in claims if claim.kind not in _NO_PATH}
             names = {name for name in map(repo.relative, paths) if name is not None}
             handoffs = {name for document, _ in claimed if (name := repo.name_of(document.path)) is not None}
