@@ -59,3 +59,10 @@ def prepare_git(root: Path) -> None:
     repository = repository_for(root)
     if not repository.problem:
         repository.prepare()
+
+
+def forget_git() -> None:
+    """Drop what git said to earlier runs of this process."""
+    from pytest_handoff.rules.evidence.repository import forget_repositories
+
+    forget_repositories()

@@ -28,6 +28,12 @@ class Run:
         self.root = root
         self.settings = settings
         self.registry = registry
+        if settings.evidence:
+            # What git said in an earlier run of this process (the MCP server, the API called in a
+            # loop) may be stale: the work tree changes without HEAD or the index changing.
+            from pytest_handoff.pipeline.evidence import forget_git
+
+            forget_git()
 
     @classmethod
     def in_project(

@@ -170,3 +170,17 @@ def test_ev101_the_mcp_server_judges_claims_by_default(project: Project) -> None
         assert claims_of(result["findings"]) == EXPECTED
 
     serve(project, body)
+
+
+def test_ev301_a_process_checking_twice_sees_the_work_tree_as_it_is_now(project: Project) -> None:
+    # The MCP server and the API live on between checks: a handoff changed since the first check
+    # (not staged: HEAD and the index are as they were) is judged as it is now.
+    from tests.agent_loop import TEST
+
+    assert [f for f in api.check(project.path(TEST), root=project.root) if f.code.startswith("EV")] == []
+    cited = "billing/api/schemas/export.py"
+    project.replace(TEST, project.text(TEST).replace(f"{cited}:31-44", f"{cited}:500"))
+    found = [f for f in api.check(project.path(TEST), root=project.root) if f.code == "EV301"]
+    assert [f.message for f in found] == [
+        f"{cited}:500 is past the end of the file (199 lines) (judged in the working tree: the handoff is not committed)"
+    ]
