@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_handoff.read.files import file_finding
+from pytest_handoff.read.markdown import read_front_matter
 from pytest_handoff.values.documents import Document, Loaded
 from pytest_handoff.values.rules import Hit
 
@@ -29,7 +29,6 @@ TYPES = (PLAN_MARKDOWN, SUMMARY_MARKDOWN)
 
 # 01-PLAN.md, 02-01-PLAN.md, 03b-01-SUMMARY.md
 _NAMED = re.compile(r"(?P<phase>\d{2}[a-z]?)(?:-(?P<plan>\d{2}))?-(?P<kind>PLAN|SUMMARY)\.md")
-_CLOSING = re.compile(rb"\r?\n---[ \t]*(?:\r?\n|$)")
 _TASK = re.compile(r"^(?:#{2,3}[ \t]+Task[ \t]+\d+\b|[ \t]*<task\b)", re.MULTILINE)
 
 
@@ -44,21 +43,7 @@ def markdown_kind(name: str) -> tuple[str, str, str] | None:
 
 def read_markdown(raw: bytes, path: Path, display_path: str) -> Loaded:
     """The front matter of a plan or summary as one document (none when the file has none)."""
-    if not raw.startswith(b"---"):
-        return Loaded((), ())  # no front matter: nothing structured to check
-    closing = _CLOSING.search(raw, 3)
-    if closing is None:
-        message = "front matter opens with --- but never closes: no line of only --- after it"
-        return Loaded((), (file_finding(display_path)("HF002", message, 1, 1),))
-    from pytest_handoff.read.yamldoc import read_yaml
-
-    loaded = read_yaml(raw[: closing.start() + 1], path, display_path)
-    if len(loaded.documents) > 1:  # the front matter is one mapping
-        return Loaded(loaded.documents[:1], loaded.findings, loaded.unmade)
-    full = raw.decode("utf-8", errors="replace")
-    for document in loaded.documents:
-        document.source_text = full  # excerpts show the file; the front matter is its first lines
-    return loaded
+    return read_front_matter(raw, path, display_path)
 
 
 def plan_tasks(plan: Document) -> int:
