@@ -108,14 +108,14 @@ def history(commits: int) -> bytes:
 
 def repository(workdir: Path, files: int, commits: int) -> Path:
     """The measured repository (kept and reused while its parameters are the same)."""
-    chains = max(1, files // 4)
-    root = workdir / f"evidence-{chains}chains-{commits}commits"
+    count = max(1, files // 4)
+    root = workdir / f"evidence-{count}chains-{commits}commits"
     stamp = root / ".bench-stamp"
     if stamp.exists():
         return root
     if root.exists():
         shutil.rmtree(root)
-    tree = ensure_tree(workdir, "clean", chains, 0)
+    tree = ensure_tree(workdir, "clean", count, 0)
     started = time.perf_counter()
     shutil.copytree(tree.root, root)
     git(root, "init", "-q", "-b", "main")
