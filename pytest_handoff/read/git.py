@@ -38,6 +38,7 @@ SAFE_CONFIG: tuple[tuple[str, str], ...] = (
     ("core.pager", ""),
     ("diff.external", ""),
     ("log.showSignature", "false"),
+    ("log.showRoot", "true"),  # not a program, an answer: a root commit's files are changes too
     ("protocol.allow", "never"),
     ("gc.auto", "0"),
     ("maintenance.auto", "false"),

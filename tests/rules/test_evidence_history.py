@@ -5,6 +5,7 @@ unquoted numeric hashes and ignored files."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,18 +21,32 @@ PHASE = ".yolo-planning/phases/01-calc"
 
 
 @pytest.fixture(params=["paths asked", "whole history"])
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Path:
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[Path]:
     # Every test runs twice: with git asked about the group's own paths (a hook's few groups), and
     # with the whole history read once (a run of many groups): the verdicts are the same.
     if request.param == "whole history":
         monkeypatch.setattr(repository, "PARTIAL_LOADS", 0)
+    else:  # a run of folders reads the whole history from the start: as a hook's run would, ask by path
+        start = repository.Repository.start
+        monkeypatch.setattr(
+            repository.Repository, "start", lambda self, whole=False: start(self, whole=False)
+        )
+        loads = repository.Repository.load
+
+        def load(self: repository.Repository, *args: Any) -> None:
+            request.node.loaded = True
+            loads(self, *args)
+
+        monkeypatch.setattr(repository.Repository, "load", load)
     for variable in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GITHUB_ACTIONS", "FORCE_COLOR"):
         monkeypatch.delenv(variable, raising=False)
     root = tmp_path / "repo"
     root.mkdir()
     git(root, "init", "-q")
     monkeypatch.chdir(root)
-    return root
+    yield root
+    if request.param == "paths asked":  # the mode under test was the one used
+        assert getattr(request.node, "loaded", False)
 
 
 def write(root: Path, relative: str, text: str) -> None:
@@ -263,4 +278,114 @@ def test_ev104_a_claimed_file_git_ignores_is_not_called_missing(
     ]
     assert (
         found[1][3] == "build/report.html is ignored by git and absent here: it cannot be judged in a clone"
+    )
+
+
+# --- found by review: each a false verdict or a crash before ---------------------------------------
+
+
+def test_a_path_git_reads_as_magic_neither_crashes_the_run_nor_hides_the_other_findings(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(repo, f"{PHASE}/01-01.plan.jsonl", plan("01", ["src/add.py"]))
+    write(repo, f"{PHASE}/01-01.summary.jsonl", summary("01", "2026-02-16", [":(x)y.py", "src/gone.py"]))
+    commit(repo, "2026-02-16T10:00:00+00:00")
+    assert codes(evidence(capsys, *handoffs(repo))) == [
+        ("EV101", "01-01.summary.jsonl", "/fm/0"),
+        ("EV101", "01-01.summary.jsonl", "/fm/1"),
+    ]
+
+
+def test_ev202_a_commit_of_the_same_day_where_its_author_was_is_not_after_a_date(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(repo, f"{PHASE}/01-01.plan.jsonl", plan("01", ["src/add.py"]))
+    write(repo, "src/add.py", "x = 1\n")
+    work = commit(repo, "2026-02-16T20:00:00-08:00")  # 2026-02-17 04:00 UTC
+    write(repo, f"{PHASE}/01-01.summary.jsonl", summary("01", "2026-02-16", ["src/add.py"], [work[:7]]))
+    commit(repo, "2026-02-17T05:00:00+00:00")
+    assert evidence(capsys, *handoffs(repo)) == []
+
+
+def test_ev301_a_location_and_a_test_file_on_one_path_are_both_judged_at_the_commit(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(repo, "src/app.py", "".join(f"line_{n} = {n}\n" for n in range(30)))
+    write(repo, TRINITY, trinity("see src/app.py:20"))
+    commit(repo, "2026-03-02T10:05:00+00:00")
+    git(repo, "mv", "src/app.py", "src/moved.py")
+    commit(repo, "2026-03-09T10:00:00+00:00")
+    assert evidence(capsys, *handoffs(repo)) == []
+
+
+def test_ev101_ten_groups_of_named_files_are_judged_as_a_folder_run_judges_them(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for number in range(10):
+        phase = f".yolo-planning/phases/{number:02d}-p"
+        write(repo, f"src/f{number}.py", "x = 1\n")
+        write(
+            repo,
+            f"{phase}/{number:02d}-01.plan.jsonl",
+            plan("01", [f"src/f{number}.py"]).replace('"p": "01"', f'"p": "{number:02d}"'),
+        )
+        write(
+            repo,
+            f"{phase}/{number:02d}-01.summary.jsonl",
+            summary("01", "2026-02-16", [f"src/f{number}.py"]).replace('"p": "01"', f'"p": "{number:02d}"'),
+        )
+    commit(repo, "2026-02-16T10:00:00+00:00")
+    for number in range(10):
+        (repo / f"src/f{number}.py").unlink()
+    commit(repo, "2026-02-20T10:00:00+00:00")
+    assert evidence(capsys, *handoffs(repo)) == []
+
+
+def test_ev201_a_made_up_hash_of_23_digits_costs_the_summarys_real_commits_nothing(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(repo, f"{PHASE}/01-01.plan.jsonl", plan("01", ["src/add.py"]))
+    write(repo, "src/add.py", "x = 1\n")
+    work = commit(repo, "2026-02-10T10:00:00+00:00")
+    made_up = "abcdef1234567890abcdef1"
+    write(
+        repo, f"{PHASE}/01-01.summary.jsonl", summary("01", "2026-02-16", ["src/add.py"], [work[:7], made_up])
+    )
+    commit(repo, "2026-02-16T10:00:00+00:00")
+    assert codes(evidence(capsys, *handoffs(repo))) == [("EV201", "01-01.summary.jsonl", "/ch/1")]
+
+
+def test_ev102_a_folder_claimed_changed_is_supported_by_a_change_to_a_file_in_it(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(repo, "src/calc/add.py", "x = 1\n")
+    commit(repo, "2026-02-10T10:00:00+00:00")
+    write(repo, f"{PHASE}/01-01.plan.jsonl", plan("01", ["src/calc"]))
+    write(repo, "src/calc/add.py", "x = 2\n")
+    write(repo, f"{PHASE}/01-01.summary.jsonl", summary("01", "2026-02-16", ["src/calc"]))
+    commit(repo, "2026-02-16T10:00:00+00:00")
+    assert evidence(capsys, *handoffs(repo)) == []
+
+
+def test_ev301_a_tracked_file_replaced_by_a_link_out_of_the_project_is_never_read(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("".join(f"secret line {n}\n" for n in range(24)))
+    write(repo, "src/app.py", "x = 1\n")
+    write(repo, TRINITY, trinity("see src/app.py:30"))
+    commit(repo, "2026-03-02T10:05:00+00:00")
+    git(repo, "update-index", "--assume-unchanged", "src/app.py")
+    (repo / "src/app.py").unlink()
+    (repo / "src/app.py").symlink_to(outside)
+    found = evidence(capsys, *handoffs(repo))
+    assert all("24 lines" not in message for *_, message in found)
+
+
+def handoffs(root: Path) -> list[str]:
+    """The handoff files of the project, named (as a hook or pre-commit names them)."""
+    return sorted(
+        str(path.relative_to(root))
+        for pattern in (".yolo-planning/**/*.jsonl", ".yolo-planning/**/*.md", "developer/handoff/*.json")
+        for path in root.glob(pattern)
     )

@@ -105,3 +105,19 @@ def test_a_session_is_held_only_to_claims_that_everything_passed() -> None:
     said = verdict(claim(None, None, 0), session)
     assert said is not None
     assert said[0] == "EV501"
+
+
+def test_ev501_a_named_test_is_the_failing_one_only_at_the_same_path() -> None:
+    from pytest_handoff.rules.evidence.claims import Claim
+
+    def named(path: str) -> Any:
+        return Claim(document({}), "/runs/0", "test_name", path, test="test_create", passing=True)
+
+    run = RUN._replace(failing=("services/b/tests/test_api.py::test_create",))
+    assert verdict(named("tests/test_api.py"), run) is None  # another package's file of that name
+    said = verdict(named("services/b/tests/test_api.py"), run)
+    assert said is not None
+    assert said[0] == "EV501"
+    junit = RUN._replace(failing=("tests.test_api.TestApi::test_create",))
+    assert verdict(named("tests/test_api.py"), junit) is not None  # the module, then its class
+    assert verdict(named("b/tests/test_api.py"), junit) is None

@@ -12,13 +12,14 @@ wrote the handoff, else this machine's.
 from __future__ import annotations
 
 import functools
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_handoff.read.times import parse_timestamp
 
 if TYPE_CHECKING:
-    from pytest_handoff.rules.evidence.repository import Commit, Repository
+    from pytest_handoff.rules.evidence.gitlog import Commit
+    from pytest_handoff.rules.evidence.repository import Repository
     from pytest_handoff.values.documents import Document
 
 #: Minutes a commit may be dated after its handoff (clocks of two machines, a commit made while
@@ -45,6 +46,16 @@ class Span(NamedTuple):
 
     start: datetime
     end: datetime
+    day: bool = False  # a date alone: the day of whoever wrote it, wherever they were
+
+
+#: How much wider a day's window is, for commits whose authors were elsewhere (UTC-12 to UTC+14).
+DAY_SLACK = timedelta(hours=14)
+
+
+def commit_day(commit: Commit) -> date:
+    """The date a commit was made, where its author was."""
+    return datetime.fromtimestamp(commit.time, _zone(commit.offset)).date()
 
 
 WORKING_TREE = State(None)
@@ -76,7 +87,7 @@ def span_of(document: Document, pointer: str, state: State) -> Span | None:
     try:
         if len(text) == 10:  # a date alone
             start = datetime(moment.year, moment.month, moment.day, tzinfo=zone)
-            return Span(start, start + timedelta(days=1, seconds=-1))
+            return Span(start, start + timedelta(days=1, seconds=-1), day=True)
         if not _zoned(text):  # a local time without its zone: the author's
             moment = moment.replace(tzinfo=zone)
         moment.timestamp()  # a time at the edge of the calendar fails here, not later

@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import os
 import posixpath
+import re
 from collections.abc import Collection, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -55,6 +56,7 @@ class Repository:
         self._partial_by_path: dict[str, list[Commit]] = {}
         self._named: dict[str, Commit | None] = {}  # a commit's name as written (lower case) -> it
         self._last: dict[str, str | None] = {}  # a handoff's git name -> its last change on HEAD
+        self._head: str | None = None  # HEAD's hash, asked once (see head)
         self._names: dict[str, str | None] = {}  # a claimed path -> its git name (see relative)
         #: What the evidence rules read of files unchanged since the last commit, by claimed path:
         #: their bytes (or why not), their test cases. Kept for the life of this state of git.
@@ -182,9 +184,9 @@ class Repository:
         """Start asking git the questions every handoff's claims need (the index, the changes; and
         once the whole history is wanted, it and HEAD's), all at once, without waiting:
         :meth:`ask_all` collects them."""
+        self._whole = self._whole or whole
         if self.top is None or self._pending is not None:
             return
-        self._whole = self._whole or whole
         questions = _QUESTIONS if self._whole else _QUESTIONS[:2]
         wanted: list[tuple[str, ...]] = [
             args for args, name in questions if name not in self.__dict__ and args not in self._asked
@@ -213,6 +215,16 @@ class Repository:
         except GitError:
             pass  # asked again, and said, where a claim needs it
 
+    def read_whole(self) -> None:
+        """From now on, the whole history answers (read once, on first need)."""
+        self._whole = True
+
+    def close(self) -> None:
+        """End the git commands started and not collected (a run whose groups made no claim)."""
+        if self._pending is not None:
+            self._pending[1].stop()
+            self._pending = None
+
     def asks_by_path(self) -> bool:
         """True while groups ask git about their own paths (:meth:`load`), False once the whole
         history is read."""
@@ -239,8 +251,8 @@ class Repository:
         if heads:
             questions.append((*HEAD_LOG, "--", *(f":(literal){path}" for path in heads)))
         if names:
-            questions.append(("cat-file", "--batch-check=%(objectname)"))
-        stdin = "".join(f"{name}^{{commit}}\n" for name in names).encode() if names else None
+            questions.append(_RESOLVE)
+        stdin = _resolve_input(names) if names else None
         answers = dict(
             zip(
                 (q[0] + q[1] for q in questions),
@@ -254,26 +266,15 @@ class Repository:
                     self._partial_by_path.setdefault(path, []).append(commit)
             self._known_paths.update(new)
         if heads:
-            for block in text_of(answers["logHEAD"], "log").split("\0//")[1:]:
+            head_log = answers["logHEAD"]  # before the first commit there is no HEAD: no last change
+            for block in (text_of(head_log, "log") if head_log.code == 0 else "").split("\0//")[1:]:
                 sha, _, rest = block.partition("\0")
                 for path in (rest[1:] if rest.startswith("\n") else rest).split("\0"):
                     if path:
                         self._last.setdefault(path, sha.strip())
             self._last.update((path, None) for path in heads if path not in self._last)
         if names:
-            found = text_of(answers["cat-file--batch-check=%(objectname)"], "cat-file").splitlines()
-            shas = {
-                name: line.strip()
-                for name, line in zip(names, found, strict=False)
-                if len(line.strip()) == 40
-            }
-            named = (
-                commits_of(run_git_text(top, (*NAMED_LOG, *sorted(set(shas.values())))), False)
-                if shas
-                else ()
-            )
-            by_sha = {commit.sha: commit for commit in named}
-            self._named.update((name, by_sha.get(shas.get(name, ""))) for name in names)
+            self._named.update(self._resolved(names, answers["cat-file--batch-check=%(objectname)"]))
 
     @cached_property
     def on_head(self) -> frozenset[str]:
@@ -284,8 +285,10 @@ class Repository:
     def head(self) -> str:
         """HEAD's commit hash (empty before the first commit)."""
         if not self._whole:
-            done = run_git(self._top(), ("rev-parse", "-q", "--verify", "HEAD^{commit}"))
-            return done.out.decode("ascii", "replace").strip() if done.code == 0 else ""
+            if self._head is None:
+                done = run_git(self._top(), ("rev-parse", "-q", "--verify", "HEAD^{commit}"))
+                self._head = done.out.decode("ascii", "replace").strip() if done.code == 0 else ""
+            return self._head
         return self._head_history[0] if self._head_history else ""
 
     @cached_property
@@ -311,14 +314,6 @@ class Repository:
         head = self.on_head
         return next((commit for commit in self._by_path.get(path, ()) if commit.sha in head), None)
 
-    def changed_after(self, path: str, commit: Commit) -> bool:
-        """True when ``path`` may differ in the working tree from ``commit``'s: a newer commit (of
-        any branch) touched it, or it has an uncommitted change."""
-        later = (
-            c for c in self._by_path.get(path, ()) if c.sha != commit.sha and c.committed >= commit.committed
-        )
-        return path in self.uncommitted or next(later, None) is not None
-
     def objects(self, specs: Sequence[str], *, content: bool, limit: int) -> dict[str, bytes | None]:
         """What each ``REV:PATH`` of ``specs`` holds: its bytes when ``content`` (b"" unread: larger than
         ``limit``), or b"" for a file that is there; None for no file. Two batched commands at most."""
@@ -331,9 +326,10 @@ class Repository:
         for spec, line in zip(wanted, sizes.splitlines(), strict=False):
             parts = line.split(" ")
             if len(parts) == 3 and parts[1] == "blob" and parts[2].isdigit():
-                found[spec] = b""
-                if content and int(parts[2]) <= limit:
-                    readable.append(spec)
+                if not content:
+                    found[spec] = b""
+                elif int(parts[2]) <= limit:
+                    readable.append(spec)  # a larger one is left out: not judged
             else:
                 found[spec] = None
         if readable:
@@ -346,17 +342,20 @@ class Repository:
         return found
 
     def ignored(self, paths: Sequence[str]) -> set[str]:
-        """Which of ``paths`` (as git names them) the repository's ignore rules ignore: one command."""
-        wanted = [path for path in dict.fromkeys(paths) if "\0" not in path]
-        if not wanted:
-            return set()
-        done = run_git(
-            self._top(),
-            ("check-ignore", "-z", "--stdin"),
-            stdin="\0".join(wanted).encode("utf-8", "surrogateescape") + b"\0",
-        )
+        """Which of ``paths`` (as git names them) the repository's ignore rules ignore: one command
+        for them all (one each if git refuses one of them: beyond a link, in a submodule)."""
+        # A leading ":" would be pathspec magic to check-ignore: such a path is not asked.
+        wanted = [path for path in dict.fromkeys(paths) if "\0" not in path and not path.startswith(":")]
+        found = self._ignored(wanted) if wanted else set()
+        if found is None:
+            found = {path for path in wanted if self._ignored([path])}
+        return found
+
+    def _ignored(self, paths: list[str]) -> set[str] | None:
+        stdin = "\0".join(paths).encode("utf-8", "surrogateescape") + b"\0"
+        done = run_git(self._top(), ("check-ignore", "-z", "--stdin"), stdin=stdin)
         if done.code not in (0, 1):  # 1: none is ignored
-            raise GitError(f"git check-ignore: {done.first_error_line()}")
+            return None
         return {name for name in done.out.decode("utf-8", "surrogateescape").split("\0") if name}
 
     def _top(self) -> Path:
@@ -384,25 +383,41 @@ class Repository:
         found = [sha for sha in ordered[at : at + 2] if sha.startswith(prefix)]
         return by_sha[found[0]] if len(found) == 1 else None
 
-    def existing(self, names: list[str]) -> set[str]:
-        """Which of ``names`` (commit hashes) name an object of the repository, reachable or not:
-        one ``git cat-file --batch-check`` for them all."""
-        wanted = [name for name in names if name and all(c in "0123456789abcdefABCDEF" for c in name)]
+    def resolve(self, names: Sequence[str]) -> dict[str, Commit | None]:
+        """The commit each of ``names`` (hashes as a handoff writes them) names, reachable from a ref
+        or not (None when it names none): one ``cat-file`` and one ``log --no-walk``, by lower-case name."""
+        wanted = sorted({name.lower() for name in names})
         if not wanted:
-            return set()
-        answer = git_text(
-            self.top or self.root, "cat-file", "--batch-check", stdin="".join(f"{n}\n" for n in wanted)
-        )
-        return {
-            name
-            for name, line in zip(wanted, answer.splitlines(), strict=False)
-            if line.split(" ")[1:2] == ["commit"]
+            return {}
+        return self._resolved(wanted, run_git(self._top(), _RESOLVE, stdin=_resolve_input(wanted)))
+
+    def _resolved(self, names: list[str], answer: GitOutput) -> dict[str, Commit | None]:
+        lines = text_of(answer, "cat-file").splitlines()
+        shas = {
+            name: line.strip()
+            for name, line in zip(names, lines, strict=False)
+            if _FULL_HASH.fullmatch(line.strip())
         }
+        named = (
+            commits_of(run_git_text(self._top(), (*NAMED_LOG, *sorted(set(shas.values())))), False)
+            if shas
+            else ()
+        )
+        by_sha = {commit.sha: commit for commit in named}
+        return {name: by_sha.get(shas.get(name, "")) for name in names}
 
     @cached_property
     def oldest(self) -> int | None:
         """The author time of the oldest reachable commit (where a shallow history starts)."""
         return min((commit.time for commit in self.history), default=None)
+
+    def touched_under(self, folder: str, since: int | None, until: int | None) -> bool:
+        """True when a commit dated within [since, until] touched a file in ``folder``, or one has
+        an uncommitted change."""
+        inside = folder.rstrip("/") + "/"
+        if any(path.startswith(inside) for path in self.uncommitted):
+            return True
+        return any(self.touched(path, since, until) for path in self._by_path if path.startswith(inside))
 
     def touched(self, path: str, since: int | None, until: int | None) -> bool:
         """True when a commit dated within [since, until] (open ends) touched ``path``."""
@@ -427,6 +442,16 @@ _HEAD = ("rev-list", "HEAD")
 _QUESTIONS = ((_INDEX, "_index"), (_STATUS, "uncommitted"), (LOG, "history"), (_HEAD, "_head_history"))
 
 
+#: What ``cat-file`` is asked of named commits (each on its line, ``NAME^{commit}``): their full hash.
+_RESOLVE = ("cat-file", "--batch-check=%(objectname)")
+#: A full commit hash (SHA-1 or SHA-256).
+_FULL_HASH = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def _resolve_input(names: Sequence[str]) -> bytes:
+    return "".join(f"{name}^{{commit}}\n" for name in names).encode("ascii", "replace")
+
+
 #: How many groups of a run ask git about their own paths before the whole history is read once.
 PARTIAL_LOADS = 8
 #: A group naming more paths than this reads the whole history.
@@ -444,7 +469,7 @@ def repository_for(root: Path) -> Repository:
     found = _OPEN.get(key)
     if found is None:
         if len(_OPEN) > 64:  # a long-lived process (MCP) checks many states of few projects
-            _OPEN.clear()
+            forget_repositories()
         found = _OPEN[key] = Repository(root)
     return found
 
@@ -459,4 +484,6 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 def forget_repositories() -> None:
     """Drop what git said (a long-lived process, the MCP server, asks again for each check)."""
+    for repository in _OPEN.values():
+        repository.close()
     _OPEN.clear()

@@ -27,9 +27,11 @@ from pytest_handoff.rules.evidence.facts import (
 )
 from pytest_handoff.rules.evidence.junit import JUnitError, read_junit
 from pytest_handoff.rules.evidence.moments import (
+    DAY_SLACK,
     WORKING_TREE,
     Span,
     State,
+    commit_day,
     latest,
     seconds,
     span_of,
@@ -41,6 +43,7 @@ from pytest_handoff.rules.evidence.runs import RunOfTests, verdict
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
+    from pytest_handoff.rules.evidence.gitlog import Commit
     from pytest_handoff.values.documents import Document
     from pytest_handoff.values.groups import Group
     from pytest_handoff.values.settings import Settings
@@ -69,7 +72,7 @@ def verdicts(group: Group, settings: Settings) -> Verdicts:
 class _Timed(NamedTuple):
     claim: Claim
     state: State
-    since: datetime | None  # the previous handoff's time: the work of this one came after it
+    since: Span | None  # the previous handoff's time: the work of this one came after it
     span: Span | None  # this handoff's own time
     listed: tuple[str, ...]  # the commits this handoff lists
 
@@ -84,14 +87,14 @@ def _judge(group: Group, settings: Settings) -> Verdicts:
     # Every parsed document, valid or not: a claim whose value has the wrong type is skipped.
     claimed = [(document, list(claims_of(document, fields))) for document in group.documents]
     judge.learn(claimed)
-    previous: datetime | None = None
+    previous: Span | None = None
     timed: list[_Timed] = []
     for document, claims in claimed:
         state = judge.state(document) if claims or group.claim_time else WORKING_TREE
         span = span_of(document, group.claim_time, state)
         listed = tuple(claim.value for claim in claims if claim.kind == "commit")
         timed.extend(_Timed(claim, state, previous, span, listed) for claim in claims)
-        previous = span.start if span else previous
+        previous = span or previous
     judge.commits_present([item.claim.value for item in timed if item.claim.kind == "commit"])
     for item in timed:
         judge.claim(item)
@@ -106,7 +109,8 @@ class _Judge:
         self.root = root
         self.result = result
         self.junit = junit
-        self.unreachable: set[str] = set()  # named commits no ref reaches that exist all the same
+        # Named commits no ref reaches that exist all the same (a rewritten branch's), by lower-case name.
+        self.unreachable: dict[str, Commit | None] = {}
         # Cited files' bytes, why they are not read, or None when absent: read once however often cited.
         self._files: dict[str, bytes | str | None] = {}
         self._repository: Repository | None = None
@@ -131,7 +135,8 @@ class _Judge:
                 return
             repo.ask_all()
             if not repo.asks_by_path():
-                return  # the whole history is read (or will be): nothing to ask of it per group
+                repo.read_whole()  # nothing to ask of it per group: the whole history is read once
+                return
             paths = {claim.value for _, claims in claimed for claim in claims if claim.kind not in _NO_PATH}
             names = {name for name in map(repo.relative, paths) if name is not None}
             handoffs = {name for document, _ in claimed if (name := repo.name_of(document.path)) is not None}
@@ -148,7 +153,7 @@ class _Judge:
             repo = self.repository
             if repo.problem:
                 return
-            self.unreachable = repo.existing([name for name in names if repo.commit(name) is None])
+            self.unreachable = repo.resolve([name for name in names if repo.commit(name) is None])
         except GitError:
             return  # each commit claim then says why, once
 
@@ -203,19 +208,15 @@ class _Judge:
             self.cannot(claim, str(error))
 
     def finish(self) -> None:
-        """Judge, in a few batched commands, what the working tree alone could not tell."""
-        try:
-            self._judge_at_commits()
-            self._judge_absent()
-        except GitError as error:
-            pending = [claim for claim, *_ in self._at_commit] + [claim for claim, *_ in self._absent]
-            self.cannot(pending[0], str(error))
+        """Judge, in a few batched commands, what the working tree alone could not tell. When git
+        cannot answer, those claims are not judged, and a note says why; the others stand."""
+        self._judge_at_commits()
+        self._judge_absent()
 
     def _inside(self, path: str) -> bool:
         if path.startswith("~"):  # every claim's path already looks like one (claims_of)
             return False
-        if self._unchanged(path):
-            return True  # a committed file as committed: no link on its way
+        # Looked at on disk even for a file git calls unchanged: assume-unchanged hides a link.
         return not leads_out_of(self._root, path, self._links)
 
     def _unchanged(self, path: str) -> bool:
@@ -245,7 +246,8 @@ class _Judge:
             return
         present = self._on_disk(claim.value) or name in repo.indexed
         if claim.change == "deleted":
-            if present:
+            # Still there means on disk: a deletion not yet staged is done in the working tree.
+            if self._on_disk(claim.value):
                 self._against(claim, item.state, "EV103", still_there(claim), exists_only=True)
             return
         if not present and name not in repo.ever and name not in repo.uncommitted:
@@ -256,12 +258,21 @@ class _Judge:
             self._absent.append((claim, name, "EV101", message))
             return
         if claim.change in ("added", "modified"):
-            low = seconds(item.since)
+            # A date alone is a day somewhere on Earth: its window opens and closes 14 hours wider.
+            low = (
+                seconds(item.since.start - DAY_SLACK if item.since.day else item.since.start)
+                if item.since
+                else None
+            )
             high = latest(item.span, item.state)
+            if high is not None and item.span is not None and item.span.day:
+                high += int(DAY_SLACK.total_seconds())
             if repo.touched(name, low, high) or name in repo.uncommitted:
                 return  # the history first: git status is asked only when no commit shows the change
-            if any(name in listed.paths for listed in map(repo.commit, item.listed) if listed):
+            if any(name in listed.paths for listed in map(self._named, item.listed) if listed):
                 return  # a commit the handoff itself lists changed it
+            if os.path.isdir(os.path.join(self.root, claim.value)) and repo.touched_under(name, low, high):
+                return  # a folder claimed changed: a commit changed a file in it
             if repo.shallow and repo.oldest is not None and (low is None or low < repo.oldest):
                 self.cannot(claim, "a shallow clone: the handoff's time window is not reachable")
                 return
@@ -269,7 +280,7 @@ class _Judge:
                 "EV102",
                 claim,
                 f"{claim.value} is claimed {claim.change}, but no commit "
-                f"{window(item.since, item.span.end if item.span else None)}"
+                f"{window(item.since.start if item.since else None, item.span.end if item.span else None)}"
                 "and no uncommitted change touched it, nor any commit the handoff lists",
             )
 
@@ -278,17 +289,18 @@ class _Judge:
         if repo.problem:
             self.cannot(claim, repo.problem)
             return
-        commit = repo.commit(claim.value)
+        commit = self._named(claim.value)
         if commit is None:
-            if claim.value in self.unreachable:
-                return  # it exists (a rewritten branch's old commit): no branch or tag reaches it now
             if repo.shallow:
                 self.cannot(claim, "a shallow clone: older commits are not here")
                 return
             self.report("EV201", claim, f"commit {claim.value} does not exist in this repository")
             return
-        # The handoff's own time, not its commit's: a handoff committed later knew no more.
+        # The handoff's own time, not its commit's: a handoff committed later knew no more. A date
+        # alone is compared with the commit's date where its author was (the day is theirs too).
         bound = seconds(item.span.end, slack=True) if item.span else None
+        if item.span is not None and item.span.day and commit_day(commit) <= item.span.start.date():
+            return
         if bound is not None and item.span is not None and commit.time > bound:
             zone = item.span.end.tzinfo
             dated = datetime.fromtimestamp(commit.time, zone).isoformat()
@@ -298,6 +310,10 @@ class _Judge:
                 f"commit {claim.value} is dated {dated}, after the handoff that claims it "
                 f"({item.span.end.isoformat()})",
             )
+
+    def _named(self, name: str) -> Commit | None:
+        """The commit ``name`` names: reachable from a ref, or not (a rewritten branch's)."""
+        return self.repository.commit(name) or self.unreachable.get(name.lower())
 
     def _against(
         self, claim: Claim, state: State, code: str, fact: Fact, *, exists_only: bool = False
@@ -312,9 +328,9 @@ class _Judge:
         if why is None:
             return
         commit = state.commit
-        if commit is not None:
+        if commit is not None:  # what the tree says, the commit may not: ask it (one batch a group)
             name = self.repository.relative(claim.value)
-            if name is not None and (raw is None or self.repository.changed_after(name, commit)):
+            if name is not None:
                 self._at_commit.append((claim, state, f"{commit.sha}:{name}", fact, code))
                 return
         self._reported(code, claim, f"{why} ({state.said})", absent=raw is None)
@@ -331,10 +347,17 @@ class _Judge:
         pending, self._at_commit = self._at_commit, []
         if not pending:
             return
-        contents = [spec for claim, _, spec, _, _ in pending if claim.kind in ("location", "test_name")]
-        found = self.repository.objects(contents, content=True, limit=MAX_TEST_FILE)
-        bare = [spec for claim, _, spec, _, _ in pending if claim.kind not in ("location", "test_name")]
-        found.update(self.repository.objects(bare, content=False, limit=0))
+        try:
+            contents = [spec for claim, _, spec, _, _ in pending if claim.kind in ("location", "test_name")]
+            found = self.repository.objects(contents, content=True, limit=MAX_TEST_FILE)
+            bare = [spec for claim, _, spec, _, _ in pending if claim.kind not in ("location", "test_name")]
+            there = self.repository.objects(
+                [spec for spec in bare if spec not in found], content=False, limit=0
+            )
+        except GitError as error:
+            self.cannot(pending[0][0], str(error))
+            return
+        found.update(there)
         for claim, state, spec, fact, code in pending:
             if spec not in found:
                 continue  # too large to read at that commit: not judged
@@ -348,7 +371,11 @@ class _Judge:
         pending, self._absent = self._absent, []
         if not pending:
             return
-        ignored = self.repository.ignored([name for _, name, _, _ in pending])
+        try:
+            ignored = self.repository.ignored([name for _, name, _, _ in pending])
+        except GitError as error:
+            self.cannot(pending[0][0], str(error))
+            return
         for claim, name, code, message in pending:
             if name in ignored:
                 said = f"{claim.value} is ignored by git and absent here: it cannot be judged in a clone"

@@ -135,12 +135,12 @@ def masked(text: str) -> str:
 
 def _names(failed: str, path: str, test: str) -> bool:
     """True when ``failed`` (a node id, or JUnit's ``dotted.module.Class::test[param]``) is the
-    test ``test`` of file ``path``."""
+    test ``test`` of file ``path`` (the same path: two ``tests/test_api.py`` of a monorepo are two)."""
     where, _, name = failed.rpartition("::")
     if name.partition("[")[0] != test:
         return False
-    module = path.removesuffix(".py").replace("/", ".")
     where = where.split("::")[0]  # a node id's file (its class follows)
     if where.endswith(".py"):
-        return where == path or where.endswith("/" + path) or path.endswith("/" + where)
-    return where == module or where.startswith(module + ".") or module.endswith("." + where)
+        return where == path
+    module = path.removesuffix(".py").replace("/", ".")
+    return where == module or where.startswith(module + ".")  # JUnit: the module, then its class
