@@ -133,15 +133,17 @@ class Repository:
 
     @cached_property
     def _index(self) -> tuple[frozenset[str], frozenset[str]]:
-        """Every path of the index, and those of its regular files (not links or submodules)."""
+        """Every path of the index, and those of its regular files git looks at on disk (not links or
+        submodules, not marked assume-unchanged or skip-worktree: git would not see them change)."""
         every: list[str] = []
         regular: list[str] = []
         for entry in self._ask(*_INDEX).split("\0"):
-            mode, _, rest = entry.partition(" ")
+            tag, _, rest = entry.partition(" ")
+            mode, _, rest = rest.partition(" ")
             name = rest.partition("\t")[2]
             if name:
                 every.append(name)
-                if mode in ("100644", "100755"):
+                if tag == "H" and mode in ("100644", "100755"):
                     regular.append(name)
         return frozenset(every), frozenset(regular)
 
@@ -436,7 +438,7 @@ class Repository:
 
 
 #: The questions every check with claims asks git, and the property each answers.
-_INDEX = ("ls-files", "-s", "-z")
+_INDEX = ("ls-files", "-s", "-v", "-z")
 _STATUS = ("status", "--porcelain=v1", "-z", "--untracked-files=all")
 _HEAD = ("rev-list", "HEAD")
 _QUESTIONS = ((_INDEX, "_index"), (_STATUS, "uncommitted"), (LOG, "history"), (_HEAD, "_head_history"))

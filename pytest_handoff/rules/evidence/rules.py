@@ -216,7 +216,8 @@ class _Judge:
     def _inside(self, path: str) -> bool:
         if path.startswith("~"):  # every claim's path already looks like one (claims_of)
             return False
-        # Looked at on disk even for a file git calls unchanged: assume-unchanged hides a link.
+        if self._unchanged(path):
+            return True  # a committed file git sees as committed: no link on its way
         return not leads_out_of(self._root, path, self._links)
 
     def _unchanged(self, path: str) -> bool:
