@@ -389,3 +389,16 @@ def handoffs(root: Path) -> list[str]:
         for pattern in (".yolo-planning/**/*.jsonl", ".yolo-planning/**/*.md", "developer/handoff/*.json")
         for path in root.glob(pattern)
     )
+
+
+def test_ev102_a_folder_claimed_changed_is_supported_by_a_commit_the_summary_lists(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(repo, "src/calc/add.py", "x = 1\n")
+    listed = commit(repo, "2026-02-05T10:00:00+00:00")
+    write(repo, f"{PHASE}/01-01.plan.jsonl", plan("01", ["src/calc"]))
+    write(repo, f"{PHASE}/01-01.summary.jsonl", summary("01", "2026-02-10", ["src/calc"]))
+    write(repo, f"{PHASE}/01-02.plan.jsonl", plan("02", ["src/calc"]))
+    write(repo, f"{PHASE}/01-02.summary.jsonl", summary("02", "2026-02-16", ["src/calc"], [listed[:7]]))
+    commit(repo, "2026-02-16T10:00:00+00:00")
+    assert evidence(capsys, *handoffs(repo)) == []  # 01-02: outside its window, but the commit is listed

@@ -327,7 +327,9 @@ class Repository:
         readable: list[str] = []
         for spec, line in zip(wanted, sizes.splitlines(), strict=False):
             parts = line.split(" ")
-            if len(parts) == 3 and parts[1] == "blob" and parts[2].isdigit():
+            if not content and len(parts) == 3 and parts[1] in ("blob", "tree", "commit"):
+                found[spec] = b""  # there: a file, a folder or a submodule
+            elif len(parts) == 3 and parts[1] == "blob" and parts[2].isdigit():
                 if not content:
                     found[spec] = b""
                 elif int(parts[2]) <= limit:

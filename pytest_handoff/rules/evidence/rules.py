@@ -270,8 +270,10 @@ class _Judge:
                 high += int(DAY_SLACK.total_seconds())
             if repo.touched(name, low, high) or name in repo.uncommitted:
                 return  # the history first: git status is asked only when no commit shows the change
-            if any(name in listed.paths for listed in map(self._named, item.listed) if listed):
-                return  # a commit the handoff itself lists changed it
+            inside = name.rstrip("/") + "/"
+            for listed in filter(None, map(self._named, item.listed)):
+                if name in listed.paths or any(path.startswith(inside) for path in listed.paths):
+                    return  # a commit the handoff itself lists changed it (or a file in it)
             if os.path.isdir(os.path.join(self.root, claim.value)) and repo.touched_under(name, low, high):
                 return  # a folder claimed changed: a commit changed a file in it
             if repo.shallow and repo.oldest is not None and (low is None or low < repo.oldest):
@@ -352,20 +354,19 @@ class _Judge:
             contents = [spec for claim, _, spec, _, _ in pending if claim.kind in ("location", "test_name")]
             found = self.repository.objects(contents, content=True, limit=MAX_TEST_FILE)
             bare = [spec for claim, _, spec, _, _ in pending if claim.kind not in ("location", "test_name")]
-            there = self.repository.objects(
-                [spec for spec in bare if spec not in found], content=False, limit=0
-            )
+            there = self.repository.objects(bare, content=False, limit=0)
         except GitError as error:
             self.cannot(pending[0][0], str(error))
             return
-        found.update(there)
         for claim, state, spec, fact, code in pending:
-            if spec not in found:
+            # A location or a test name needs the file's bytes; a file's presence, only whether it is.
+            answers = found if claim.kind in ("location", "test_name") else there
+            if spec not in answers:
                 continue  # too large to read at that commit: not judged
-            then = fact(found[spec])
+            then = fact(answers[spec])
             if then is not None:
                 message = f"{then} ({state.said}, and in the working tree)"
-                absent = found[spec] is None and not self._on_disk(claim.value)
+                absent = answers[spec] is None and not self._on_disk(claim.value)
                 self._reported(code, claim, message, absent=absent)
 
     def _judge_absent(self) -> None:
