@@ -223,13 +223,19 @@ def leads_out_of(root: str, relative: str, links: dict[str, bool]) -> bool:
     absolute = os.path.normpath(os.path.join(root, relative))
     if not absolute.startswith(root.rstrip(os.sep) + os.sep):
         return absolute != root
+    return _linked_out(absolute, root, links)
+
+
+def _linked_out(absolute: str, top: str, links: dict[str, bool]) -> bool:
+    """True when a symbolic link, the file's own or a folder's on the way, takes ``absolute`` (a
+    normal path below ``top``) out of ``top``; resolved only when a link is there."""
     folder = os.path.dirname(absolute)
     linked = links.get(folder)
     if linked is None:
-        linked = _link_on_the_way(folder, root, links)
+        linked = _link_on_the_way(folder, top, links)
     if not (linked or os.path.islink(absolute)):
         return False
-    return not Path(os.path.realpath(absolute)).is_relative_to(os.path.realpath(root))
+    return not Path(os.path.realpath(absolute)).is_relative_to(os.path.realpath(top))
 
 
 def link_out_of(
@@ -247,13 +253,7 @@ def link_out_of(
     top = os.fspath(root) if root.is_absolute() else os.path.abspath(root)
     if not absolute.startswith(top.rstrip(os.sep) + os.sep):
         return None  # named from elsewhere: not reached through the project
-    folder = os.path.dirname(absolute)
-    linked = known.get(folder)
-    if linked is None:
-        linked = _link_on_the_way(folder, top, known)
-    if not (linked or os.path.islink(absolute)):
-        return None
-    if Path(os.path.realpath(absolute)).is_relative_to(os.path.realpath(top)):
+    if not _linked_out(absolute, top, known):
         return None
     return Finding(
         path=display_path,

@@ -61,6 +61,13 @@ class GitOutput(NamedTuple):
     out: bytes
     err: bytes
 
+    def text(self, command: str) -> str:
+        """The output of a command that must succeed, as text (undecodable bytes kept as
+        surrogates); :class:`GitError` naming ``command`` when it failed."""
+        if self.code != 0:
+            raise GitError(f"git {command}: {self.first_error_line()}")
+        return self.out.decode("utf-8", "surrogateescape")
+
     def first_error_line(self) -> str:
         lines = self.err.decode("utf-8", "replace").strip().splitlines()
         return lines[0][:200] if lines else f"exit code {self.code}"
@@ -149,9 +156,7 @@ def _command(folder: Path, args: Sequence[str]) -> tuple[list[str], dict[str, st
 def git_text(folder: Path, *args: str, stdin: str | None = None) -> str:
     """The output of a git command that must succeed, as text (undecodable bytes kept as surrogates)."""
     done = run_git(folder, args, stdin=None if stdin is None else stdin.encode("utf-8", "surrogateescape"))
-    if done.code != 0:
-        raise GitError(f"git {args[0]}: {done.first_error_line()}")
-    return done.out.decode("utf-8", "surrogateescape")
+    return done.text(args[0])
 
 
 def _armoured(args: Sequence[str]) -> list[str]:

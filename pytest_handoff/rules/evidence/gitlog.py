@@ -5,10 +5,7 @@ questions asked of it (the whole history, or only what touched some paths), and 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import NamedTuple
-
-from pytest_handoff.read.git import GitError, GitOutput, run_git
 
 
 class Commit(NamedTuple):
@@ -55,16 +52,6 @@ def commits_of(text: str, shallow: bool) -> tuple[Commit, ...]:
                 Commit(sha, int(when), paths, _offset(zone), int(committed) if committed.isdigit() else 0)
             )
     return tuple(commits)
-
-
-def text_of(done: GitOutput, command: str) -> str:
-    if done.code != 0:
-        raise GitError(f"git {command}: {done.first_error_line()}")
-    return done.out.decode("utf-8", "surrogateescape")
-
-
-def run_git_text(folder: Path, args: Sequence[str]) -> str:
-    return text_of(run_git(folder, args), args[0])
 
 
 def _offset(zone: str) -> int:

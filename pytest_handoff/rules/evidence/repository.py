@@ -30,8 +30,6 @@ from pytest_handoff.rules.evidence.gitlog import (
     Commit,
     batch_contents,
     commits_of,
-    run_git_text,
-    text_of,
 )
 
 __all__ = ["Commit", "GitError", "Repository", "forget_repositories", "repository_for"]
@@ -263,13 +261,13 @@ class Repository:
             )
         )
         if new:
-            for commit in commits_of(text_of(answers["log--all"], "log"), False):
+            for commit in commits_of(answers["log--all"].text("log"), False):
                 for path in commit.paths:
                     self._partial_by_path.setdefault(path, []).append(commit)
             self._known_paths.update(new)
         if heads:
             head_log = answers["logHEAD"]  # before the first commit there is no HEAD: no last change
-            for block in (text_of(head_log, "log") if head_log.code == 0 else "").split("\0//")[1:]:
+            for block in (head_log.text("log") if head_log.code == 0 else "").split("\0//")[1:]:
                 sha, _, rest = block.partition("\0")
                 for path in (rest[1:] if rest.startswith("\n") else rest).split("\0"):
                     if path:
@@ -396,16 +394,14 @@ class Repository:
         return self._resolved(wanted, run_git(self._top(), _RESOLVE, stdin=_resolve_input(wanted)))
 
     def _resolved(self, names: list[str], answer: GitOutput) -> dict[str, Commit | None]:
-        lines = text_of(answer, "cat-file").splitlines()
+        lines = answer.text("cat-file").splitlines()
         shas = {
             name: line.strip()
             for name, line in zip(names, lines, strict=False)
             if _FULL_HASH.fullmatch(line.strip())
         }
         named = (
-            commits_of(run_git_text(self._top(), (*NAMED_LOG, *sorted(set(shas.values())))), False)
-            if shas
-            else ()
+            commits_of(git_text(self._top(), *NAMED_LOG, *sorted(set(shas.values()))), False) if shas else ()
         )
         by_sha = {commit.sha: commit for commit in named}
         return {name: by_sha.get(shas.get(name, "")) for name in names}
@@ -432,11 +428,7 @@ class Repository:
 
     def _ask(self, *args: str) -> str:
         done = self._asked.pop(args, None)
-        if done is None:
-            return git_text(self._top(), *args)
-        if done.code != 0:
-            raise GitError(f"git {args[0]}: {done.first_error_line()}")
-        return done.out.decode("utf-8", "surrogateescape")
+        return git_text(self._top(), *args) if done is None else done.text(args[0])
 
 
 #: The questions every check with claims asks git, and the property each answers.
