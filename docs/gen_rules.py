@@ -48,12 +48,13 @@ from rule_examples import RuleExample, Run, no_repository_above, read_example, r
 #: Where each group of rules is described, and its title: a built-in format, or the core's rules.
 GROUPS: dict[str, tuple[str, str]] = {
     "core": ("Every format: reading, schemas, secrets", "formats/index.md"),
-    "evidence": ("Evidence (every format, with `--evidence`)", "evidence.md"),
+    "evidence": ("Evidence (every format, in a git repository)", "evidence.md"),
     "neuralrelay": ("NeuralRelay", "formats/neuralrelay.md"),
     "craik": ("Craik", "formats/craik.md"),
     "ralph": ("Ralph", "formats/ralph.md"),
     "yolo": ("YOLO", "formats/yolo.md"),
     "trinity": ("Trinity", "formats/trinity.md"),
+    "gsd": ("GSD", "formats/gsd.md"),
     "contracts": ("User-defined contracts", "formats/contracts.md"),
 }
 PARTS = ("What it does", "Why is this bad?", "Example", "Use instead")

@@ -27,7 +27,7 @@ from pytest_handoff.values.groups import GroupResult
 from tests.conftest import EXAMPLES, REPO, module_at
 
 #: One folder per format, named after its profile.
-FORMATS = ("contracts", "craik", "neuralrelay", "ralph", "trinity", "yolo")
+FORMATS = ("contracts", "craik", "gsd", "neuralrelay", "ralph", "trinity", "yolo")
 PROJECTS = ("clean", "broken")
 TABLE_HEADER = ["File", "Line", "Pointer", "Rule", "What is wrong"]
 

@@ -132,6 +132,17 @@ YOLO = ProfileSpec(
 )
 
 
+# --- gsd -----------------------------------------------------------------------------
+GSD = ProfileSpec(
+    name="gsd",
+    module="pytest_handoff.profiles.gsd.profile",
+    default_globs=(".planning/**/*.md", ".planning/config.json", ".planning/HANDOFF.json"),
+    options=(),
+    code_prefix="GS",
+    markers=(".planning",),
+)
+
+
 # --- contracts -----------------------------------------------------------------------
 CONTRACTS = ProfileSpec(
     name="contracts",
@@ -145,4 +156,4 @@ CONTRACTS = ProfileSpec(
 #: The built-in profiles, in the order a file is offered to them: built-in formats before user
 #: contracts (a contract never takes their files); the first also checks a named file that no
 #: profile recognises.
-BUILTIN_SPECS: tuple[ProfileSpec, ...] = (NEURALRELAY, TRINITY, CRAIK, RALPH, YOLO, CONTRACTS)
+BUILTIN_SPECS: tuple[ProfileSpec, ...] = (NEURALRELAY, TRINITY, CRAIK, RALPH, YOLO, GSD, CONTRACTS)

@@ -13,10 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_handoff.read.files import file_finding
 from pytest_handoff.values.documents import Loaded
+from pytest_handoff.values.findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from pytest_handoff.read.yamldoc import Node
 
 _OPENING = re.compile(rb"---[ \t]*\r?\n")
 _CLOSING = re.compile(rb"\r?\n---[ \t]*(?:\r?\n|$)")
@@ -66,6 +70,119 @@ def read_front_matter(raw: bytes, path: Path, display_path: str) -> Loaded:
     for document in loaded.documents:
         document.source_text = full  # excerpts show the file; the front matter is its first lines
     return loaded
+
+
+#: Lines a lenient reading quotes, one at a time, before it gives the block up.
+MAX_REPAIRS = 12
+
+# A line of a block mapping or sequence: its indent and "- ", its key, and its value.
+_ENTRY = re.compile(
+    r"^(?P<lead>[ \t]*(?:-[ \t]+)*)(?:(?P<key>[^\s'\"\[{#:][^:]*?|\"[^\"]*\"|'[^']*'):(?:[ \t]+|$))?(?P<value>.*?)[ \t]*$"
+)
+
+
+class LenientFrontMatter(NamedTuple):
+    """A front matter read as its agents' own tools read it: the YAML tree (None when even a
+    lenient reading finds none), where the body starts, and what kept it from being strict YAML."""
+
+    root: Node | None
+    body_line: int
+    findings: tuple[Finding, ...]
+
+
+def read_front_matter_leniently(
+    raw: bytes, path: Path, display_path: str, code: str, severity: Severity = Severity.WARNING
+) -> LenientFrontMatter:
+    """The front matter of a Markdown file, read even when it is not strict YAML.
+
+    Real front matters hold values YAML does not take unquoted (``added: [@scope/pkg@2]``,
+    ``title: ARCH: unify``); the tools that write them read them line by line. Where strict YAML
+    fails, the failing line's value is read as quoted text and the block read again, line after
+    line; the first failure is one finding of ``code`` at its line, saying whether the block was
+    still read. An unclosed block is an HF002 finding, and the whole file is body.
+    """
+    found = split_front_matter(raw)
+    if found.problem:
+        return LenientFrontMatter(None, 1, (file_finding(display_path)("HF002", found.problem, 1, 1),))
+    if found.block is None:
+        return LenientFrontMatter(None, 1, ())
+    from pytest_handoff.read.yamldoc import read_yaml
+
+    loaded = read_yaml(found.block, path, display_path)
+    if not loaded.findings:
+        root = loaded.documents[0].root if loaded.documents else None  # type: ignore[attr-defined]
+        return LenientFrontMatter(root, found.body_line, ())
+    first = loaded.findings[0]
+    block = found.block
+    above = 0  # lines above the failure the repair looks at: a failure may be the line before's
+    for _ in range(MAX_REPAIRS):
+        if (loaded.documents and not loaded.findings) or not loaded.findings or above > 2:
+            break
+        failed = loaded.findings[0]
+        quoted = _quote_line(block, failed.line - above)
+        if quoted is None:
+            above += 1
+            continue
+        block = quoted
+        loaded = read_yaml(block, path, display_path)
+        again = loaded.findings[0] if loaded.findings else None
+        above = above + 1 if again is not None and again[:3] == failed[:3] else 0
+    read = bool(loaded.documents) and not loaded.findings
+    root = loaded.documents[0].root if read else None  # type: ignore[attr-defined]
+    detail = first.message.removeprefix("invalid YAML: ")
+    outcome = (
+        "its values were read as text where YAML could not read them"
+        if read
+        else "it was not read; the body was"
+    )
+    message = f"front matter is not strict YAML ({detail}): {outcome}"
+    finding = first._replace(code=code, severity=severity, message=message, related=())
+    return LenientFrontMatter(root, found.body_line, (finding,))
+
+
+def _quote_line(block: bytes, line: int) -> bytes | None:
+    """``block`` with the value of the entry at its ``line`` (1-based) as single-quoted text, or
+    None when quoting changes nothing there (the block cannot be mended). An entry's value that
+    runs on over more deeply indented lines is joined onto its first line (the others left empty,
+    so that lines keep their numbers)."""
+    lines = block.split(b"\n")
+    if not 0 < line <= len(lines):
+        return None
+    texts = [raw.decode("utf-8", errors="replace") for raw in lines]
+    first = line - 1
+    while first > 0 and _continues(texts[first], texts[first - 1]):
+        first -= 1
+    last = first
+    while last + 1 < len(texts) and _continues(texts[last + 1], texts[first]):
+        last += 1
+    carriage = texts[first].endswith("\r")
+    entry = _ENTRY.match(texts[first].removesuffix("\r"))
+    if entry is None or not entry.group("value"):
+        return None
+    value = " ".join([entry.group("value"), *(text.strip() for text in texts[first + 1 : last + 1])])
+    if value.startswith("'") and value.endswith("'") and len(value) > 1:
+        return None  # already single-quoted text: nothing left to quote
+    if value.startswith('"') and value.endswith('"') and len(value) > 1 and '"' not in value[1:-1]:
+        value = value[1:-1]  # a double-quoted value YAML refused (a bad escape): its letters as written
+    key = f"{entry.group('key')}: " if entry.group("key") else ""
+    mended = f"{entry.group('lead')}{key}'{value.replace(chr(39), chr(39) * 2)}'" + ("\r" if carriage else "")
+    lines[first] = mended.encode()
+    for index in range(first + 1, last + 1):
+        lines[index] = b"\r" if carriage else b""
+    return b"\n".join(lines)
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" \t"))
+
+
+def _continues(text: str, previous: str) -> bool:
+    """Whether ``text`` runs on the value of the line ``previous`` (more indented, no entry of its own)."""
+    stripped = text.strip()
+    if not stripped or stripped.startswith(("- ", "#")) or stripped == "-":
+        return False
+    entry = _ENTRY.match(text.rstrip())
+    return entry is not None and not entry.group("key") and _indent(text) > _indent(previous)
 
 
 class Section(NamedTuple):

@@ -138,6 +138,69 @@ def looks_random(value: str) -> bool:
     return classes >= 2 and entropy(value) >= 3.5
 
 
+_WORD = re.compile(r"[a-z]+[0-9]*|[A-Z]+[0-9]*|[A-Z][a-z]+[0-9]*|[0-9]+")
+
+
+_MEMBER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_CAMEL_WORD = re.compile(r"[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]|[0-9]|$)|[a-z]+|[0-9]+")
+#: Passwords of documentation's example URLs (``postgresql://user:pass@host/db``).
+_EXAMPLE_PASSWORDS = frozenset(
+    {"pass", "password", "passwd", "pwd", "pw", "secret", "changeme", "user", "xxx", "test", "testing",
+     "postgres", "mysql", "admin", "root", "guest", "dev", "demo", "example", "sample", "local", "redis"}
+)  # fmt: skip
+
+
+def reads_as_words(value: str) -> bool:
+    """True for words joined by ``-``, ``_`` or ``.``, each of one case (``base64-token-from-email``,
+    ``import.meta.env.VITE_API_KEY``): a placeholder or a name, where a credential runs its
+    letters together (``sk_live_51HxYzAbC...``)."""
+    parts = re.split(r"[._-]", value.strip("._-"))
+    return len(parts) >= 3 and all(part and len(part) <= 14 and _WORD.fullmatch(part) for part in parts)
+
+
+def named_not_given(key: str, value: str) -> bool:
+    """True for a value under a key-like name that names or stands for the secret rather than
+    holding it: a placeholder of words (``token: base64-token-from-email``; under a password's
+    name, words are a passphrase and count), or a program's name for it (:func:`names_its_kind`)."""
+    if reads_as_words(value) and not re.search(r"(?i)passw|pwd|passphrase", key):
+        return True
+    return names_its_kind(key, value)
+
+
+def names_its_kind(key: str, value: str) -> bool:
+    """True for a type or variable name after a key-like word (``credentials: ClaudeOAuthCredentials``,
+    ``token: AuthTokenProvider``, ``fcmToken = userData.fcmToken``): long words in camel case, or
+    a dotted member of a program, one of them the key's own word."""
+    kind = re.search(KEY_NAME, key)
+    if kind is None:
+        return False
+    word = kind.group(0).lower()[:5]
+    if _MEMBER.fullmatch(value):
+        return word in value.lower()
+    if not value.isalpha():
+        return False
+    words = _CAMEL_WORD.findall(value)
+    return (
+        True
+        and "".join(words) == value
+        and 2 <= len(words) <= len(value) / 4
+        and sum(len(word) < 3 for word in words) <= 1
+        and any(part.lower().startswith(word) for part in words)
+    )
+
+
+def _placeholder(password: str, url: str) -> bool:
+    """A URL's password from documentation: a common default, a ``{pass}`` slot, or the user's name
+    again (``postgresql://app:app@localhost``)."""
+    user = re.search(r"://([^/\s:@]+):", url)
+    return (
+        password.lower() in _EXAMPLE_PASSWORDS
+        or bool(re.match(PLACEHOLDER, password))
+        or (password.startswith("{") and password.endswith("}"))
+        or (user is not None and user.group(1) == password)
+    )
+
+
 #: A part of a file name or path written by people: words, numbers and capitalised words joined
 #: by ".", "-" or "_" (base64 runs its letters together: wJalrXUtnFEMI).
 _NAME_PART = r"(?:[a-z]+[0-9]*|[A-Z][a-z]*[0-9]*|[0-9]+[a-z]*)"
@@ -248,13 +311,25 @@ def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
     for kind, pattern in KNOWN_FORMATS:
         for match in re.finditer(pattern, text):
             secret = match.group(1) if match.re.groups else match.group(0)
-            if not is_documented_example(secret):
+            if not is_documented_example(secret) and not (
+                kind == "password in a URL" and _placeholder(secret, match.group(0))
+            ):
                 yield kind, secret
     for match in re.finditer(_KEY_VALUE, text, re.IGNORECASE):
-        if looks_random(match.group(2)) and not is_documented_example(match.group(2)):
+        if (
+            looks_random(match.group(2))
+            and not is_documented_example(match.group(2))
+            and not named_not_given(match.group(1), match.group(2))
+        ):
             yield f"value of {match.group(1)!r}", match.group(2)
     value = text.strip()
-    if key and re.search(KEY_NAME, key) and looks_random(value) and not is_documented_example(value):
+    if (
+        key
+        and re.search(KEY_NAME, key)
+        and looks_random(value)
+        and not is_documented_example(value)
+        and not named_not_given(key, value)
+    ):
         yield f"value of {key!r}", value
 
 

@@ -18,6 +18,8 @@ Kinds:
 - ``test_totals``: an object of test counts, its keys named by ``totals`` (total, passed, failed;
   an empty name for one the format does not record), reconciled with a JUnit report.
 - ``test_verdict``: a verdict that all tests pass (``PASS``), reconciled with a JUnit report.
+- ``attestation``: the handoff's word that it checked its own claims (GSD's ``Self-Check:
+  PASSED``): when a claim of the same document is false, the attestation is too (EV601).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class Claim(NamedTuple):
     totals: tuple[int | None, int | None, int | None] = (None, None, None)  # total, passed, failed
     test: str = ""  # a test_name claim's function, in the file of ``value``
     passing: bool = False  # a test_name claim's text says the test passed
+    tentative: bool = False  # a commit named before it was made (see ClaimField.tentative)
 
 
 def claims_of(document: Document, fields: Sequence[ClaimField]) -> Iterator[Claim]:
@@ -99,13 +102,13 @@ def _claims_at(
     if field.kind == "commit" and isinstance(value, int) and not isinstance(value, bool):
         # YAML reads an unquoted hash of digits alone (``- 9633489``) as a number: it is the hash.
         if 7 <= len(str(value)) <= 40 and value > 0:
-            out.append(Claim(document, pointer, "commit", str(value)))
+            out.append(Claim(document, pointer, "commit", str(value), tentative=field.tentative))
         return
     if not isinstance(value, str) or not value.strip():
         return
     text = value.strip()
-    if field.kind == "test_verdict":
-        out.append(Claim(document, pointer, "test_verdict", text))
+    if field.kind in ("test_verdict", "attestation"):
+        out.append(Claim(document, pointer, field.kind, text))
         return
     if field.kind == "test_name":
         passing = PASSED.search(text) is not None and NOT_PASSED.search(text) is None
@@ -124,7 +127,7 @@ def _claims_at(
         return
     if field.kind == "commit":
         if COMMIT.fullmatch(text) or (text.isdigit() and text.isascii() and 7 <= len(text) <= 40):
-            out.append(Claim(document, pointer, "commit", text))
+            out.append(Claim(document, pointer, "commit", text, tentative=field.tentative))
         return
     if field.kind == "location":
         line = _number(parent.get(field.line)) if field.line and isinstance(parent, dict) else None

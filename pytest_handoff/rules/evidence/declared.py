@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-ClaimKind = Literal["path", "commit", "location", "test_file", "test_name", "test_totals", "test_verdict"]
+ClaimKind = Literal[
+    "path", "commit", "location", "test_file", "test_name", "test_totals", "test_verdict", "attestation"
+]
 Change = Literal["added", "modified", "deleted"]
 
 #: How formats spell a change, as the three the rules know.
@@ -41,3 +43,6 @@ class ClaimField(NamedTuple):
     count_at: str = ""  # pointer of the document's count of test cases in these files
     handoff_types: tuple[str, ...] = ()  # only documents of these types (all when empty)
     totals: tuple[str, str, str] = ("", "", "")  # keys of total, passed and failed tests
+    #: A commit named before it was made (GSD's "Plan metadata"): one that does not exist is a
+    #: warning (EV203), not an error.
+    tentative: bool = False

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from pytest_handoff.read.files import leads_out_of, read_bounded
+from pytest_handoff.rules.evidence.afterwards import broken_attestations, finish_test_counts, under_a_package
 from pytest_handoff.rules.evidence.claims import Claim, claims_of
 from pytest_handoff.rules.evidence.declared import ClaimField
 from pytest_handoff.rules.evidence.facts import (
@@ -59,6 +60,7 @@ class Verdicts(NamedTuple):
     unavailable: list[Hit]  # EV001: what git could not tell, once per group
     session: list[tuple[Hit, Claim]]  # test claims of handoffs of the current tree (see runs.py)
     judged: list[int]  # how many claims were judged (one number)
+    attested: list[Claim]  # the handoffs' word that they checked their claims (EV601)
 
 
 def verdicts(group: Group, settings: Settings) -> Verdicts:
@@ -78,7 +80,7 @@ class _Timed(NamedTuple):
 
 
 def _judge(group: Group, settings: Settings) -> Verdicts:
-    result = Verdicts({}, [], [], [0])
+    result = Verdicts({}, [], [], [0], [])
     fields: Sequence[ClaimField] = group.claim_fields
     root = group.root
     if not fields or root is None:
@@ -186,6 +188,9 @@ class _Judge:
 
     def claim(self, item: _Timed) -> None:
         claim = item.claim
+        if claim.kind == "attestation":
+            self.result.attested.append(claim)  # judged once every other claim is (EV601)
+            return
         if claim.kind in ("test_totals", "test_verdict") or (claim.kind == "test_name" and claim.passing):
             self._test_run(claim, item.state)
             if claim.kind != "test_name":
@@ -297,7 +302,13 @@ class _Judge:
             if repo.shallow:
                 self.cannot(claim, "a shallow clone: older commits are not here")
                 return
-            self.report("EV201", claim, f"commit {claim.value} does not exist in this repository")
+            if claim.tentative:
+                said = "it is named before it is made: write it in once the commit exists"
+                self.report(
+                    "EV203", claim, f"commit {claim.value} does not exist in this repository ({said})"
+                )
+            else:
+                self.report("EV201", claim, f"commit {claim.value} does not exist in this repository")
             return
         # The handoff's own time, not its commit's: a handoff committed later knew no more. A date
         # alone is compared with the commit's date where its author was (the day is theirs too).
@@ -382,6 +393,8 @@ class _Judge:
             if name in ignored:
                 said = f"{claim.value} is ignored by git and absent here: it cannot be judged in a clone"
                 self.report("EV104", claim, said)
+            elif code == "EV101" and under_a_package(name, self.repository):
+                continue  # a path relative to a package of a monorepo (apps/web/src/a.ts)
             else:
                 self.report(code, claim, message)
 
@@ -470,22 +483,7 @@ class _Judge:
 
 
 #: Claims that name no file.
-_NO_PATH = frozenset({"commit", "test_totals", "test_verdict"})
-
-
-def _finish_test_counts(group: Group) -> list[Hit]:
-    found: list[Hit] = []
-    for cases, unreadable, claim in group.memo.get("evidence_test_counts", {}).values():
-        if not unreadable and claim.claimed_count is not None and cases < claim.claimed_count:
-            found.append(
-                Hit(
-                    claim.document,
-                    claim.pointer,
-                    f"{claim.claimed_count} test case(s) claimed, but the test files hold {cases} (counting test "
-                    "functions: a heuristic)",
-                )
-            )
-    return found
+_NO_PATH = frozenset({"commit", "test_totals", "test_verdict", "attestation"})
 
 
 def hits(group: Group, settings: Settings, code: str) -> Iterator[Hit]:
@@ -494,6 +492,8 @@ def hits(group: Group, settings: Settings, code: str) -> Iterator[Hit]:
     if code == "EV001":
         yield from found.unavailable
     elif code == "EV402":
-        yield from _finish_test_counts(group)
+        yield from finish_test_counts(group)
+    elif code == "EV601":
+        yield from broken_attestations(found.attested, found.hits)
     else:
         yield from found.hits.get(code, ())

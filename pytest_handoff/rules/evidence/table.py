@@ -146,6 +146,46 @@ def check_claimed_commits_precede_the_handoff(group: Group, settings: Settings) 
     return hits(group, settings, "EV202")
 
 
+def check_predicted_commits_exist(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A commit the handoff names before making it exists once it is made.
+
+    **What it does**: reports a commit hash a format writes before the commit exists (GSD's
+    `**Plan metadata:**` hash, written into the summary that the commit itself carries) that no
+    branch or tag of the repository reaches. A warning: the format's own design makes the hash a
+    guess until someone writes it in.
+
+    **Why is this bad?** A reader who follows the hash finds nothing; a summary whose hashes are
+    guessed teaches the next agent to trust hashes that are not checked.
+
+    **Example**: a summary's `**Plan metadata:** a1b2c3d (docs: complete plan)` where no commit
+    starts with `a1b2c3d`.
+
+    **Use instead**: write `TBD` until the metadata commit exists, then amend the hash in.
+    """
+    return hits(group, settings, "EV203")
+
+
+def check_self_checks_hold(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A handoff that says it checked its own claims has no claim found false.
+
+    **What it does**: reports a handoff's self-check verdict (GSD's `## Self-Check: PASSED`) when
+    evidence finds a claim of the same handoff false: a file that exists nowhere (EV101), a
+    deletion not done (EV103), a commit that does not exist (EV201), a location past its file's
+    end (EV301), a test file never written (EV401).
+
+    **Why is this bad?** The self-check exists to stop hallucinated success (GSD added it after
+    agents reported files and commits they never made); a self-check that passes over a false
+    claim was not made, and the next agent trusts it twice.
+
+    **Example**: `## Self-Check: PASSED` in a summary listing commit `9f3c2ab`, which no branch
+    reaches.
+
+    **Use instead**: run the check (`[ -f path ]`, `git log --oneline --all | grep hash`) and
+    write `FAILED` with what it found, or fix the claims.
+    """
+    return hits(group, settings, "EV601")
+
+
 def check_cited_locations_exist(group: Group, settings: Settings) -> Iterator[Hit]:
     """A cited location (`path:line`) is in a file that exists, within its lines.
 
@@ -286,6 +326,13 @@ EVIDENCE_RULES: tuple[Rule, ...] = (
         scope="chain",
         modes=("FM-2.6",),
     ),
+    listed(
+        "EV203",
+        "predicted-commit-missing",
+        check_predicted_commits_exist,
+        scope="chain",
+        severity=Severity.WARNING,
+    ),
     listed("EV301", "location-not-found", check_cited_locations_exist, scope="chain", modes=("FM-3.3",)),
     listed(
         "EV401",
@@ -325,4 +372,5 @@ EVIDENCE_RULES: tuple[Rule, ...] = (
         severity=Severity.WARNING,
         modes=("FM-3.3",),
     ),
+    listed("EV601", "self-check-contradicted", check_self_checks_hold, scope="chain", modes=("FM-3.3",)),
 )

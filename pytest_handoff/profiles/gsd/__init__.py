@@ -1,0 +1,1 @@
+"""GSD ("Get Shit Done"): the ``.planning/`` tree its agents write and read."""
