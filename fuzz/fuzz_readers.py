@@ -3,7 +3,7 @@
     python fuzz/fuzz_readers.py READER [libFuzzer flags...]      (fuzz/run_readers.sh runs them all)
 
 READER is one of: json, jsonl, yaml, ralph-log, ralph-context, craik-json, craik-sqlite,
-trinity-name, config. Each input goes through that reader alone (no whole chain), and every
+trinity-name, config, gsd (a Markdown file of GSD's: front matter read leniently, then its sections). Each input goes through that reader alone (no whole chain), and every
 promise is checked: no exception escapes, every finding lies inside the input, no text of a
 finding (made inert for output) holds a line break or opens with a runner command, and nothing is
 written beside a checked store.
@@ -28,6 +28,7 @@ with atheris.instrument_imports():
     from pytest_handoff.pipeline.registry import default_registry
     from pytest_handoff.profiles.craik.profile import PROFILE as CRAIK
     from pytest_handoff.profiles.craik.store import read_store
+    from pytest_handoff.profiles.gsd.profile import PROFILE as GSD
     from pytest_handoff.profiles.ralph.logs import read_log
     from pytest_handoff.profiles.trinity.names import parse_file_name
     from pytest_handoff.profiles.yolo.profile import PROFILE as YOLO
@@ -124,6 +125,36 @@ def fuzz_config(raw: bytes) -> None:
         merged(Settings(), table, "pyproject.toml", default_registry())
 
 
+#: The GSD files a Markdown input is read as (its first byte chooses), each with its body's readers.
+GSD_FILES = (
+    "phases/01-a/01-01-SUMMARY.md", "phases/01-a/01-01-PLAN.md", "phases/01-a/01-VERIFICATION.md",
+    "phases/01-a/01-UAT.md", "phases/01-a/.continue-here.md", "STATE.md", "ROADMAP.md", "REQUIREMENTS.md",
+)  # fmt: skip
+
+
+def fuzz_gsd(raw: bytes) -> None:
+    name = GSD_FILES[raw[0] % len(GSD_FILES)] if raw else GSD_FILES[0]
+    path = WORK / ".planning" / name
+    loaded = GSD.read(raw, path, name, SETTINGS)
+    _inside(loaded.findings, raw)
+    lines = LINE_BREAK.split(raw.decode("utf-8", errors="replace"))
+    for document in loaded.documents:  # every value read from the body stands inside the file
+        for pointer in _pointers(document.data):
+            region = document.region(pointer)
+            if region.line and not 1 <= region.line <= len(lines):
+                raise AssertionError(f"{pointer} placed outside the input: {region}")
+
+
+def _pointers(data: object, at: str = "") -> Iterable[str]:
+    yield at
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _pointers(value, f"{at}/{str(key).replace('~', '~0').replace('/', '~1')}")
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _pointers(value, f"{at}/{index}")
+
+
 READERS: dict[str, Callable[[bytes], None]] = {
     "json": fuzz_json,
     "jsonl": fuzz_jsonl,
@@ -134,6 +165,7 @@ READERS: dict[str, Callable[[bytes], None]] = {
     "craik-sqlite": fuzz_craik_sqlite,
     "trinity-name": fuzz_trinity_name,
     "config": fuzz_config,
+    "gsd": fuzz_gsd,
 }
 
 

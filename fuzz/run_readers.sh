@@ -16,7 +16,7 @@ seconds="${1:-300}"
 shift || true
 readers=("$@")
 if [ ${#readers[@]} -eq 0 ]; then
-    readers=(json jsonl yaml ralph-log ralph-context craik-json craik-sqlite trinity-name config)
+    readers=(json jsonl yaml ralph-log ralph-context craik-json craik-sqlite trinity-name config gsd)
 fi
 
 # shellcheck source=fuzz/python.sh
@@ -42,6 +42,8 @@ PY
         ;;
         trinity-name) printf 'developer-2026-04-02T10:00:00.000Z.json' > "$corpus/name" ;;
         config) cp "$repo/tests/fixtures/contracts/project/pyproject.toml" "$corpus/" ;;
+        gsd) find "$repo/examples/gsd" "$repo/tests/fixtures/rule-examples/gsd" -name '*.md' -path '*.planning*' \
+                 -exec sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12).md"' _ {} "$corpus" \; ;;
     esac
 }
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 _OPENING = re.compile(rb"---[ \t]*\r?\n")
 _CLOSING = re.compile(rb"\r?\n---[ \t]*(?:\r?\n|$)")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
@@ -197,8 +198,11 @@ class Section(NamedTuple):
 
 
 def sections(text: str, first_line: int = 1) -> list[Section]:
-    """The sections of a Markdown ``text`` whose first line is the file's ``first_line``, in order."""
-    lines = text.splitlines()
+    """The sections of a Markdown ``text`` whose first line is the file's ``first_line``, in order.
+
+    Lines are split as editors (and every place this package reports) count them: at ``\r\n``,
+    ``\r`` or ``\n`` only, not at the other breaks ``str.splitlines`` knows (a form feed, U+2028)."""
+    lines = _LINE_BREAK.split(text)
     headings = list(_headings(lines))
     found = []
     for index, (at, level, heading) in enumerate(headings):

@@ -97,3 +97,18 @@ def test_a_summary_archived_to_a_milestone_keeps_its_claims_true(
     (repo / PHASE).rename(repo / archived)
     commit(repo, "2026-03-01T09:00:00+00:00")
     assert evidence(capsys) == []
+
+
+def test_ev105_a_file_claimed_created_that_a_commit_before_the_work_already_held(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(repo, "src/models.py", "class User: ...\n")
+    commit(repo, "2026-02-09T10:00:00+00:00")  # a week before the plan's work
+    write(repo, "src/models.py", "class User:\n    name: str\n")
+    write(repo, "src/add.py", "def add(a, b):\n    return a + b\n")
+    task = commit(repo, "2026-02-16T10:00:00+00:00")
+    write(repo, f"{PHASE}/01-01-SUMMARY.md", summary([task[:7]], ["src/add.py", "src/models.py"]))
+    commit(repo, "2026-02-16T11:00:00+00:00")
+    found = evidence(capsys)
+    assert codes(found) == [("EV105", "01-01-SUMMARY.md", "/files_created/1")]
+    assert "src/models.py is claimed created, but a commit older than every commit" in found[0][3]

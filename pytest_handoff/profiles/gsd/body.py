@@ -28,6 +28,11 @@ _FILES_HEADING = re.compile(
     re.IGNORECASE,
 )
 _CREATED = re.compile(r"\b(?:created|new|added)\b", re.IGNORECASE)
+# An item's own words that make its file new: "(new)", "(created)", "- New module", "new file"; not
+# "- Added a route" (a change made in the file).
+_ITEM_CREATED = re.compile(
+    r"\((?:new|created|added)\b[^)]*\)|\bnew file\b|\bcreated\b|^\W*new\b", re.IGNORECASE
+)
 _MODIFIED = re.compile(r"\b(?:modified|changed|updated|edited)\b", re.IGNORECASE)
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<rest>.*)$")
 # `path`, **path**, [name](path): the forms a files list names its paths in.
@@ -186,8 +191,8 @@ def claimed_files(lines: list[str], body_line: int) -> tuple[list[Node], list[No
             if found is None:
                 continue
             path, at = found
-            words = text[at + len(path) :]
-            kind = "created" if _CREATED.search(words[:40]) and not _MODIFIED.search(words[:40]) else mode
+            words = text[at + len(path) :][:40]
+            kind = "created" if _ITEM_CREATED.search(words) and not _MODIFIED.search(words) else mode
             (created if kind == "created" else modified).append(leaf(clean_path(path), index + 1, at + 1))
     return created, modified
 

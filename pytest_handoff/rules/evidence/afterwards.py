@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
     from pytest_handoff.rules.evidence.claims import Claim
+    from pytest_handoff.rules.evidence.gitlog import Commit
     from pytest_handoff.rules.evidence.repository import Repository
     from pytest_handoff.values.groups import Group
 
@@ -62,6 +64,13 @@ def broken_attestations(attested: list[Claim], hits: dict[str, list[Hit]]) -> li
             )
         )
     return found
+
+
+def existed_before(name: str, listed: Iterable[Commit | None], repository: Repository) -> bool:
+    """True when a commit older than every commit a handoff lists (its work's first) touched ``name``:
+    a file the handoff claims created that was there before its work began (None: not found)."""
+    times = [commit.time for commit in listed if commit is not None]
+    return bool(times) and repository.touched(name, None, min(times) - 1)
 
 
 _TAILS: weakref.WeakKeyDictionary[Repository, frozenset[str]] = weakref.WeakKeyDictionary()

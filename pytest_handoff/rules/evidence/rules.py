@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from pytest_handoff.read.files import leads_out_of, read_bounded
-from pytest_handoff.rules.evidence.afterwards import broken_attestations, finish_test_counts, under_a_package
+from pytest_handoff.rules.evidence import afterwards
 from pytest_handoff.rules.evidence.claims import Claim, claims_of
 from pytest_handoff.rules.evidence.declared import ClaimField
 from pytest_handoff.rules.evidence.facts import (
@@ -40,7 +40,7 @@ from pytest_handoff.rules.evidence.moments import (
     window,
 )
 from pytest_handoff.rules.evidence.repository import GitError, Repository, repository_for
-from pytest_handoff.rules.evidence.runs import RunOfTests, verdict
+from pytest_handoff.rules.evidence.runs import RunOfTests, shown_path, verdict
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
@@ -263,6 +263,9 @@ class _Judge:
             message = f"{claim.value} exists nowhere: not in the tree, the index or any commit"
             self._absent.append((claim, name, "EV101", message))
             return
+        if claim.change == "added" and afterwards.existed_before(name, map(self._named, item.listed), repo):
+            said = "but a commit older than every commit the handoff lists already touched it"
+            self.report("EV105", claim, f"{claim.value} is claimed created, {said}")
         if claim.change in ("added", "modified"):
             # A date alone is a day somewhere on Earth: its window opens and closes 14 hours wider.
             low = (
@@ -393,7 +396,7 @@ class _Judge:
             if name in ignored:
                 said = f"{claim.value} is ignored by git and absent here: it cannot be judged in a clone"
                 self.report("EV104", claim, said)
-            elif code == "EV101" and under_a_package(name, self.repository):
+            elif code == "EV101" and afterwards.under_a_package(name, self.repository):
                 continue  # a path relative to a package of a monorepo (apps/web/src/a.ts)
             else:
                 self.report(code, claim, message)
@@ -424,7 +427,7 @@ class _Judge:
             self.cannot(claim, str(error), "the JUnit report")
             return
         run = RunOfTests(
-            self._shown(report.path), report.tests, report.failures, report.skipped, report.failing
+            shown_path(report.path, self.root), report.tests, report.failures, report.skipped, report.failing
         )
         said = verdict(claim, run)
         if said is not None:
@@ -438,11 +441,6 @@ class _Judge:
             return self.repository.head == state.commit.sha
         except GitError:
             return False
-
-    def _shown(self, path: str) -> str:
-        """A report's path as the project shows it (relative to the root when inside it)."""
-        relative = os.path.relpath(path, self.root)
-        return path if relative.startswith("..") else Path(relative).as_posix()
 
     def _test_cases(self, claim: Claim) -> int | None:
         path = claim.value
@@ -492,8 +490,8 @@ def hits(group: Group, settings: Settings, code: str) -> Iterator[Hit]:
     if code == "EV001":
         yield from found.unavailable
     elif code == "EV402":
-        yield from finish_test_counts(group)
+        yield from afterwards.finish_test_counts(group)
     elif code == "EV601":
-        yield from broken_attestations(found.attested, found.hits)
+        yield from afterwards.broken_attestations(found.attested, found.hits)
     else:
         yield from found.hits.get(code, ())

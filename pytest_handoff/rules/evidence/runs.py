@@ -9,12 +9,21 @@ handoff reports.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from pytest_handoff.rules.evidence.claims import Claim
     from pytest_handoff.values.findings import Finding
+
+
+def shown_path(path: str, root: Path) -> str:
+    """A report's path as the project shows it (relative to ``root`` when inside it)."""
+    relative = os.path.relpath(path, root)
+    return path if relative.startswith("..") else Path(relative).as_posix()
+
 
 #: At most this many failing tests are named in a finding.
 NAMED = 5

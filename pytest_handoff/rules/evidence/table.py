@@ -99,6 +99,25 @@ def check_claimed_changes_happened(group: Group, settings: Settings) -> Iterator
     return hits(group, settings, "EV102")
 
 
+def check_claimed_creations_are_new(group: Group, settings: Settings) -> Iterator[Hit]:
+    """A file claimed created was not there before the handoff's work began.
+
+    **What it does**: for a path claimed created (GSD `key-files.created`, NeuralRelay
+    `change_type: created`) by a handoff that lists its commits, reports the path when a commit
+    older than every commit the handoff lists already touched it. A warning: the work may have
+    re-created a file it deleted, or a format may say "created" of a file it rewrote.
+
+    **Why is this bad?** "Created" tells the reviewer the whole file is new work; a file that was
+    there before was modified, and its history (and whoever wrote it) is the reviewer's to read.
+
+    **Example**: a summary listing task commit `3f9a2c1` and claiming `src/models.py` created, where a
+    commit of the week before added `src/models.py`.
+
+    **Use instead**: list the file as modified.
+    """
+    return hits(group, settings, "EV105")
+
+
 def check_claimed_deletions_happened(group: Group, settings: Settings) -> Iterator[Hit]:
     """A file claimed deleted is gone.
 
@@ -307,6 +326,14 @@ EVIDENCE_RULES: tuple[Rule, ...] = (
         "EV102",
         "claimed-change-not-found",
         check_claimed_changes_happened,
+        scope="chain",
+        severity=Severity.WARNING,
+        modes=("FM-2.6",),
+    ),
+    listed(
+        "EV105",
+        "claimed-creation-not-new",
+        check_claimed_creations_are_new,
         scope="chain",
         severity=Severity.WARNING,
         modes=("FM-2.6",),

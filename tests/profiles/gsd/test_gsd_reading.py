@@ -174,3 +174,10 @@ def test_where_a_file_stands_in_the_tree_says_what_it_is() -> None:
         "phases/01-a/01-02-FIX1-PLAN.md": ("plan", "01-02-FIX1"),
         "todos/pending/x.md": None,
     }
+
+
+def test_a_form_feed_or_line_separator_in_the_body_breaks_no_line_of_its_own() -> None:
+    path = Path("/p/.planning/STATE.md")
+    document, _ = read("# State\x0c\u2028\n\n## Current Position\n\nPhase: 2 of 3 (API)\n", path)
+    assert document.data["position"]["phase"] == "2"
+    assert line_of(document, "/position/phase") == 5
