@@ -55,11 +55,12 @@ GROUPS: dict[str, tuple[str, str]] = {
     "yolo": ("YOLO", "formats/yolo.md"),
     "trinity": ("Trinity", "formats/trinity.md"),
     "gsd": ("GSD", "formats/gsd.md"),
+    "handoff-md": ("Markdown handoffs", "formats/markdown.md"),
     "contracts": ("User-defined contracts", "formats/contracts.md"),
 }
 PARTS = ("What it does", "Why is this bad?", "Example", "Use instead")
 _PART = re.compile(r"^\*\*(?P<name>[^*]+)\*\*(?P<tail>[^\n]*)", re.M)
-_BLOCK = re.compile(r"(<!-- rules: (?P<name>[a-z]+) -->\n)(?P<body>.*?)(<!-- /rules -->)", re.S)
+_BLOCK = re.compile(r"(<!-- rules: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /rules -->)", re.S)
 _STAMP_TIME = re.compile(r"T(\d\d)_(\d\d)_(\d\d)")
 
 

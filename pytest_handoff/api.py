@@ -28,6 +28,7 @@ __all__ = [
     "Finding",
     "Severity",
     "check",
+    "check_claims",
     "check_file",
     "check_folder",
     "explain",
@@ -79,6 +80,19 @@ def check_file(
     target = _absolute(Path(path), root)
     raw = content.encode("utf-8") if isinstance(content, str) else content
     return run.check_file(target, _display(target, root), raw, whole_chain=whole_chain, cache=cache)
+
+
+def check_claims(
+    text: str, *, root: StrPath | None = None, settings: Settings | None = None, shown: str = "report"
+) -> list[Finding]:
+    """The findings on an agent's report (its last message, a summary it returned) read as a
+    Markdown handoff of its own: its claims of work done (files, ``path:line``, commits; "all tests
+    pass" with a JUnit report) judged against the project's tree and git, placed at the lines of
+    ``text`` and named ``shown``. Nothing is written; sorted by place."""
+    from pytest_handoff.pipeline.run import Run
+
+    result = Run.in_project(_root(root), settings=settings).check_message(text, shown)
+    return [] if result is None else sorted(result.findings)
 
 
 def check_folder(

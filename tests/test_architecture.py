@@ -58,7 +58,7 @@ def test_only_the_prebuilt_checks_are_generated() -> None:
 
 def test_the_core_names_no_format() -> None:
     """Outside ``profiles/``, no code names a format: formats are rows and folders of their own."""
-    formats = {"neuralrelay", "craik", "ralph", "yolo", "trinity", "contracts"}
+    formats = {"neuralrelay", "craik", "ralph", "yolo", "trinity", "gsd", "handoff-md", "contracts"}
     for module in (m for m in WRITTEN if not m.startswith("pytest_handoff.profiles")):
         tree = ast.parse(KNOWN[module].read_text(encoding="utf-8"))
         docstrings = {

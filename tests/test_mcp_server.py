@@ -105,11 +105,12 @@ def bad_tokens(data: Any) -> None:
     data["tokens_used"] = "lots"
 
 
-def test_the_server_lists_its_five_tools(project: Project) -> None:
+def test_the_server_lists_its_six_tools(project: Project) -> None:
     async def body(session: Session) -> None:
         listed = (await session.list_tools()).tools
         assert sorted(tool.name for tool in listed) == [
             "check_chain",
+            "check_claims",
             "check_handoff",
             "evidence",
             "explain_rule",

@@ -53,7 +53,9 @@ INSTRUCTIONS = (
     "Checks the JSON handoffs AI agents write for each other (NeuralRelay chains under "
     ".neuralrelay/handoffs/) against their contracts. Call check_handoff with the path and the "
     "content you are about to write before writing a handoff, and fix every finding of severity "
-    "error; each finding has its place (line, column, JSON pointer) and a fix hint."
+    "error; each finding has its place (line, column, JSON pointer) and a fix hint. Call "
+    "check_claims with an agent's report (its final message) to learn whether the files, lines "
+    "and commits it says it made exist."
 )
 
 
@@ -229,6 +231,19 @@ def build_server(root: Path) -> MCPServer[Any]:
                 raise ToolError(f"{junit}: no such JUnit report")
             settings = settings._replace(evidence_junit=str(report_path))
         return report([f for f in check(target, root=root, settings=settings) if f.code.startswith("EV")])
+
+    @server.tool(title="Check an agent's report", annotations=read_only("Check an agent's report"))
+    @refused_as_tool_error
+    def check_claims(text: str) -> Report:
+        """Check the claims of work done in an agent's report (its final message, a summary it returned) against
+        the repository: files it says it created or changed exist, its `path:line` citations exist, its commits
+        exist. Only claims of work done are judged, not plans ("next I will add x.py"). Nothing is written.
+        """
+        from pytest_handoff.api import check_claims as claims_in
+        from pytest_handoff.rules.evidence.repository import forget_repositories
+
+        forget_repositories()  # the working tree may have changed since the last call
+        return report(claims_in(text, root=root, shown="report"))
 
     @server.tool(title="Explain a rule", annotations=read_only("Explain a rule"))
     @refused_as_tool_error

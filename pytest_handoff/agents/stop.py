@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.agents.bash import SLACK, command_paths, placed
 from pytest_handoff.agents.common import (
+    MESSAGE_BLOCKS,
     Handoffs,
     changed_in_git,
     changed_since,
@@ -50,13 +51,20 @@ from pytest_handoff.agents.common import (
     hook_root,
     hook_run,
     masked_display,
+    message_findings,
     named_files,
     session_folder,
 )
+from pytest_handoff.pipeline.run import MESSAGE_DISPLAY
 
 if TYPE_CHECKING:
     from pytest_handoff.values.findings import Finding
 
+#: The last line of a SubagentStop block: the subagent's next message replaces its report to its
+#: parent, so a report cut to "fixed it" would reach the parent in place of the work's account.
+RESTATE = (
+    "After fixing, restate your final report in full: your parent agent receives only your next message."
+)
 #: At most this many blocks in a row, the first included (Claude Code itself stops at 8).
 MAX_BLOCKS = 3
 #: Of a longer transcript, only its last this many bytes are read.
@@ -201,12 +209,19 @@ def respond_to_stop(payload: Mapping[str, Any], warn: Callable[[str], None]) -> 
         for path in dict.fromkeys([*(transcript.written if transcript else ()), *(changed or ())])
         if handoffs.claims(path) and handoffs.on_disk(path)
     ]
-    if not files:
-        return None
-    errors = errors_of(check_handoffs(files, handoffs.run))
+    errors = errors_of(check_handoffs(files, handoffs.run)) if files else []
+    message = payload.get("last_assistant_message")
+    if isinstance(message, str) and message.strip():
+        said = [f for f in errors_of(message_findings(message, handoffs.run)) if f.code in MESSAGE_BLOCKS]
+        errors += said
+        files += [handoffs.root / MESSAGE_DISPLAY] if said else []  # a name only: no file
     if not errors:
         return None
-    return _answer(errors, files, root, payload.get("stop_hook_active") is True, transcript)
+    answer = _answer(errors, files, root, payload.get("stop_hook_active") is True, transcript)
+    if subagent and "reason" in answer:  # before the mark, which stays the reason's last line
+        told, mark = answer["reason"].rsplit("\n", 1)
+        answer["reason"] = f"{told}\n{RESTATE}\n{mark}"
+    return answer
 
 
 def _transcript(
@@ -238,10 +253,16 @@ def _answer(
             "systemMessage": f"handoff-lint: {names} still break{'s' * (not several)} {broken}, but {why}, "
             f"so the agent was let stop. `handoff-lint` on the file{'s' * several} lists the findings."
         }
-    first = (
-        f"handoff-lint: do not finish yet: {names}, written or changed in this work, break{'s' * (not several)} "
-        f"{broken}. Fix each one below in the file{'s' * several}, then finish:"
-    )
+    if [path.name for path in files] == [MESSAGE_DISPLAY]:  # only the message's claims are false
+        first = (
+            f"handoff-lint: do not finish yet: your last message claims work that the working tree and git "
+            f"do not show ({broken}). Correct each claim below, or do the work, then finish:"
+        )
+    else:
+        first = (
+            f"handoff-lint: do not finish yet: {names}, written or changed in this work, "
+            f"break{'s' * (not several)} {broken}. Fix each one below in the file{'s' * several}, then finish:"
+        )
     last = f"({MARK.format(number=number, most=MAX_BLOCKS, digest=digest)})"
     return {
         "decision": "block",

@@ -22,6 +22,7 @@ from pytest_handoff.values.errors import UsageError
 from pytest_handoff.values.groups import UNCLAIMED
 
 if TYPE_CHECKING:
+    from pytest_handoff.pipeline.run import Run
     from pytest_handoff.values.groups import GroupResult
     from pytest_handoff.values.settings import Settings
 
@@ -58,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_HelpFormatter,
         description="Check agent handoff files (NeuralRelay ...) against their contracts. "
         "'handoff-lint explain CODE' prints a rule's documentation; 'handoff-lint rules' lists them; "
-        "'handoff-lint chain|report|show|schema export' read handoffs (see each one's --help).",
+        "'handoff-lint chain|report|show|schema export' read handoffs (see each one's --help); "
+        "'handoff-lint claims -' checks the claims of work done in a report on stdin (or a file).",
     )
     parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the whole project)")
     parser.add_argument(
@@ -178,6 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = explain(args[1:])
         elif args[:1] == ["rules"]:
             status = list_rules()
+        elif args[:1] == ["claims"]:
+            status = lint(args[1:], claims=True)
         elif args[:1] == ["claude-hook"]:
             from pytest_handoff.agents.claude_hook import main as claude_hook
 
@@ -262,7 +266,7 @@ def warn(message: str) -> None:
     print(f"handoff-lint: warning: {message}", file=sys.stderr)
 
 
-def lint(argv: list[str]) -> int:
+def lint(argv: list[str], *, claims: bool = False) -> int:
     parser = build_parser()
     try:
         options = parser.parse_args(argv)
@@ -311,7 +315,9 @@ def lint(argv: list[str]) -> int:
         cache = ResultCache(options.cache_dir, settings.fingerprint(), keep_notes=False)
 
     outputs = _parse_outputs(options.output)
-    if options.stdin_filename is not None:
+    if claims:
+        results = [_check_claims(run, options.paths)]
+    elif options.stdin_filename is not None:
         results = [_check_stdin(options.stdin_filename, options.paths, root, settings, options.whole_chain)]
     else:
         progress = None
@@ -379,6 +385,30 @@ def _check_stdin(
     # Named relative to the working directory, like every path on the command line.
     target = Path(os.path.abspath(filename))
     return check_file(target, sys.stdin.buffer.read(), root=root, settings=settings, whole_chain=whole_chain)
+
+
+#: Of a longer report, only its last this many bytes are read (an agent's report ends with its claims).
+MAX_REPORT = 512 * 1024
+
+
+def _check_claims(run: Run, paths: list[Path]) -> GroupResult:
+    """An agent's report (stdin for ``-``, else one file) checked as a message: its claims of work done."""
+    given = [str(path) for path in paths]
+    if given in ([], ["-"]):
+        raw, shown = sys.stdin.buffer.read()[-MAX_REPORT:], "stdin"
+    elif len(given) == 1:
+        from pytest_handoff.read.files import read_bounded
+
+        try:
+            raw, shown = read_bounded(paths[0], 16 * MAX_REPORT)[-MAX_REPORT:], given[0]
+        except OSError as error:
+            raise UsageError(f"claims: cannot read {given[0]}: {error.strerror or error}") from None
+    else:
+        raise UsageError("claims checks one report: give '-' (stdin) or one file")
+    result = run.check_message(raw.decode("utf-8", errors="replace"), shown)
+    if result is None:
+        raise UsageError("claims: no format reads an agent's report")
+    return result
 
 
 def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:

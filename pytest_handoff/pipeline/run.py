@@ -15,6 +15,9 @@ from pytest_handoff.read.files import display_path_for
 from pytest_handoff.values.groups import UNCLAIMED, ExtraCheck, GroupRef, GroupResult
 from pytest_handoff.values.settings import Settings
 
+#: How findings name an agent's message checked as a handoff.
+MESSAGE_DISPLAY = "last assistant message"
+
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.cache import ResultCache
     from pytest_handoff.pipeline.discovery import Discovery
@@ -122,6 +125,21 @@ class Run:
         overrides: Mapping[Path, bytes] = {} if content is None else {target: content}
         result = check_group(ref, settings, self.root, cache=cache, overrides=overrides, registry=registry)
         return result if whole_chain else result.narrowed_to([display])
+
+    def check_message(self, text: str, display: str = MESSAGE_DISPLAY) -> GroupResult | None:
+        """An agent's message (its last word, a report) checked as a handoff of its own, by the
+        format that reads messages; None when no format does. Nothing is read from or written to
+        disk in its name: its claims are judged against the project's tree and git."""
+        name = next((spec.message_file for spec in self.registry.specs.values() if spec.message_file), "")
+        if not name:
+            return None
+        target = self.root / name
+        result = self.check_file(target, display, text.encode("utf-8", "surrogatepass"), whole_chain=True)
+        named = display_path_for(target, self.root)  # the name it was read under: findings show ``display``
+        return result._replace(
+            findings=tuple(f._replace(path=display) if f.path == named else f for f in result.findings),
+            sources={display if path == named else path: lines for path, lines in result.sources.items()},
+        )
 
 
 def find_project(start: Path) -> Path:

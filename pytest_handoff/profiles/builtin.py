@@ -143,6 +143,17 @@ GSD = ProfileSpec(
 )
 
 
+# --- markdown ------------------------------------------------------------------------
+MARKDOWN = ProfileSpec(
+    name="handoff-md",
+    module="pytest_handoff.profiles.markdown.profile",
+    default_globs=("HANDOFF.md", ".claude/handoff.md", "docs/handoffs/*.md", ".claude/handoffs/*.md"),
+    options=(),
+    code_prefix="MD",
+    message_file="last-assistant-message.md",
+)
+
+
 # --- contracts -----------------------------------------------------------------------
 CONTRACTS = ProfileSpec(
     name="contracts",
@@ -156,4 +167,4 @@ CONTRACTS = ProfileSpec(
 #: The built-in profiles, in the order a file is offered to them: built-in formats before user
 #: contracts (a contract never takes their files); the first also checks a named file that no
 #: profile recognises.
-BUILTIN_SPECS: tuple[ProfileSpec, ...] = (NEURALRELAY, TRINITY, CRAIK, RALPH, YOLO, GSD, CONTRACTS)
+BUILTIN_SPECS: tuple[ProfileSpec, ...] = (NEURALRELAY, TRINITY, CRAIK, RALPH, YOLO, GSD, MARKDOWN, CONTRACTS)

@@ -26,6 +26,9 @@ _OPENING = re.compile(rb"---[ \t]*\r?\n")
 _CLOSING = re.compile(rb"\r?\n---[ \t]*(?:\r?\n|$)")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# A relative path as handoffs name files: words joined by /, ending in a folder's / or a file's extension.
+_PATH = re.compile(r"^(?:\.{0,2}/)?[\w@.+-]+(?:/[\w@.+\[\]()-]+)*(?:/|\.[A-Za-z0-9]{1,10})$")
+_LINE_SUFFIX = re.compile(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
@@ -228,3 +231,18 @@ def _headings(lines: list[str]) -> Iterator[tuple[int, int, str]]:
         heading = _HEADING.match(line)
         if heading:
             yield index, len(heading.group(1)), (heading.group(2) or "").strip()
+
+
+def is_path(text: str) -> bool:
+    """A file or folder path as agents write them: a ``/`` or a file extension, no spaces, no URL."""
+    if "://" in text or text.startswith(("~", "$", "-")) or len(text) > 300:
+        return False
+    if "/" not in text and not re.search(r"\.[A-Za-z][A-Za-z0-9]{0,9}$", text):
+        return False
+    return bool(_PATH.match(text)) and not re.fullmatch(r"[\d.]+", text)
+
+
+def clean_path(text: str) -> str:
+    """A cited path without its line (``src/a.py:12`` -> ``src/a.py``) and its ``./``."""
+    text = _LINE_SUFFIX.sub("", text.strip().rstrip(":,;"))
+    return text[2:] if text.startswith("./") else text

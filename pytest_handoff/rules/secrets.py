@@ -311,8 +311,12 @@ def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
     for kind, pattern in KNOWN_FORMATS:
         for match in re.finditer(pattern, text):
             secret = match.group(1) if match.re.groups else match.group(0)
-            if not is_documented_example(secret) and not (
-                kind == "password in a URL" and _placeholder(secret, match.group(0))
+            if (
+                not is_documented_example(secret)
+                and not (kind == "password in a URL" and _placeholder(secret, match.group(0)))
+                and not text.startswith(
+                    ("...", "\u2026"), match.end()
+                )  # cut short to name it: `sk_live_51Ab...`
             ):
                 yield kind, secret
     for match in re.finditer(_KEY_VALUE, text, re.IGNORECASE):

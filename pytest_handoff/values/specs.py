@@ -33,6 +33,9 @@ class ProfileSpec(NamedTuple):
     #: Top-level ``[tool.handoff]`` keys that are this profile's options under their old names
     #: (still read, deprecated): configured key -> option key.
     legacy_keys: Mapping[str, str] = {}
+    #: The name under which the profile reads an agent's own words (its last message) as a handoff
+    #: of their own, never a file on disk; empty when it reads none.
+    message_file: str = ""
 
     @property
     def declared(self) -> tuple[Option, ...] | None:

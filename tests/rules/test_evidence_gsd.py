@@ -111,4 +111,57 @@ def test_ev105_a_file_claimed_created_that_a_commit_before_the_work_already_held
     commit(repo, "2026-02-16T11:00:00+00:00")
     found = evidence(capsys)
     assert codes(found) == [("EV105", "01-01-SUMMARY.md", "/files_created/1")]
-    assert "src/models.py is claimed created, but a commit older than every commit" in found[0][3]
+    assert "src/models.py is claimed created, but a commit older than the handoff" in found[0][3]
+
+
+def test_ev105_is_not_said_of_a_file_an_unlisted_commit_of_the_same_work_created(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(repo, "src/add.py", "def add(a, b):\n    return a + b\n")
+    write(repo, f"{PHASE}/01-01-SUMMARY.md", summary([], ["src/add.py"]).replace("2026-02-16", "2026-02-15"))
+    commit(repo, "2026-02-15T12:00:00+00:00")  # the previous plan's summary: this plan's work starts after it
+    write(repo, "src/models.py", "class User: ...\n")
+    commit(repo, "2026-02-16T09:00:00+00:00")  # this plan's first commit, not listed in its summary
+    write(repo, "src/models.py", "class User:\n    name: str\n")
+    task = commit(repo, "2026-02-16T10:00:00+00:00")
+    write(repo, f"{PHASE}/01-02-SUMMARY.md", summary([task[:7]], ["src/models.py"]))
+    commit(repo, "2026-02-16T11:00:00+00:00")
+    assert evidence(capsys) == []
+
+
+def test_an_ignored_path_that_a_package_of_the_monorepo_committed_is_no_ev104(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(repo, ".gitignore", ".cache/\n")
+    write(repo, "tools/indexer/.cache/index.json", "{}\n")
+    task = commit(repo, "2026-02-16T10:00:00+00:00", ".gitignore")
+    git_add_forced = ["add", "-f", "tools/indexer/.cache/index.json"]
+    from tests.agent_loop import git
+
+    git(repo, *git_add_forced)
+    task = commit(repo, "2026-02-16T10:30:00+00:00")
+    write(repo, f"{PHASE}/01-01-SUMMARY.md", summary([task[:7]], [".cache/index.json"]))
+    commit(repo, "2026-02-16T11:00:00+00:00")
+    assert evidence(capsys) == []
+
+
+def test_ev202_a_session_past_midnight_keeps_the_date_it_began_on(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(repo, "src/add.py", "def add(a, b):\n    return a + b\n")
+    task = commit(repo, "2026-02-17T00:40:00+05:30")  # the small hours after the summary's date
+    write(repo, f"{PHASE}/01-01-SUMMARY.md", summary([task[:7]], ["src/add.py"]))  # completed: 2026-02-16
+    commit(repo, "2026-02-17T00:50:00+05:30")
+    assert evidence(capsys) == []
+
+
+def test_ev102_a_previous_summary_dated_after_this_one_sets_no_window(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 01-01 is dated a day after 01-02 was written: the names' order is not the order of the work.
+    write(repo, "src/add.py", "def add(a, b):\n    return a + b\n")
+    commit(repo, "2026-02-16T10:00:00+00:00")  # a commit the summary does not list
+    write(repo, f"{PHASE}/01-01-SUMMARY.md", summary([], []).replace("2026-02-16", "2026-02-20"))
+    write(repo, f"{PHASE}/01-02-SUMMARY.md", summary([], ["src/add.py"]))
+    commit(repo, "2026-02-16T11:00:00+00:00")
+    assert evidence(capsys) == []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from pytest_handoff.read.markdown import Section, sections
+from pytest_handoff.read.markdown import Section, clean_path, is_path, sections
 from pytest_handoff.read.placed import leaf
 from pytest_handoff.read.yamldoc import Node
 
@@ -19,7 +19,11 @@ from pytest_handoff.read.yamldoc import Node
 # Digits alone are a hash of 7 to 9 (a longer number is an id or a time, not a short hash).
 _TICKED_HASH = re.compile(r"`(?:[\w.-]+@)?((?=[0-9]{0,39}[a-f])[0-9a-f]{7,40}|[0-9]{7,9})`")
 _BARE_HASH = re.compile(r"(?<![\w/#.@-])(?:[\w.-]+@)?([0-9a-f]{7,40})(?![\w/-])")
-_COMMIT_LABEL = re.compile(r"\b(?:committed in|commits?|hash(?:es)?|sha)\b[*_]*\s*[:=]", re.IGNORECASE)
+# "Committed in: abc1234", "**Commit:**", and "(commit abc1234)": a hash the line says is a commit.
+_COMMIT_LABEL = re.compile(
+    r"\b(?:committed in|commits?|hash(?:es)?|sha)\b[*_]*\s*[:=]|\bcommit(?:ted)?(?:\s+(?:in|as))?\s+`?(?=[0-9a-f]{7})",
+    re.IGNORECASE,
+)
 _METADATA = re.compile(r"plan metadata|metadata commit|docs?\([^)]*\):\s*complete", re.IGNORECASE)
 _COMMIT_HEADING = re.compile(r"\bcommits?\b", re.IGNORECASE)
 _FILES_HEADING = re.compile(
@@ -37,26 +41,9 @@ _MODIFIED = re.compile(r"\b(?:modified|changed|updated|edited)\b", re.IGNORECASE
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<rest>.*)$")
 # `path`, **path**, [name](path): the forms a files list names its paths in.
 _TICKED = re.compile(r"`([^`\s]+)`|\*\*([^*\s]+)\*\*|\]\(([^)\s]+)\)")
-_PATH = re.compile(r"^(?:\.{0,2}/)?[\w@.+-]+(?:/[\w@.+\[\]()-]+)*(?:/|\.[A-Za-z0-9]{1,10})$")
-_LINE_SUFFIX = re.compile(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$")
 # **Tasks:** 3, or 1/3 when the executor says it did one of three (then the plan's count is 3).
 _TASKS = re.compile(r"^\W*\*\*Tasks(?::\*\*|\*\*\s*:)\s*(\d+)(?:\s*(?:/|of)\s*(\d+))?\b", re.IGNORECASE)
 _SELF_CHECK = re.compile(r"\bself[- ]check\b\W*(PASSED|FAILED)\b", re.IGNORECASE)
-
-
-def is_path(text: str) -> bool:
-    """A file or folder path as agents write them: a ``/`` or a file extension, no spaces, no URL."""
-    if "://" in text or text.startswith(("~", "$", "-")) or len(text) > 300:
-        return False
-    if "/" not in text and not re.search(r"\.[A-Za-z][A-Za-z0-9]{0,9}$", text):
-        return False
-    return bool(_PATH.match(text)) and not re.fullmatch(r"[\d.]+", text)
-
-
-def clean_path(text: str) -> str:
-    """A cited path without its line (``src/a.py:12`` -> ``src/a.py``) and its ``./``."""
-    text = _LINE_SUFFIX.sub("", text.strip().rstrip(":,;"))
-    return text[2:] if text.startswith("./") else text
 
 
 def commit_hashes(lines: list[str], body_line: int) -> tuple[list[Node], list[Node]]:

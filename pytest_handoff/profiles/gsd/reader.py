@@ -35,7 +35,7 @@ from pytest_handoff.profiles.gsd.format import (
     VERIFICATION,
 )
 from pytest_handoff.profiles.gsd.layout import Kind
-from pytest_handoff.read.markdown import read_front_matter_leniently
+from pytest_handoff.read.markdown import clean_path, is_path, read_front_matter_leniently
 from pytest_handoff.read.placed import leaf, mapping, placed_document, sequence
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.read.yamldoc import Node
@@ -157,8 +157,8 @@ def _paths_of(node: Node) -> list[Node]:
             value = value.get("path") if "path" in value else next(iter(value))
         if not isinstance(value, str):
             continue
-        path = body.clean_path(_first_path_word(value))
-        if body.is_path(path):
+        path = clean_path(_first_path_word(value))
+        if is_path(path):
             line, column = item.start
             found.append(leaf(path, line + 1, column + 1))
     return found

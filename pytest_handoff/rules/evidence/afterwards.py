@@ -66,11 +66,18 @@ def broken_attestations(attested: list[Claim], hits: dict[str, list[Hit]]) -> li
     return found
 
 
-def existed_before(name: str, listed: Iterable[Commit | None], repository: Repository) -> bool:
-    """True when a commit older than every commit a handoff lists (its work's first) touched ``name``:
-    a file the handoff claims created that was there before its work began (None: not found)."""
+def existed_before(
+    name: str, listed: Iterable[Commit | None], repository: Repository, since: int | None = None
+) -> bool:
+    """True when a commit older than every commit a handoff lists (its work's first), and than the
+    handoff's window (``since``, the previous handoff's time), touched ``name``: a file the handoff
+    claims created that was there before its work began. A commit of the same work the handoff
+    does not list (made in its window) does not count."""
     times = [commit.time for commit in listed if commit is not None]
-    return bool(times) and repository.touched(name, None, min(times) - 1)
+    if not times:
+        return False
+    before = min(times) - 1 if since is None else min(min(times), since) - 1
+    return repository.touched(name, None, before)
 
 
 _TAILS: weakref.WeakKeyDictionary[Repository, frozenset[str]] = weakref.WeakKeyDictionary()

@@ -15,6 +15,7 @@ import functools
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, NamedTuple
 
+from pytest_handoff.places.pointers import resolve
 from pytest_handoff.read.times import parse_timestamp
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def span_of(document: Document, pointer: str, state: State) -> Span | None:
     """The time the document gives at ``pointer`` (a date alone: its day in the author's zone)."""
     if not pointer or not isinstance(document.data, dict):
         return None
-    value = document.data.get(pointer.strip("/"))
+    value = next(resolve(document.data, pointer), ("", None))[1]  # a key, or deeper (/front_matter/completed)
     moment = parse_timestamp(value)
     if moment is None or not isinstance(value, str):
         return None
@@ -120,6 +121,19 @@ def seconds(moment: datetime | None, *, slack: bool = False) -> int | None:
         return int((moment + (CLOCK_SLACK if slack else timedelta())).timestamp())
     except (OverflowError, ValueError, OSError):
         return None  # a time at the edge of the calendar (9999-12-31): as good as unknown
+
+
+#: How far into the next day work dated by a day alone still counts as of that day (EV202).
+SMALL_HOURS = timedelta(hours=4)
+
+
+def known_until(span: Span | None) -> int | None:
+    """The last second a commit the handoff names may be dated (None when it gives no time): its
+    time with slack; for a date alone, the end of the day and the small hours of the next (a
+    session that runs past midnight keeps the date it began on)."""
+    if span is None:
+        return None
+    return seconds(span.end + SMALL_HOURS) if span.day else seconds(span.end, slack=True)
 
 
 def latest(span: Span | None, state: State) -> int | None:

@@ -33,6 +33,7 @@ from pytest_handoff.rules.evidence.moments import (
     Span,
     State,
     commit_day,
+    known_until,
     latest,
     seconds,
     span_of,
@@ -263,16 +264,17 @@ class _Judge:
             message = f"{claim.value} exists nowhere: not in the tree, the index or any commit"
             self._absent.append((claim, name, "EV101", message))
             return
-        if claim.change == "added" and afterwards.existed_before(name, map(self._named, item.listed), repo):
-            said = "but a commit older than every commit the handoff lists already touched it"
+        # A date alone is a day somewhere on Earth: its window opens and closes 14 hours wider.
+        since = item.since
+        low = seconds(since.start - DAY_SLACK if since.day else since.start) if since else None
+        if low is not None and low > (latest(item.span, item.state) or low):
+            since = low = None  # the previous handoff is dated after this one: their order says nothing
+        if claim.change == "added" and afterwards.existed_before(
+            name, map(self._named, item.listed), repo, low
+        ):
+            said = "but a commit older than the handoff's work and every commit it lists already touched it"
             self.report("EV105", claim, f"{claim.value} is claimed created, {said}")
         if claim.change in ("added", "modified"):
-            # A date alone is a day somewhere on Earth: its window opens and closes 14 hours wider.
-            low = (
-                seconds(item.since.start - DAY_SLACK if item.since.day else item.since.start)
-                if item.since
-                else None
-            )
             high = latest(item.span, item.state)
             if high is not None and item.span is not None and item.span.day:
                 high += int(DAY_SLACK.total_seconds())
@@ -291,7 +293,7 @@ class _Judge:
                 "EV102",
                 claim,
                 f"{claim.value} is claimed {claim.change}, but no commit "
-                f"{window(item.since.start if item.since else None, item.span.end if item.span else None)}"
+                f"{window(since.start if since else None, item.span.end if item.span else None)}"
                 "and no uncommitted change touched it, nor any commit the handoff lists",
             )
 
@@ -315,9 +317,9 @@ class _Judge:
             return
         # The handoff's own time, not its commit's: a handoff committed later knew no more. A date
         # alone is compared with the commit's date where its author was (the day is theirs too).
-        bound = seconds(item.span.end, slack=True) if item.span else None
         if item.span is not None and item.span.day and commit_day(commit) <= item.span.start.date():
             return
+        bound = known_until(item.span)
         if bound is not None and item.span is not None and commit.time > bound:
             zone = item.span.end.tzinfo
             dated = datetime.fromtimestamp(commit.time, zone).isoformat()
@@ -393,11 +395,11 @@ class _Judge:
             self.cannot(pending[0][0], str(error))
             return
         for claim, name, code, message in pending:
+            if code == "EV101" and afterwards.under_a_package(name, self.repository):
+                continue  # a path relative to a package of a monorepo (apps/web/src/a.ts)
             if name in ignored:
                 said = f"{claim.value} is ignored by git and absent here: it cannot be judged in a clone"
                 self.report("EV104", claim, said)
-            elif code == "EV101" and afterwards.under_a_package(name, self.repository):
-                continue  # a path relative to a package of a monorepo (apps/web/src/a.ts)
             else:
                 self.report(code, claim, message)
 

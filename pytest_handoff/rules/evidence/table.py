@@ -104,8 +104,9 @@ def check_claimed_creations_are_new(group: Group, settings: Settings) -> Iterato
 
     **What it does**: for a path claimed created (GSD `key-files.created`, NeuralRelay
     `change_type: created`) by a handoff that lists its commits, reports the path when a commit
-    older than every commit the handoff lists already touched it. A warning: the work may have
-    re-created a file it deleted, or a format may say "created" of a file it rewrote.
+    older than every commit the handoff lists, and older than the handoff's work (the previous
+    handoff of its group), already touched it; a commit of the same work the handoff does not list
+    does not count. A warning: the work may have re-created a file it deleted.
 
     **Why is this bad?** "Created" tells the reviewer the whole file is new work; a file that was
     there before was modified, and its history (and whoever wrote it) is the reviewer's to read.
@@ -153,7 +154,9 @@ def check_claimed_commits_precede_the_handoff(group: Group, settings: Settings) 
     """A commit the handoff names was made before the handoff was written.
 
     **What it does**: reports a named commit whose author date is more than ten minutes after
-    the handoff's own time (NeuralRelay `timestamp`, YOLO summary `dt` as the end of that day).
+    the handoff's own time (NeuralRelay `timestamp`; a date alone, as YOLO's `dt` and GSD's
+    `completed`, as the end of that day and the first four hours of the next: a session that
+    runs past midnight keeps the date it began on).
 
     **Why is this bad?** The handoff could not have known the commit: it was written before the
     work it claims, and its claims were guesses.
