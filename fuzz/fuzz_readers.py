@@ -3,7 +3,8 @@
     python fuzz/fuzz_readers.py READER [libFuzzer flags...]      (fuzz/run_readers.sh runs them all)
 
 READER is one of: json, jsonl, yaml, ralph-log, ralph-context, craik-json, craik-sqlite,
-trinity-name, config, gsd (a Markdown file of GSD's: front matter read leniently, then its sections). Each input goes through that reader alone (no whole chain), and every
+trinity-name, config, gsd (a Markdown file of GSD's: front matter read leniently, then its sections),
+handoff-md (a Markdown handoff or an agent's message: its claims of work done). Each input goes through that reader alone (no whole chain), and every
 promise is checked: no exception escapes, every finding lies inside the input, no text of a
 finding (made inert for output) holds a line break or opens with a runner command, and nothing is
 written beside a checked store.
@@ -29,12 +30,14 @@ with atheris.instrument_imports():
     from pytest_handoff.profiles.craik.profile import PROFILE as CRAIK
     from pytest_handoff.profiles.craik.store import read_store
     from pytest_handoff.profiles.gsd.profile import PROFILE as GSD
+    from pytest_handoff.profiles.markdown.reader import read_markdown_handoff
     from pytest_handoff.profiles.ralph.logs import read_log
     from pytest_handoff.profiles.trinity.names import parse_file_name
     from pytest_handoff.profiles.yolo.profile import PROFILE as YOLO
     from pytest_handoff.read.strict_json import parse_json_bytes
     from pytest_handoff.read.yamldoc import read_yaml
     from pytest_handoff.values.boundary import inert
+    from pytest_handoff.values.documents import Document
     from pytest_handoff.values.errors import ConfigError
     from pytest_handoff.values.findings import Finding
     from pytest_handoff.values.settings import Settings
@@ -137,8 +140,21 @@ def fuzz_gsd(raw: bytes) -> None:
     path = WORK / ".planning" / name
     loaded = GSD.read(raw, path, name, SETTINGS)
     _inside(loaded.findings, raw)
+    _placed_inside(loaded.documents, raw)
+
+
+def fuzz_handoff_md(raw: bytes) -> None:
+    message = bool(raw) and raw[0] % 2 == 1  # a file, or an agent's message read sentence by sentence
+    name = "last-assistant-message.md" if message else "HANDOFF.md"
+    loaded = read_markdown_handoff(raw, WORK / name, name, message=message)
+    _inside(loaded.findings, raw)
+    _placed_inside(loaded.documents, raw)
+
+
+def _placed_inside(documents: Iterable[Document], raw: bytes) -> None:
+    """Every value read from a Markdown text stands inside it."""
     lines = LINE_BREAK.split(raw.decode("utf-8", errors="replace"))
-    for document in loaded.documents:  # every value read from the body stands inside the file
+    for document in documents:
         for pointer in _pointers(document.data):
             region = document.region(pointer)
             if region.line and not 1 <= region.line <= len(lines):
@@ -166,6 +182,7 @@ READERS: dict[str, Callable[[bytes], None]] = {
     "trinity-name": fuzz_trinity_name,
     "config": fuzz_config,
     "gsd": fuzz_gsd,
+    "handoff-md": fuzz_handoff_md,
 }
 
 

@@ -16,7 +16,7 @@ seconds="${1:-300}"
 shift || true
 readers=("$@")
 if [ ${#readers[@]} -eq 0 ]; then
-    readers=(json jsonl yaml ralph-log ralph-context craik-json craik-sqlite trinity-name config gsd)
+    readers=(json jsonl yaml ralph-log ralph-context craik-json craik-sqlite trinity-name config gsd handoff-md)
 fi
 
 # shellcheck source=fuzz/python.sh
@@ -42,6 +42,9 @@ PY
         ;;
         trinity-name) printf 'developer-2026-04-02T10:00:00.000Z.json' > "$corpus/name" ;;
         config) cp "$repo/tests/fixtures/contracts/project/pyproject.toml" "$corpus/" ;;
+        handoff-md) find "$repo/tests/fixtures/rule-examples/handoff-md" -name '*.md' \
+                 -exec sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12).md"' _ {} "$corpus" \;
+            printf 'I created `tests/test_x.py` and fixed `src/a.py:12`. Committed as `abc1234`. All tests pass.\n' > "$corpus/message.md" ;;
         gsd) find "$repo/examples/gsd" "$repo/tests/fixtures/rule-examples/gsd" -name '*.md' -path '*.planning*' \
                  -exec sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12).md"' _ {} "$corpus" \; ;;
     esac

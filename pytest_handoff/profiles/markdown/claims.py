@@ -66,6 +66,117 @@ _DONE_VERB = re.compile(
     r"renamed|moved|deleted|removed|committed|pushed|extracted|introduced|replaced|rewrote|rewritten)\b",
     re.IGNORECASE,
 )
+# A section that lists what changed: its items are claims whatever their words.
+_LIST_HEADING = re.compile(
+    r"\b(?:files?|changes|changed|modified|created|commits?|done|completed?|accomplish\w*|finished|shipped|"
+    r"delivered|implemented|what (?:was|i|we) (?:did|done|built|changed|implemented))\b|[变變]更|修改|文件|檔案|完成",
+    re.IGNORECASE,
+)
+_DONE_CJK_WORDS = re.compile(r"已完成|已修改|已新增|已建立|已提交|已 ?commit|新增|修改|完成")
+_OPEN_BOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[ \]")
+#: File endings a claimed path has (a path ending otherwise is a branch, a host, a version, a name).
+_EXTENSIONS = frozenset(
+    [
+        "py",
+        "pyi",
+        "js",
+        "jsx",
+        "ts",
+        "tsx",
+        "mjs",
+        "cjs",
+        "json",
+        "jsonl",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "cfg",
+        "conf",
+        "md",
+        "mdx",
+        "rst",
+        "txt",
+        "csv",
+        "tsv",
+        "xml",
+        "html",
+        "htm",
+        "css",
+        "scss",
+        "sass",
+        "less",
+        "vue",
+        "svelte",
+        "astro",
+        "rs",
+        "go",
+        "java",
+        "kt",
+        "kts",
+        "scala",
+        "swift",
+        "m",
+        "mm",
+        "c",
+        "cc",
+        "cpp",
+        "cxx",
+        "h",
+        "hh",
+        "hpp",
+        "cs",
+        "fs",
+        "rb",
+        "php",
+        "pl",
+        "lua",
+        "r",
+        "dart",
+        "ex",
+        "exs",
+        "erl",
+        "hs",
+        "clj",
+        "sql",
+        "graphql",
+        "gql",
+        "proto",
+        "tf",
+        "hcl",
+        "sh",
+        "bash",
+        "zsh",
+        "ps1",
+        "bat",
+        "gradle",
+        "lock",
+        "env",
+        "properties",
+        "plist",
+        "xcconfig",
+        "pbxproj",
+        "ipynb",
+        "dockerfile",
+        "mk",
+        "cmake",
+        "glb",
+        "gltf",
+        "usdz",
+        "png",
+        "jpg",
+        "jpeg",
+        "svg",
+        "gif",
+        "webp",
+        "ico",
+        "pdf",
+        "wasm",
+        "zig",
+        "nim",
+        "jl",
+    ]
+)
 _ANNOUNCES = re.compile(
     r"^\W*(?:files?\s+(?:changed|modified|created|touched|added|updated)|changes(?:\s+made)?|"
     r"(?:modified|created|changed|new|updated)\s+files?|commits?)\b[^.]*:\s*$",
@@ -79,6 +190,13 @@ _BARE_PATH = re.compile(
 )
 _LOCATION = re.compile(r"^(?P<path>[^\s:#]+?)(?::(?P<colon>\d+)(?:-\d+)?|#L(?P<anchor>\d+)(?:-L?\d+)?)$")
 _HASH = re.compile(r"(?<![\w/#@.-])((?=[0-9]{0,39}[a-f])[0-9a-f]{7,40})(?![\w-])")
+#: A line about commits kept on the writer's machine only (a reflog, a stash, a local tag): not
+#: in the shared history, so not judged there.
+_LOCAL_ONLY = re.compile(
+    r"\b(?:reflog|stash|worktree|local(?:ly)?|unpushed|not pushed|dangling|lost)\b", re.IGNORECASE
+)
+#: A library's name written like a path in prose (``SceneView/Filament.js``, ``Three.js``).
+_LIBRARY_NAME = re.compile(r"[A-Z][A-Za-z0-9]*\.js")
 _COMMIT_WORD = re.compile(r"\b(?:commit(?:ted|s)?|sha|hash(?:es)?)\b", re.IGNORECASE)
 _ALL_PASS = re.compile(
     r"\ball\s+(?:\d+\s+)?(?:of\s+the\s+)?(?:unit\s+|the\s+)?tests?\s+(?:now\s+)?pass(?:es|ed|ing)?\b|"
@@ -87,7 +205,7 @@ _ALL_PASS = re.compile(
     re.IGNORECASE,
 )
 # A sentence ends at . ! ? or ; before white space or the end (not at the dot of `calc.py`).
-_SENTENCE = re.compile(r"(?:[^.!?;]|[.!?;](?!\s|$))+[.!?;]?")
+_SENTENCE = re.compile(r"(?:[^.!?;\u3002\uff1b]|[.!?;](?!\s|$))+[.!?;\u3002\uff1b]?")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
@@ -124,9 +242,13 @@ def read_claims(lines: list[str], body_line: int, *, sentences: bool) -> dict[st
     all_sections = sections("\n".join(lines[body_line - 1 :]), body_line)
     roles = section_roles(all_sections)
     role_of_line: dict[int, str] = {}
+    listing: set[int] = set()  # lines of a section that lists what changed ("Files Modified")
     for section in all_sections:
+        lists = roles[section.line] == DONE and bool(_LIST_HEADING.search(section.heading))
         for number in range(section.line, section.end + 1):
             role_of_line[number] = roles[section.line]
+            if lists:
+                listing.add(number)
     fence = False
     announced = False
     for index in range(body_line - 1, len(lines)):
@@ -141,12 +263,19 @@ def read_claims(lines: list[str], body_line: int, *, sentences: bool) -> dict[st
         if not text.strip():
             announced = False
             continue
-        if role in (NEXT, REFERENCE) or (role != DONE and not sentences):
+        if role in (NEXT, REFERENCE) or (role != DONE and not sentences) or _OPEN_BOX.match(text):
+            continue  # a plan, a reference, an open checkbox: no claim of work done
+        if role == DONE and number in listing and _ITEM.match(text):
+            # An item of a list of work done: its first sentence names the work; the rest describe it.
+            first = _SENTENCE.match(text)
+            if first and not _NOT_DONE.search(first.group(0)):
+                _claims_of(first.group(0), number, 0, found)
             continue
-        if role == DONE:  # each sentence that does not speak of the future or a lack
+        if role == DONE:  # a sentence that says work was done, and nothing of the future or a lack
             for sentence in _SENTENCE.finditer(text):
-                if not _NOT_DONE.search(sentence.group(0)):
-                    _claims_of(sentence.group(0), number, sentence.start(), found)
+                said = sentence.group(0)
+                if (_DONE_VERB.search(said) or _DONE_CJK_WORDS.search(said)) and not _NOT_DONE.search(said):
+                    _claims_of(said, number, sentence.start(), found)
             continue
         if _ANNOUNCES.match(text):
             announced = True
@@ -181,7 +310,7 @@ def _unique(nodes: list[Node]) -> list[Node]:
 
 def _claims_of(text: str, number: int, offset: int, found: dict[str, list[Node]]) -> None:
     """Add the claims of one line's (or sentence's) ``text``, starting at column ``offset``."""
-    commit_line = bool(_COMMIT_WORD.search(text))
+    commit_line = bool(_COMMIT_WORD.search(text)) and not _LOCAL_ONLY.search(text)
     taken: list[tuple[int, int]] = []
     for ticked in _TICKED.finditer(text):
         value, at = ticked.group(1).strip(), offset + ticked.start(1)
@@ -198,6 +327,8 @@ def _claims_of(text: str, number: int, offset: int, found: dict[str, list[Node]]
     for bare in _BARE_PATH.finditer(text):
         if any(start <= bare.start() < end for start, end in taken) or not _judgeable(bare.group(1)):
             continue
+        if _LIBRARY_NAME.fullmatch(bare.group(1).rsplit("/", 1)[-1]):
+            continue  # "SceneView/Filament.js canvas": a library's name in prose, not a file
         at = offset + bare.start(1)
         line = bare.group(2) or bare.group(3)
         if line:
@@ -230,9 +361,13 @@ def _ticked_claim(value: str, commit_line: bool) -> tuple[str, str]:
 
 
 def _judgeable(path: str) -> bool:
-    """A relative path inside the project, not a glob, placeholder or home path."""
-    return not (
-        path.startswith(("/", "~", "$", "<", "{"))
-        or ".." in path.split("/")
-        or any(c in path for c in "*?<>{}|")
-    )
+    """A relative path of a file inside the project, as handoffs name one: a folder and a file name with
+    a file's ending (not a branch ``feat/login-v1.2``, a host ``docs.example.io/a.html``, an address,
+    a glob, a placeholder, an elision ``src/.../a.py``, a home or absolute path)."""
+    if path.startswith(("/", "~", "$", "<", "{")) or any(c in path for c in "*?<>{}|@") or "..." in path:
+        return False
+    *folders, name = path.split("/")
+    if not folders or ".." in folders or any("." in folder.lstrip(".") for folder in folders):
+        return False
+    stem, dot, ending = name.rpartition(".")
+    return bool(dot and stem) and ending.lower() in _EXTENSIONS
