@@ -3,8 +3,6 @@ of the format's own; skipped, with the reason, when the corpus is not beside the
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pytest_handoff.profiles.markdown.reader import read_markdown_handoff
