@@ -101,3 +101,22 @@ def test_claims_reads_a_report_file_and_refuses_two(
     assert cli_main(["claims", str(report)]) == 1
     assert "EV301 location-not-found" in capsys.readouterr().out
     assert cli_main(["claims", str(report), str(report)]) == 2
+
+
+def test_claims_are_read_by_the_markdown_format_whatever_profile_the_run_forces(
+    project: Project, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(project.root)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(FABRICATED.encode())))
+    assert cli_main(["claims", "-", "--profile", "neuralrelay", "--format", "json"]) == 1
+    codes = [f["code"] for f in json.loads(capsys.readouterr().out)["findings"]]
+    assert codes == ["EV101", "EV201"]
+
+
+def test_claims_with_evidence_turned_off_is_refused(
+    project: Project, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(project.root)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(FABRICATED.encode())))
+    assert cli_main(["claims", "-", "--no-evidence"]) == 2
+    assert "claims are judged against git" in capsys.readouterr().err

@@ -210,3 +210,36 @@ def test_hx001_still_finds_a_dotted_passphrase_under_a_password_key() -> None:
     assert [kind for kind, _ in find_secrets("correct.horse.battery.stap1", "password")] == [
         "value of 'password'"
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "client_secret=Qmzx7-Kpwr9-Ltvb3-Nhsd2",
+        "api_key: AKQJ2-WXYZ8-MNOP3-RSTU1",
+        "token = ABCD1234_EFGH5678_IJKL9012_MNOP3456",
+        "token: ab12.cd34.ef56.gh78.ij90",
+        "secret: mysecret.f8Kq2LmZpQ9rT7vW",
+        "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6...",
+    ],
+)
+def test_hx001_keys_of_grouped_or_dotted_parts_and_whole_keys_before_an_ellipsis_are_still_secrets(
+    text: str,
+) -> None:
+    assert list(find_secrets(text)) != []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"token": "base64-token-from-email"',
+        "apikey: import.meta.env.VITE_SUPABASE_ANON_KEY",
+        "var credentials: ClaudeOAuthCredentials?",
+        "const fcmToken = userData.fcmToken;",
+        "DATABASE_URL=postgresql://app:app@localhost/app",
+        "postgresql://{user}:{pass}@{host}/db",
+        "the compromised `rk_live_51TKabcdefghijklmnopq...` key",
+    ],
+)
+def test_hx001_placeholders_program_names_documentation_urls_and_cut_keys_are_no_secrets(text: str) -> None:
+    assert list(find_secrets(text)) == []

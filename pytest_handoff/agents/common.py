@@ -176,14 +176,12 @@ def check_handoffs(paths: Sequence[Path], run: Run) -> list[Finding]:
 #: The findings on an agent's message that keep it from stopping: a file, a place, a commit or a
 #: test run that is not what the message says was done (test runs: only with a JUnit report).
 MESSAGE_BLOCKS = frozenset({"EV101", "EV201", "EV301", "EV501"})
-#: Of a longer message, only its last this many characters are read (its report is at its end).
-MAX_MESSAGE = 512 * 1024
 
 
 def message_findings(text: str, run: Run) -> list[Finding]:
     """Every finding on an agent's message read as a handoff of its own (sorted; none when no
     format reads messages): its claims of work done judged against the tree and git."""
-    result = run.check_message(text[-MAX_MESSAGE:])
+    result = run.check_message(text)
     return [] if result is None else sorted(result.findings)
 
 

@@ -17,6 +17,8 @@ from pytest_handoff.values.settings import Settings
 
 #: How findings name an agent's message checked as a handoff.
 MESSAGE_DISPLAY = "last assistant message"
+#: Of a longer message, only its last this many characters are read (its report is at its end).
+MAX_MESSAGE = 512 * 1024
 
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.cache import ResultCache
@@ -130,11 +132,19 @@ class Run:
         """An agent's message (its last word, a report) checked as a handoff of its own, by the
         format that reads messages; None when no format does. Nothing is read from or written to
         disk in its name: its claims are judged against the project's tree and git."""
-        name = next((spec.message_file for spec in self.registry.specs.values() if spec.message_file), "")
-        if not name:
+        from pytest_handoff.pipeline.check import check_group
+        from pytest_handoff.pipeline.discovery import group_ref_for
+
+        spec = next((spec for spec in self.registry.specs.values() if spec.message_file), None)
+        if spec is None:
             return None
-        target = self.root / name
-        result = self.check_file(target, display, text.encode("utf-8", "surrogatepass"), whole_chain=True)
+        # Always that format's, whatever profile the run forces: the same verdict in every entry point.
+        profile, target = self.registry.profile(spec.name), self.root / spec.message_file
+        ref = group_ref_for(profile, target, self.settings, self.root, registry=self.registry)
+        content = text[-MAX_MESSAGE:].encode("utf-8", "surrogatepass")  # a report ends with its claims
+        result = check_group(
+            ref, self.settings, self.root, overrides={target: content}, registry=self.registry
+        )
         named = display_path_for(target, self.root)  # the name it was read under: findings show ``display``
         return result._replace(
             findings=tuple(f._replace(path=display) if f.path == named else f for f in result.findings),

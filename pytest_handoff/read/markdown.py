@@ -24,8 +24,11 @@ if TYPE_CHECKING:
 
 _OPENING = re.compile(rb"---[ \t]*\r?\n")
 _CLOSING = re.compile(rb"\r?\n---[ \t]*(?:\r?\n|$)")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
+# An ATX heading: its #s and its text (the closing #s are taken off by _heading_text: a regular
+# expression doing it backtracks over a long run of #s).
+_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*))?$")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_COMMENT_LINES = re.compile(rb"(?m)^[ \t]*#.*$")
 # A relative path as handoffs name files: words joined by /, ending in a folder's / or a file's extension.
 _PATH = re.compile(r"^(?:\.{0,2}/)?[\w@.+-]+(?:/[\w@.+\[\]()-]+)*(?:/|\.[A-Za-z0-9]{1,10})$")
 _LINE_SUFFIX = re.compile(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$")
@@ -81,7 +84,7 @@ MAX_REPAIRS = 12
 
 # A line of a block mapping or sequence: its indent and "- ", its key, and its value.
 _ENTRY = re.compile(
-    r"^(?P<lead>[ \t]*(?:-[ \t]+)*)(?:(?P<key>[^\s'\"\[{#:][^:]*?|\"[^\"]*\"|'[^']*'):(?:[ \t]+|$))?(?P<value>.*?)[ \t]*$"
+    r"^(?P<lead>[ \t]*(?:-[ \t]+)*)(?:(?P<key>[^\s'\"\[{#:][^:]*?|\"[^\"]*\"|'[^']*'):(?:[ \t]+|$))?(?P<value>.*)$"
 )
 
 
@@ -110,6 +113,10 @@ def read_front_matter_leniently(
         return LenientFrontMatter(None, 1, (file_finding(display_path)("HF002", found.problem, 1, 1),))
     if found.block is None:
         return LenientFrontMatter(None, 1, ())
+    if not _COMMENT_LINES.sub(b"", found.block).strip():
+        return LenientFrontMatter(
+            None, found.body_line, ()
+        )  # an empty block (Jekyll's "---\n---"): nothing to say
     from pytest_handoff.read.yamldoc import read_yaml
 
     loaded = read_yaml(found.block, path, display_path)
@@ -161,9 +168,11 @@ def _quote_line(block: bytes, line: int) -> bytes | None:
         last += 1
     carriage = texts[first].endswith("\r")
     entry = _ENTRY.match(texts[first].removesuffix("\r"))
-    if entry is None or not entry.group("value"):
+    if entry is None or not entry.group("value").rstrip(" \t"):
         return None
-    value = " ".join([entry.group("value"), *(text.strip() for text in texts[first + 1 : last + 1])])
+    value = " ".join(
+        [entry.group("value").rstrip(" \t"), *(text.strip() for text in texts[first + 1 : last + 1])]
+    )
     if value.startswith("'") and value.endswith("'") and len(value) > 1:
         return None  # already single-quoted text: nothing left to quote
     if value.startswith('"') and value.endswith('"') and len(value) > 1 and '"' not in value[1:-1]:
@@ -207,13 +216,16 @@ def sections(text: str, first_line: int = 1) -> list[Section]:
     ``\r`` or ``\n`` only, not at the other breaks ``str.splitlines`` knows (a form feed, U+2028)."""
     lines = _LINE_BREAK.split(text)
     headings = list(_headings(lines))
-    found = []
-    for index, (at, level, heading) in enumerate(headings):
-        end = next((other for other, deeper, _ in headings[index + 1 :] if deeper <= level), len(lines))
-        found.append(
-            Section(heading, level, first_line + at, first_line + end - 1, "\n".join(lines[at + 1 : end]))
-        )
-    return found
+    ends = [len(lines)] * len(headings)
+    open_: list[int] = []  # headings whose section has not ended yet, deepest last
+    for index, (at, level, _) in enumerate(headings):
+        while open_ and headings[open_[-1]][1] >= level:
+            ends[open_.pop()] = at  # a heading of the same or a higher level ends it
+        open_.append(index)
+    return [
+        Section(heading, level, first_line + at, first_line + end - 1, "\n".join(lines[at + 1 : end]))
+        for (at, level, heading), end in zip(headings, ends, strict=True)
+    ]
 
 
 def _headings(lines: list[str]) -> Iterator[tuple[int, int, str]]:
@@ -230,7 +242,16 @@ def _headings(lines: list[str]) -> Iterator[tuple[int, int, str]]:
             continue
         heading = _HEADING.match(line)
         if heading:
-            yield index, len(heading.group(1)), (heading.group(2) or "").strip()
+            yield index, len(heading.group(1)), _heading_text(heading.group(2) or "")
+
+
+def _heading_text(text: str) -> str:
+    """A heading's text without its closing sequence of #s (``## Title ##`` -> ``Title``)."""
+    text = text.strip(" \t")
+    bare = text.rstrip("#")
+    if bare != text and (not bare or bare[-1] in " \t"):
+        return bare.rstrip(" \t")
+    return text
 
 
 def is_path(text: str) -> bool:

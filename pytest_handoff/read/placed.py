@@ -43,6 +43,30 @@ def sequence(items: Sequence[Node], at: Node | None = None) -> Node:
     return node
 
 
+def body_lines(lines: list[str], first: int) -> Node:
+    """``/body``: every line of text from line ``first`` on, by its number (for the secret scan, which
+    reads data: a line no reader took a value from is seen there)."""
+    return mapping(
+        {
+            str(number): leaf(line, number)
+            for number, line in enumerate(lines[first - 1 :], first)
+            if line.strip()
+        },
+        at=leaf("", first),
+    )
+
+
+def unique(nodes: list[Node]) -> list[Node]:
+    """``nodes`` without a value read before (the first place of each value kept)."""
+    seen: set[object] = set()
+    kept = []
+    for node in nodes:
+        if node.data not in seen:
+            seen.add(node.data)
+            kept.append(node)
+    return kept
+
+
 def placed_document(path: Path, display_path: str, text: str, root: Node, *, label: str = "") -> YamlDocument:
     """A document of ``root``'s data, each value placed where its node says, in a file of ``text``."""
     return YamlDocument(path, display_path, text, root.data, root, label=label)

@@ -155,7 +155,17 @@ def reads_as_words(value: str) -> bool:
     ``import.meta.env.VITE_API_KEY``): a placeholder or a name, where a credential runs its
     letters together (``sk_live_51HxYzAbC...``)."""
     parts = re.split(r"[._-]", value.strip("._-"))
-    return len(parts) >= 3 and all(part and len(part) <= 14 and _WORD.fullmatch(part) for part in parts)
+    return (
+        len(parts) >= 3
+        and all(part and len(part) <= 14 and _WORD.fullmatch(part) and _reads(part) for part in parts)
+        and sum(any(c.isdigit() for c in part) for part in parts) <= 1  # "Qmzx7-Kpwr9-...": a key's groups
+    )
+
+
+def _reads(part: str) -> bool:
+    """A part of a name people write: digits alone, or letters with a vowel (``Kpwr9`` has none)."""
+    letters = part.rstrip("0123456789")
+    return not letters or any(c in "aeiouyAEIOUY" for c in letters)
 
 
 def named_not_given(key: str, value: str) -> bool:
@@ -175,18 +185,25 @@ def names_its_kind(key: str, value: str) -> bool:
     if kind is None:
         return False
     word = kind.group(0).lower()[:5]
-    if _MEMBER.fullmatch(value):
-        return word in value.lower()
+    if _MEMBER.fullmatch(value):  # userData.fcmToken: each part a name, not a run of random letters
+        parts = value.split(".")
+        return word in value.lower() and not any(
+            len(part) >= 12 and looks_random(part.ljust(16, "a")) for part in parts
+        )
     if not value.isalpha():
         return False
     words = _CAMEL_WORD.findall(value)
     return (
-        True
-        and "".join(words) == value
+        "".join(words) == value
         and 2 <= len(words) <= len(value) / 4
         and sum(len(word) < 3 for word in words) <= 1
         and any(part.lower().startswith(word) for part in words)
     )
+
+
+#: Keys of no fixed length that people cut short to name them (``rk_live_51TK...``); a key of a
+#: fixed length followed by "..." is whole, and still a secret.
+_CUT_SHORT = frozenset({"Stripe live key", "API secret key"})
 
 
 def _placeholder(password: str, url: str) -> bool:
@@ -314,9 +331,8 @@ def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
             if (
                 not is_documented_example(secret)
                 and not (kind == "password in a URL" and _placeholder(secret, match.group(0)))
-                and not text.startswith(
-                    ("...", "\u2026"), match.end()
-                )  # cut short to name it: `sk_live_51Ab...`
+                # a key of no fixed length cut short to name it: `rk_live_51Ab...`
+                and not (kind in _CUT_SHORT and text.startswith(("...", "\u2026"), match.end()))
             ):
                 yield kind, secret
     for match in re.finditer(_KEY_VALUE, text, re.IGNORECASE):

@@ -104,13 +104,15 @@ def test_ev105_a_file_claimed_created_that_a_commit_before_the_work_already_held
 ) -> None:
     write(repo, "src/models.py", "class User: ...\n")
     commit(repo, "2026-02-09T10:00:00+00:00")  # a week before the plan's work
+    write(repo, f"{PHASE}/01-01-SUMMARY.md", summary([], []).replace("2026-02-16", "2026-02-15"))
+    commit(repo, "2026-02-15T12:00:00+00:00")  # the previous plan's summary opens this plan's window
     write(repo, "src/models.py", "class User:\n    name: str\n")
     write(repo, "src/add.py", "def add(a, b):\n    return a + b\n")
     task = commit(repo, "2026-02-16T10:00:00+00:00")
-    write(repo, f"{PHASE}/01-01-SUMMARY.md", summary([task[:7]], ["src/add.py", "src/models.py"]))
+    write(repo, f"{PHASE}/01-02-SUMMARY.md", summary([task[:7]], ["src/add.py", "src/models.py"]))
     commit(repo, "2026-02-16T11:00:00+00:00")
     found = evidence(capsys)
-    assert codes(found) == [("EV105", "01-01-SUMMARY.md", "/files_created/1")]
+    assert codes(found) == [("EV105", "01-02-SUMMARY.md", "/files_created/1")]
     assert "src/models.py is claimed created, but a commit older than the handoff" in found[0][3]
 
 

@@ -40,9 +40,11 @@ _ITEM_CREATED = re.compile(
 _MODIFIED = re.compile(r"\b(?:modified|changed|updated|edited)\b", re.IGNORECASE)
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<rest>.*)$")
 # `path`, **path**, [name](path): the forms a files list names its paths in.
-_TICKED = re.compile(r"`([^`\s]+)`|\*\*([^*\s]+)\*\*|\]\(([^)\s]+)\)")
+_TICKED = re.compile(r"`([^`\s]+)`|\*\*([^*\s]+)\*\*|\]\(([^)\s\]]+)\)")
 # **Tasks:** 3, or 1/3 when the executor says it did one of three (then the plan's count is 3).
-_TASKS = re.compile(r"^\W*\*\*Tasks(?::\*\*|\*\*\s*:)\s*(\d+)(?:\s*(?:/|of)\s*(\d+))?\b", re.IGNORECASE)
+_TASKS = re.compile(
+    r"^\W*\*\*Tasks(?::\*\*|\*\*\s*:)\s*(\d{1,9})(?:\s*(?:/|of)\s*(\d{1,9}))?\b", re.IGNORECASE
+)
 _SELF_CHECK = re.compile(r"\bself[- ]check\b\W*(PASSED|FAILED)\b", re.IGNORECASE)
 
 

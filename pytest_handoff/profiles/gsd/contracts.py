@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 _REQUIREMENTS_COMPLETED = ("requirements-completed", "requirements_completed")
 _REQUIREMENT_ID = re.compile(r"\s*([A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)+)\b")
-_SCORE = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\b")
+_SCORE = re.compile(r"^\s*(\d{1,9})\s*/\s*(\d{1,9})\b")  # a longer number is no count
 _CLOSED = frozenset({"resolved", "closed", "fixed", "done", "verified", "passed"})
 
 

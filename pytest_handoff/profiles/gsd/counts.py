@@ -20,10 +20,15 @@ _STATUS_WORDS = {
     "failed": "failed", "✗": "failed", "❌": "failed", "fail": "failed",
     "uncertain": "uncertain", "?": "uncertain", "needs human": "uncertain", "human": "uncertain",
 }  # fmt: skip
-_UAT_COUNT = re.compile(r"^\W*(total|passed|issues|pending|skipped|blocked)\W*:\s*(\d+)\s*$", re.IGNORECASE)
+_UAT_COUNT = re.compile(
+    r"^\W*(total|passed|issues|pending|skipped|blocked)\W*:\s*(\d{1,9})\s*$", re.IGNORECASE
+)
 _UAT_RESULT = re.compile(r"^\W*result\W*:\s*\[?(\w+)\]?", re.IGNORECASE)
-_PHASE = re.compile(r"^\W*Phase\W*:?\**\s*(\d+(?:\.\d+)*[a-z]?)\s*(?:of\s+(\d+))?", re.IGNORECASE)
-_PLAN = re.compile(r"^\W*Plan\W*:?\**\s*(\d+)\s+of\s+(\d+)", re.IGNORECASE)
+# Counts of at most nine digits: a longer number is no phase or plan count (and int() refuses thousands).
+_PHASE = re.compile(
+    r"^\W*Phase\W*:?\**\s*(\d{1,9}(?:\.\d{1,9})*[a-z]?)\b\s*(?:of\s+(\d{1,9})\b)?", re.IGNORECASE
+)
+_PLAN = re.compile(r"^\W*Plan\W*:?\**\s*(\d{1,9})\s+of\s+(\d{1,9})\b", re.IGNORECASE)
 _TICK = re.compile(
     r"^\s*[-*]\s*\[(?P<mark>[ xX])\]\s*(?:~~)?(?:\*\*)?(?:Plan\s+)?"
     r"(?P<key>\d+(?:\.\d+)*[a-z]?-\d+[a-z]?(?:-FIX\d*)?)(?:-PLAN\.md)?(?:\*\*)?(?=[\s:.,)*\u2014\u2013-]|$)"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_handoff.profiles.gsd.format import CONTINUE_HERE, HANDOFF, ROADMAP, STATE, UAT
-from pytest_handoff.profiles.gsd.layout import is_phase_folder, phase_kind, phase_number, same_number
+from pytest_handoff.profiles.gsd.layout import phase_kind, phase_number, same_number
 from pytest_handoff.profiles.gsd.reader import front_value
 from pytest_handoff.values.rules import Hit
 
@@ -41,7 +41,9 @@ def phase_folders(planning: Path) -> list[Path]:
     except OSError:
         return found
     milestones = planning / "milestones"
-    with contextlib.suppress(OSError):  # no milestone archived yet
+    with contextlib.suppress(OSError):  # no milestone archived yet (or a link out: not followed)
+        if milestones.is_symlink():
+            raise OSError("a symbolic link is not followed")
         holders += sorted(
             Path(entry.path)
             for entry in os.scandir(milestones)
@@ -54,7 +56,7 @@ def phase_folders(planning: Path) -> list[Path]:
             continue
         if len(found) >= MAX_PHASE_FOLDERS:
             return found[:MAX_PHASE_FOLDERS]
-    return [folder for folder in found if is_phase_folder(folder)]
+    return found
 
 
 def phase_files(planning: Path) -> list[Path]:
@@ -171,7 +173,7 @@ def check_state_position(chain: Group, settings: Settings) -> Iterator[Hit]:
         if isinstance(phases, int) and whole.isdigit() and int(whole) > phases:
             yield Hit(state, "/position/phase", f"phase {phase} of {phases}: past the project's phase count")
             continue
-        if not _phase_known(state.path.parent, phase):
+        if not _phase_known(state.path.parent, phase, chain.first(ROADMAP)):
             yield Hit(
                 state,
                 "/position/phase",
@@ -179,14 +181,13 @@ def check_state_position(chain: Group, settings: Settings) -> Iterator[Hit]:
             )
 
 
-def _phase_known(planning: Path, phase: str) -> bool:
+def _phase_known(planning: Path, phase: str, roadmap: Document | None) -> bool:
+    """Whether a phase folder or the project's ROADMAP (as read, never opened again) names ``phase``."""
     if any(same_number(phase_number(folder.name), phase) for folder in phase_folders(planning)):
         return True
-    try:
-        roadmap = (planning / "ROADMAP.md").read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    if roadmap is None:
         return True  # no roadmap to ask: not judged
-    return any(same_number(found, phase) for found in _PHASE_HEADING.findall(roadmap))
+    return any(same_number(found, phase) for found in _PHASE_HEADING.findall(roadmap.source_text))
 
 
 _UAT_PARTS = ("passed", "issues", "pending", "skipped", "blocked")

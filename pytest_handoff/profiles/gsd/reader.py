@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from pytest_handoff.profiles.gsd import body, counts
 from pytest_handoff.profiles.gsd.format import (
     CONFIG,
-    CONTINUE_HERE,
     HANDOFF,
     PLAN,
     ROADMAP,
@@ -36,7 +34,7 @@ from pytest_handoff.profiles.gsd.format import (
 )
 from pytest_handoff.profiles.gsd.layout import Kind
 from pytest_handoff.read.markdown import clean_path, is_path, read_front_matter_leniently
-from pytest_handoff.read.placed import leaf, mapping, placed_document, sequence
+from pytest_handoff.read.placed import body_lines, leaf, mapping, placed_document, sequence, unique
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.read.yamldoc import Node
 from pytest_handoff.values.documents import Loaded
@@ -56,31 +54,22 @@ def read_gsd(raw: bytes, path: Path, display_path: str, kind: Kind) -> Loaded:
     entries: dict[str, Node] = {}
     if front.root is not None:
         entries["front_matter"] = front.root
-    fm = front.root.data if front.root is not None and isinstance(front.root.data, dict) else {}
-    entries.update(_facts(kind.type, lines, front.body_line, front.root, fm))
-    entries["body"] = mapping(
-        {
-            str(number): leaf(line, number)
-            for number, line in enumerate(lines[front.body_line - 1 :], front.body_line)
-            if line.strip()
-        },
-        at=leaf("", front.body_line),
-    )
+    entries.update(_facts(kind.type, lines, front.body_line, front.root))
+    entries["body"] = body_lines(lines, front.body_line if front.root is not None else 1)
     document = placed_document(path, display_path, text, mapping(entries, at=leaf("", 1)))
     return Loaded((document,), front.findings)
 
 
-def _facts(
-    handoff_type: str, lines: list[str], body_line: int, root: Node | None, fm: dict[str, Any]
-) -> dict[str, Node]:
+def _facts(handoff_type: str, lines: list[str], body_line: int, root: Node | None) -> dict[str, Node]:
+    """What a file of ``handoff_type`` says besides its front matter (a pause file: nothing more)."""
     facts: dict[str, Node] = {}
     if handoff_type == SUMMARY:
         created, modified = key_files(root)
         more_created, more_modified = body.claimed_files(lines, body_line)
-        facts["files_created"] = sequence(_unique(created + more_created))
+        facts["files_created"] = sequence(unique(created + more_created))
         known = {node.data for node in facts["files_created"].items or ()}
         facts["files_modified"] = sequence(
-            _unique([n for n in modified + more_modified if n.data not in known])
+            unique([n for n in modified + more_modified if n.data not in known])
         )
         commits, metadata = body.commit_hashes(lines, body_line)
         facts["commits"] = sequence(commits)
@@ -101,19 +90,7 @@ def _facts(
         facts.update(counts.position(lines, body_line))
     elif handoff_type == ROADMAP:
         facts.update(counts.roadmap_plans(lines, body_line))
-    elif handoff_type == CONTINUE_HERE:
-        pass  # its front matter says it all
     return facts
-
-
-def _unique(nodes: list[Node]) -> list[Node]:
-    seen: set[object] = set()
-    kept = []
-    for node in nodes:
-        if node.data not in seen:
-            seen.add(node.data)
-            kept.append(node)
-    return kept
 
 
 def front_value(fm: object, *names: str) -> object:

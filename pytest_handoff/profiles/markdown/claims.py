@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from pytest_handoff.read.markdown import Section, clean_path, is_path, sections
-from pytest_handoff.read.placed import leaf, mapping, sequence
+from pytest_handoff.read.placed import leaf, mapping, sequence, unique
 from pytest_handoff.read.yamldoc import Node
 
 DONE, NEXT, REFERENCE = "done", "next", "reference"
@@ -186,9 +186,12 @@ _CREATED_WORDS = re.compile(r"\b(?:created|new file|wrote)\b", re.IGNORECASE)
 _NEW_AFTER = re.compile(r"\s*\((?:new|created)\b", re.IGNORECASE)
 _TICKED = re.compile(r"`([^`\n]+)`")
 _BARE_PATH = re.compile(
-    r"(?<![\w/.`@:-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,9})(?::(\d+)(?:-\d+)?|#L(\d+))?(?![\w/`])"
+    r"(?<![\w/.`@:-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,9})(?::(\d{1,9})(?:-\d{1,9})?|#L(\d{1,9}))?(?![\w/`])"
 )
-_LOCATION = re.compile(r"^(?P<path>[^\s:#]+?)(?::(?P<colon>\d+)(?:-\d+)?|#L(?P<anchor>\d+)(?:-L?\d+)?)$")
+# A line number of at most nine digits: a longer one is no line of any file.
+_LOCATION = re.compile(
+    r"^(?P<path>[^\s:#]+?)(?::(?P<colon>\d{1,9})(?:-\d{1,9})?|#L(?P<anchor>\d{1,9})(?:-L?\d{1,9})?)$"
+)
 _HASH = re.compile(r"(?<![\w/#@.-])((?=[0-9]{0,39}[a-f])[0-9a-f]{7,40})(?![\w-])")
 #: A line about commits kept on the writer's machine only (a reflog, a stash, a local tag): not
 #: in the shared history, so not judged there.
@@ -197,7 +200,14 @@ _LOCAL_ONLY = re.compile(
 )
 #: A library's name written like a path in prose (``SceneView/Filament.js``, ``Three.js``).
 _LIBRARY_NAME = re.compile(r"[A-Z][A-Za-z0-9]*\.js")
-_COMMIT_WORD = re.compile(r"\b(?:commit(?:ted|s)?|sha|hash(?:es)?)\b", re.IGNORECASE)
+_COMMIT_WORD = re.compile(r"\b(?:commit(?:ted|s)?)\b", re.IGNORECASE)
+#: A line naming another project's or a tool's revision (a pinned upstream commit, an image digest).
+_NOT_OURS = re.compile(
+    r"\b(?:upstream|pin(?:ned|s)?|submodule|vendor(?:ed)?|dependency|image|digest|docker)\b", re.IGNORECASE
+)
+#: Words before a path that make it a file taken away, not one that must exist.
+_GONE = re.compile(r"\b(?:removed|deleted|dropped|renamed|moved)\b(?:\s+\w+){0,3}\s*$", re.IGNORECASE)
+_BUT = re.compile(r"^[^.;]{0,40}\b(?:except|but|apart from|other than)\b", re.IGNORECASE)
 _ALL_PASS = re.compile(
     r"\ball\s+(?:\d+\s+)?(?:of\s+the\s+)?(?:unit\s+|the\s+)?tests?\s+(?:now\s+)?pass(?:es|ed|ing)?\b|"
     r"\btests?\s+(?:all\s+)?pass(?:es|ing)?\b(?!\s+(?:except|but))|"
@@ -288,7 +298,7 @@ def read_claims(lines: list[str], body_line: int, *, sentences: bool) -> dict[st
             said = sentence.group(0)
             if _DONE_VERB.search(said) and not _NOT_DONE.search(said):
                 _claims_of(said, number, sentence.start(), found)
-    done = {name: sequence(_unique(nodes)) for name, nodes in found.items()}
+    done = {name: sequence(unique(nodes)) for name, nodes in found.items()}
     counted = {role: sum(1 for value in roles.values() if value == role) for role in (DONE, NEXT)}
     return {
         "done": mapping(done, at=leaf("", body_line)),
@@ -298,24 +308,16 @@ def read_claims(lines: list[str], body_line: int, *, sentences: bool) -> dict[st
     }
 
 
-def _unique(nodes: list[Node]) -> list[Node]:
-    seen: set[object] = set()
-    kept = []
-    for node in nodes:
-        if node.data not in seen:
-            seen.add(node.data)
-            kept.append(node)
-    return kept
-
-
 def _claims_of(text: str, number: int, offset: int, found: dict[str, list[Node]]) -> None:
     """Add the claims of one line's (or sentence's) ``text``, starting at column ``offset``."""
-    commit_line = bool(_COMMIT_WORD.search(text)) and not _LOCAL_ONLY.search(text)
-    taken: list[tuple[int, int]] = []
+    commit_line = bool(_COMMIT_WORD.search(text)) and not (_LOCAL_ONLY.search(text) or _NOT_OURS.search(text))
     for ticked in _TICKED.finditer(text):
         value, at = ticked.group(1).strip(), offset + ticked.start(1)
-        taken.append((ticked.start(), ticked.end()))
         kind, claim = _ticked_claim(value, commit_line)
+        if kind in ("paths", "locations") and _GONE.search(
+            text[max(0, ticked.start() - 40) : ticked.start()]
+        ):
+            continue  # "removed `src/old.py`": a file taken away need not exist
         before, after = (
             text[max(0, ticked.start() - 24) : ticked.start()],
             text[ticked.end() : ticked.end() + 16],
@@ -324,27 +326,26 @@ def _claims_of(text: str, number: int, offset: int, found: dict[str, list[Node]]
             kind = "created"  # "created `a.py`", "`a.py` (new file)": a path claimed new
         if kind:
             found[kind].append(leaf(claim, number, at + 1, at + len(value)))
-    for bare in _BARE_PATH.finditer(text):
-        if any(start <= bare.start() < end for start, end in taken) or not _judgeable(bare.group(1)):
-            continue
-        if _LIBRARY_NAME.fullmatch(bare.group(1).rsplit("/", 1)[-1]):
+    # The rest of the line without its backticked words (blanked, so that columns stay the same).
+    bare_text = _TICKED.sub(lambda ticked: " " * len(ticked.group(0)), text)
+    for bare in _BARE_PATH.finditer(bare_text):
+        path = bare.group(1)
+        if not _judgeable(path) or _LIBRARY_NAME.fullmatch(path.rsplit("/", 1)[-1]):
             continue  # "SceneView/Filament.js canvas": a library's name in prose, not a file
+        if _GONE.search(bare_text[max(0, bare.start() - 40) : bare.start()]):
+            continue
         at = offset + bare.start(1)
-        line = bare.group(2) or bare.group(3)
-        if line:
+        if bare.group(2) or bare.group(3):
             whole = bare.group(0)
             found["locations"].append(leaf(whole, number, at + 1, at + len(whole)))
         else:
-            found["paths"].append(leaf(clean_path(bare.group(1)), number, at + 1, at + len(bare.group(1))))
+            found["paths"].append(leaf(clean_path(path), number, at + 1, at + len(path)))
     if commit_line:
-        for hashed in _HASH.finditer(text):
-            if any(start <= hashed.start() < end for start, end in taken):
-                continue
-            value = hashed.group(1)
-            if any(c.isdigit() for c in value):
-                found["commits"].append(leaf(value, number, offset + hashed.start(1) + 1))
+        for hashed in _HASH.finditer(bare_text):
+            if any(c.isdigit() for c in hashed.group(1)):
+                found["commits"].append(leaf(hashed.group(1), number, offset + hashed.start(1) + 1))
     verdict = _ALL_PASS.search(text)
-    if verdict:
+    if verdict and not _BUT.match(text[verdict.end() :]):  # "all tests pass except the flaky one": no
         found["verdicts"].append(leaf("PASS", number, offset + verdict.start() + 1, offset + verdict.end()))
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from pytest_handoff.profiles.markdown.claims import read_claims
 from pytest_handoff.profiles.markdown.format import NOT_STRICT_YAML
 from pytest_handoff.read.markdown import read_front_matter_leniently
-from pytest_handoff.read.placed import leaf, mapping, placed_document
+from pytest_handoff.read.placed import body_lines, leaf, mapping, placed_document
 from pytest_handoff.read.yamldoc import Node
 from pytest_handoff.values.documents import Loaded
 
@@ -33,13 +33,6 @@ def read_markdown_handoff(raw: bytes, path: Path, display_path: str, *, message:
     if front.root is not None:
         entries["front_matter"] = front.root
     entries.update(read_claims(lines, front.body_line, sentences=message))
-    entries["body"] = mapping(
-        {
-            str(number): leaf(line, number)
-            for number, line in enumerate(lines[front.body_line - 1 :], front.body_line)
-            if line.strip()
-        },
-        at=leaf("", front.body_line),
-    )
+    entries["body"] = body_lines(lines, front.body_line if front.root is not None else 1)
     document = placed_document(path, display_path, text, mapping(entries, at=leaf("", 1)))
     return Loaded((document,), front.findings)

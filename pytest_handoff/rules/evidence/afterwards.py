@@ -66,30 +66,31 @@ def broken_attestations(attested: list[Claim], hits: dict[str, list[Hit]]) -> li
     return found
 
 
-def existed_before(
-    name: str, listed: Iterable[Commit | None], repository: Repository, since: int | None = None
-) -> bool:
-    """True when a commit older than every commit a handoff lists (its work's first), and than the
-    handoff's window (``since``, the previous handoff's time), touched ``name``: a file the handoff
-    claims created that was there before its work began. A commit of the same work the handoff
-    does not list (made in its window) does not count."""
+def not_new(
+    claim: Claim, name: str, listed: Iterable[Commit | None], repository: Repository, since: int | None
+) -> str:
+    """EV105's message for a file claimed created that a commit older than the handoff's work (its
+    window, from ``since``, the previous handoff's time) and than every commit it lists already
+    touched; "" when none did. With no window (no previous handoff) a commit of the same work the
+    handoff does not list cannot be told apart: nothing is said."""
+    if since is None or claim.change != "added":
+        return ""
     times = [commit.time for commit in listed if commit is not None]
-    if not times:
-        return False
-    before = min(times) - 1 if since is None else min(min(times), since) - 1
-    return repository.touched(name, None, before)
+    if not times or not repository.touched(name, None, min(min(times), since) - 1):
+        return ""
+    return f"{claim.value} is claimed created, but a commit older than the handoff's work and every commit it lists already touched it"
 
 
-_TAILS: weakref.WeakKeyDictionary[Repository, frozenset[str]] = weakref.WeakKeyDictionary()
+_BY_NAME: weakref.WeakKeyDictionary[Repository, dict[str, list[str]]] = weakref.WeakKeyDictionary()
 
 
 def under_a_package(name: str, repository: Repository) -> bool:
     """True when ``name`` is the end of a path git knows, after a folder (``src/a.ts`` of
     ``apps/web/src/a.ts``): a path written relative to a package of a monorepo."""
-    tails = _TAILS.get(repository)
-    if tails is None:
-        known = set(repository.indexed) | set(repository.ever)
-        tails = _TAILS[repository] = frozenset(
-            path[index + 1 :] for path in known for index, char in enumerate(path) if char == "/"
-        )
-    return name in tails
+    by_name = _BY_NAME.get(repository)
+    if by_name is None:
+        by_name = _BY_NAME[repository] = {}
+        for path in {*repository.indexed, *repository.ever}:
+            by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    tail = "/" + name
+    return any(path.endswith(tail) for path in by_name.get(name.rsplit("/", 1)[-1], ()))

@@ -269,11 +269,9 @@ class _Judge:
         low = seconds(since.start - DAY_SLACK if since.day else since.start) if since else None
         if low is not None and low > (latest(item.span, item.state) or low):
             since = low = None  # the previous handoff is dated after this one: their order says nothing
-        if claim.change == "added" and afterwards.existed_before(
-            name, map(self._named, item.listed), repo, low
-        ):
-            said = "but a commit older than the handoff's work and every commit it lists already touched it"
-            self.report("EV105", claim, f"{claim.value} is claimed created, {said}")
+        said = afterwards.not_new(claim, name, map(self._named, item.listed), repo, low)
+        if said:
+            self.report("EV105", claim, said)
         if claim.change in ("added", "modified"):
             high = latest(item.span, item.state)
             if high is not None and item.span is not None and item.span.day:

@@ -51,6 +51,9 @@ def check_claimed_paths_exist(group: Group, settings: Settings) -> Iterator[Hit]
     `f`; the paths a contract declares), reports one that is not in the working tree, not staged,
     and never touched by any commit of the repository.
 
+    A path that is the end of a path git knows (`src/a.ts` of `apps/web/src/a.ts`: written
+    relative to a package of a monorepo) is not reported.
+
     **Why is this bad?** The next agent goes looking for work that was never done: a file an agent
     says it changed, and that never existed, is a hallucinated claim.
 

@@ -156,3 +156,19 @@ def test_gs303_a_position_past_the_count_or_of_no_phase(tmp_path: Path) -> None:
     assert check_project(project(tmp_path, "x", " ", "**Phase:** 7 (Ship)")) == [
         ("GS303", "STATE.md", 5, "/position/phase")
     ]
+
+
+def test_counts_of_thousands_of_digits_are_no_counts_and_no_crash() -> None:
+    huge = "9" * 5000
+    files = {
+        "01-01-PLAN.md": plan(),
+        "01-01-SUMMARY.md": summary(body=f"- **Tasks:** {huge}\n"),
+        "01-VERIFICATION.md": verification(score=f"{huge}/1"),
+    }
+    assert check_phase(files) == []
+
+
+def test_hx001_a_secret_in_a_front_matter_no_reading_can_take_is_still_found() -> None:
+    token = "ghp_" + "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"
+    found = check_phase({"01-01-SUMMARY.md": f"---\n- a list\ntoken: {token}\n---\n\n# Summary\n"})
+    assert ("HX001", "01-01-SUMMARY.md", 3, "/body/3") in found

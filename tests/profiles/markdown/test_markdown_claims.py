@@ -102,3 +102,25 @@ def test_a_message_is_read_sentence_by_sentence() -> None:
 def test_a_message_with_headings_reads_its_done_sections_and_its_other_sentences() -> None:
     text = "## Changes\n\n- `src/a.py`\n\n## Next steps\n\n- I updated nothing yet in `src/b.py`\n\nFixed `src/c.py`.\n"
     assert claims(text, message=True) == {"paths": [("src/a.py", 3)]}
+
+
+def test_names_that_are_no_files_and_revisions_that_are_not_ours_are_no_claims() -> None:
+    for text in (
+        "Fixed `user.save` so the record persists.",
+        "I updated `logger.info` calls.",
+        "## Changes\n\n- Switched `os.path` calls to `pathlib.Path`\n",
+        "Bumped `react/18.2.0`.",
+        "Added support for reading `.env.local` files.",
+        "Removed `src/app/legacy.py` and deleted src/old/thing.py.",
+        "Updated the docs link to github.com/acme/tool/blob/main/docs/usage.md.",
+        "Pinned commit `5d2e8f1` of the upstream library.",
+        "The docker image digest committed is `4e5f6a7b8c9d`.",
+        "All tests pass locally except the flaky one.",
+        "Kept the old work in the reflog: commit `31c08302`.",
+        "Rendered with SceneView/Filament.js since it was added.",
+    ):
+        assert claims(text, message=True) == {}, text
+
+
+def test_a_line_past_nine_digits_or_a_heading_of_many_hashes_is_read_without_a_crash() -> None:
+    assert claims("# " + "#" * 5000 + " x\n\n## Done\n\n- Fixed `src/a.py:" + "9" * 5000 + "`\n") == {}
