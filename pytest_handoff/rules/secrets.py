@@ -180,25 +180,22 @@ def named_not_given(key: str, value: str) -> bool:
 def names_its_kind(key: str, value: str) -> bool:
     """True for a type or variable name after a key-like word (``credentials: ClaudeOAuthCredentials``,
     ``token: AuthTokenProvider``, ``fcmToken = userData.fcmToken``): long words in camel case, or
-    a dotted member of a program, one of them the key's own word."""
+    a dotted member of a program whose every part is such a name; one of them the key's own word."""
     kind = re.search(KEY_NAME, key)
     if kind is None:
         return False
     word = kind.group(0).lower()[:5]
-    if _MEMBER.fullmatch(value):  # userData.fcmToken: each part a name, not a run of random letters
-        parts = value.split(".")
-        return word in value.lower() and not any(
-            len(part) >= 12 and looks_random(part.ljust(16, "a")) for part in parts
-        )
-    if not value.isalpha():
+    parts = value.split(".") if _MEMBER.fullmatch(value) else [value]
+    return word in value.lower() and all(len(part) < 12 or _camel_words(part) for part in parts)
+
+
+def _camel_words(name: str) -> bool:
+    """A name of long words run together in camel case (``SubscriptionToken``), not random letters
+    (``f8Kq2LmZpQ9rT7vW`` splits into words of one or two letters)."""
+    if not name.isalpha():
         return False
-    words = _CAMEL_WORD.findall(value)
-    return (
-        "".join(words) == value
-        and 2 <= len(words) <= len(value) / 4
-        and sum(len(word) < 3 for word in words) <= 1
-        and any(part.lower().startswith(word) for part in words)
-    )
+    words = _CAMEL_WORD.findall(name)
+    return "".join(words) == name and 1 <= len(words) <= len(name) / 4 and sum(len(w) < 3 for w in words) <= 1
 
 
 #: Keys of no fixed length that people cut short to name them (``rk_live_51TK...``); a key of a
