@@ -175,6 +175,8 @@ def test_ev102_a_summary_without_a_date_committed_before_its_previous_ones_date_
     write(repo, "src/add.py", "def add(a, b):\n    return a + b\n")
     commit(repo, "2026-02-16T10:00:00+00:00")
     write(repo, f"{PHASE}/01-01-SUMMARY.md", summary([], []).replace("2026-02-16", "2026-02-20"))
-    write(repo, f"{PHASE}/01-02-SUMMARY.md", summary([], ["src/add.py"]).replace("completed: 2026-02-16\n", ""))
+    write(
+        repo, f"{PHASE}/01-02-SUMMARY.md", summary([], ["src/add.py"]).replace("completed: 2026-02-16\n", "")
+    )
     commit(repo, "2026-02-16T11:00:00+00:00")
     assert evidence(capsys) == []
