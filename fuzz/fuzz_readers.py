@@ -4,7 +4,8 @@
 
 READER is one of: json, jsonl, yaml, ralph-log, ralph-context, craik-json, craik-sqlite,
 trinity-name, config, gsd (a Markdown file of GSD's: front matter read leniently, then its sections),
-handoff-md (a Markdown handoff or an agent's message: its claims of work done). Each input goes through that reader alone (no whole chain), and every
+handoff-md (a Markdown handoff or an agent's message: its claims of work done), apply-patch (the
+files a Codex patch envelope writes). Each input goes through that reader alone (no whole chain), and every
 promise is checked: no exception escapes, every finding lies inside the input, no text of a
 finding (made inert for output) holds a line break or opens with a runner command, and nothing is
 written beside a checked store.
@@ -25,6 +26,7 @@ from pathlib import Path
 import atheris
 
 with atheris.instrument_imports():
+    from pytest_handoff.agents.patches import patch_paths
     from pytest_handoff.pipeline.config import merged
     from pytest_handoff.pipeline.registry import default_registry
     from pytest_handoff.profiles.craik.profile import PROFILE as CRAIK
@@ -151,6 +153,14 @@ def fuzz_handoff_md(raw: bytes) -> None:
     _placed_inside(loaded.documents, raw)
 
 
+def fuzz_apply_patch(raw: bytes) -> None:
+    text = raw.decode("utf-8", errors="replace")
+    found = patch_paths(text)
+    for path in (*found.written, *found.deleted):
+        if not path or "\n" in path or "\r" in path or path not in text:
+            raise AssertionError(f"a path the envelope does not hold: {path!r}")
+
+
 def _placed_inside(documents: Iterable[Document], raw: bytes) -> None:
     """Every value read from a Markdown text stands inside it."""
     lines = LINE_BREAK.split(raw.decode("utf-8", errors="replace"))
@@ -183,6 +193,7 @@ READERS: dict[str, Callable[[bytes], None]] = {
     "config": fuzz_config,
     "gsd": fuzz_gsd,
     "handoff-md": fuzz_handoff_md,
+    "apply-patch": fuzz_apply_patch,
 }
 
 

@@ -16,7 +16,7 @@ seconds="${1:-300}"
 shift || true
 readers=("$@")
 if [ ${#readers[@]} -eq 0 ]; then
-    readers=(json jsonl yaml ralph-log ralph-context craik-json craik-sqlite trinity-name config gsd handoff-md)
+    readers=(json jsonl yaml ralph-log ralph-context craik-json craik-sqlite trinity-name config gsd handoff-md apply-patch)
 fi
 
 # shellcheck source=fuzz/python.sh
@@ -45,6 +45,7 @@ PY
         handoff-md) find "$repo/tests/fixtures/rule-examples/handoff-md" -name '*.md' \
                  -exec sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12).md"' _ {} "$corpus" \;
             printf 'I created `tests/test_x.py` and fixed `src/a.py:12`. Committed as `abc1234`. All tests pass.\n' > "$corpus/message.md" ;;
+        apply-patch) printf '*** Begin Patch\n*** Add File: HANDOFF.md\n+# Handoff\n*** Update File: a.md\n*** Move to: b.md\n@@\n-x\n+y\n*** Delete File: c.md\n*** End Patch\n' > "$corpus/envelope" ;;
         gsd) find "$repo/examples/gsd" "$repo/tests/fixtures/rule-examples/gsd" -name '*.md' -path '*.planning*' \
                  -exec sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12).md"' _ {} "$corpus" \; ;;
     esac

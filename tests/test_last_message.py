@@ -119,4 +119,4 @@ def test_claims_with_evidence_turned_off_is_refused(
     monkeypatch.chdir(project.root)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(FABRICATED.encode())))
     assert cli_main(["claims", "-", "--no-evidence"]) == 2
-    assert "claims are judged against git" in capsys.readouterr().err
+    assert "claims are judged against git, but evidence is off (--no-evidence)" in capsys.readouterr().err

@@ -47,6 +47,7 @@ from pytest_handoff.agents.common import (
     named_files,
     session_folder,
 )
+from pytest_handoff.agents.patches import patch_paths
 
 #: Seconds allowed between a command's end and the hook's start, and for coarse file clocks.
 SLACK = 3.0
@@ -326,8 +327,41 @@ def _milliseconds(value: object) -> float | None:
 def written_handoffs(command: str, here: Path, handoffs: Handoffs, since: float) -> list[Path]:
     """The handoff files ``command`` (run in ``here``) wrote, in the order found (see the module's doc)."""
     named = command_paths(command)
-    wanted = [p for p in placed(named.writes, here) if handoffs.claims(p) and handoffs.on_disk(p)]
+    patched: tuple[tuple[str, str], ...] = ()
+    if "*** Begin Patch" in command:  # Codex's `apply_patch <<'EOF'` through the shell
+        patched = tuple(("", path) for path in patch_paths(command).written)
+    wanted = [
+        p for p in placed((*named.writes, *patched), here) if handoffs.claims(p) and handoffs.on_disk(p)
+    ]
     maybe = [p for p in placed((("", word) for word in named.mentions), here) if handoffs.claims(p)]
     maybe.extend(changed_in_git(handoffs) or ())
     fresh = changed_since((p for p in dict.fromkeys(maybe) if p not in wanted and handoffs.on_disk(p)), since)
     return list(dict.fromkeys([*wanted, *fresh]))
+
+
+def respond_to_patch(payload: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The answer after Codex's ``apply_patch`` (PostToolUse; ``tool_input`` is ``{"command": PATCH}``):
+    None when the envelope wrote no handoff that has errors. The files are taken from the
+    envelope's headers and checked as they are on disk after the call, as after a ``Write``."""
+    tool_input = payload.get("tool_input")
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    if not isinstance(command, str) or "*** " not in command:
+        return None
+    cwd = payload.get("cwd")
+    root = hook_root(cwd)
+    handoffs = Handoffs(hook_run(root))
+    written = placed((("", path) for path in patch_paths(command).written), session_folder(cwd, root))
+    files = list(dict.fromkeys(path for path in written if handoffs.claims(path) and handoffs.on_disk(path)))
+    if not files:
+        return None
+    errors = errors_of(check_handoffs(files, handoffs.run))
+    if not errors:
+        return None
+    several = len(files) != 1
+    reason = findings_reason(
+        errors,
+        f"handoff-lint: after this patch, {named_files(files, root)} break{'s' * (not several)} "
+        f"{contracts(len(errors))}. Fix each one below in the file{'s' * several}:",
+        [masked_display(path, root) for path in files],
+    )
+    return {"decision": "block", "reason": reason}

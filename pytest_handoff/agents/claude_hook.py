@@ -66,6 +66,8 @@ __all__ = [
 ]
 
 TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
+#: Codex's file-writing tool: a patch envelope in ``tool_input.command`` (checked after the call).
+PATCH_TOOL = "apply_patch"
 EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 #: The shell tool's events: PostToolUse fires only when the command exits 0, PostToolUseFailure otherwise.
 SHELL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
@@ -150,6 +152,10 @@ def respond(
         from pytest_handoff.agents.bash import respond_to_bash
 
         return respond_to_bash(payload, time.time() if started is None else started)
+    if event == "PostToolUse" and tool == PATCH_TOOL:
+        from pytest_handoff.agents.bash import respond_to_patch
+
+        return respond_to_patch(payload)
     if event in EVENTS and tool in TOOLS:
         return _respond_to_file_tool(payload)
     return None

@@ -317,7 +317,10 @@ def lint(argv: list[str], *, claims: bool = False) -> int:
     outputs = _parse_outputs(options.output)
     if claims:
         if not settings.evidence:
-            raise UsageError(f"claims are judged against git: {settings.evidence_off or 'evidence is off'}")
+            why = settings.evidence_off or (
+                "--no-evidence" if options.no_evidence else "evidence = false in the configuration"
+            )
+            raise UsageError(f"claims are judged against git, but evidence is off ({why}); give --evidence")
         results = [_check_claims(run, options.paths)]
     elif options.stdin_filename is not None:
         results = [_check_stdin(options.stdin_filename, options.paths, root, settings, options.whole_chain)]
