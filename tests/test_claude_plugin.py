@@ -51,6 +51,50 @@ def settings_blocks() -> dict[str, list[str | None]]:
     return {event: [entry.get("matcher") for entry in entries] for event, entries in block["hooks"].items()}
 
 
+def test_the_plugin_hooks_are_the_blocks_init_writes_without_conditions() -> None:
+    from pytest_handoff.agents.install import guarded, hook_blocks
+
+    assert load(PLUGIN / "hooks" / "hooks.json")["hooks"] == hook_blocks(guarded(), None)
+
+
+def test_the_pages_blocks_are_the_ones_init_writes_for_each_host() -> None:
+    from pytest_handoff.agents.install import HOOK_COMMAND, codex_blocks, hook_blocks
+
+    for page, blocks in (
+        ("claude-code.md", hook_blocks(HOOK_COMMAND)),
+        ("codex.md", codex_blocks(HOOK_COMMAND)),
+    ):
+        text = (REPO / "docs" / page).read_text(encoding="utf-8")
+        assert json.loads(text.split("```json\n", 1)[1].split("```", 1)[0])["hooks"] == blocks, page
+
+
+#: The fields Claude Code documents for a command hook (hooks reference, "Common fields" and
+#: "Command hook fields", 2.1.240): ``continueOnBlock`` is a prompt hook's, ``onFailure`` none.
+COMMAND_HOOK_FIELDS = {
+    "type",
+    "if",
+    "timeout",
+    "statusMessage",
+    "once",
+    "command",
+    "args",
+    "async",
+    "asyncRewake",
+    "shell",
+}
+
+
+def test_every_handler_uses_only_fields_claude_code_documents_for_a_command_hook() -> None:
+    from pytest_handoff.agents.install import HOOK_COMMAND, hook_blocks
+
+    for blocks in (load(PLUGIN / "hooks" / "hooks.json")["hooks"], hook_blocks(HOOK_COMMAND, ["/**/*.md"])):
+        for groups in blocks.values():
+            for group in groups:
+                assert set(group) <= {"matcher", "hooks"}
+                for handler in group["hooks"]:
+                    assert set(handler) <= COMMAND_HOOK_FIELDS
+
+
 def test_the_plugin_hooks_are_the_documented_settings_blocks_with_a_guarded_command() -> None:
     hooks = load(PLUGIN / "hooks" / "hooks.json")["hooks"]
     assert {

@@ -60,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check agent handoff files (NeuralRelay ...) against their contracts. "
         "'handoff-lint explain CODE' prints a rule's documentation; 'handoff-lint rules' lists them; "
         "'handoff-lint chain|report|show|schema export' read handoffs (see each one's --help); "
-        "'handoff-lint claims -' checks the claims of work done in a report on stdin (or a file).",
+        "'handoff-lint claims -' checks the claims of work done in a report on stdin (or a file); "
+        "'handoff-lint init claude' writes the Claude Code hook into .claude/settings.json.",
     )
     parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the whole project)")
     parser.add_argument(
@@ -182,6 +183,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = list_rules()
         elif args[:1] == ["claims"]:
             status = lint(args[1:], claims=True)
+        elif args[:1] == ["init"]:
+            from pytest_handoff.cli.init import init
+
+            status = init(args[1:])
         elif args[:1] == ["claude-hook"]:
             from pytest_handoff.agents.claude_hook import main as claude_hook
 
