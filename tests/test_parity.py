@@ -7,6 +7,7 @@ the (code, place) pairs and the pass/fail of each group must be the same.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -204,3 +205,43 @@ def test_nested_craik_folders_are_groups_of_their_own_in_pytest(
         ],
         consecutive=False,
     )
+
+
+def test_a_baseline_and_per_file_ignores_give_the_same_verdict_in_pytest_handoff_lint_the_api_and_the_hook(
+    project: Path, pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_handoff import api
+    from pytest_handoff.agents import claude_hook
+
+    neuralrelay_tree(project)
+    everything = lint_verdict(project, [], capsys)
+    assert main(["--write-baseline", "known.json"]) == 0
+    chain = project / ".neuralrelay" / "handoffs" / "20261104-132000"
+    (project / "pyproject.toml").write_text(
+        '[tool.handoff]\nbaseline = "known.json"\n'
+        'per-file-ignores = {".neuralrelay/handoffs/20260512-140000/*" = ["NR"]}\n',
+        encoding="utf-8",
+    )
+    # One new broken contract in a chain the baseline knows, its file's lines all moved.
+    test_agent = chain / "03-test-agent.json"
+    data = json.loads(test_agent.read_text(encoding="utf-8"))
+    data["bugs_found"].append({**data["bugs_found"][0], "description": "a second bug"})
+    test_agent.write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+    from_lint = lint_verdict(project, [], capsys)
+    assert from_lint[0]
+    assert not from_lint[0] & everything[0]  # every old finding left out, the new ones kept
+    assert all(place.startswith(str(test_agent.relative_to(project))) for _, place in from_lint[0])
+    assert pytest_verdict(pytester, []) == from_lint
+    from_api = {(f.code, f.location) for f in api.check_file(test_agent, root=project).findings}
+    assert from_api == {(code, place) for code, place in from_lint[0] if place.startswith(".neuralrelay")}
+    sent = {
+        "hook_event_name": "PostToolUse",
+        "cwd": str(project),
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(test_agent), "content": test_agent.read_text(encoding="utf-8")},
+    }
+    out = io.StringIO()
+    claude_hook.main([], io.BytesIO(json.dumps(sent).encode()), out, io.StringIO())
+    reason = json.loads(out.getvalue())["reason"]
+    assert {code for code, _ in from_api} == set(re.findall(r"\[([A-Z]+\d+) ", reason))

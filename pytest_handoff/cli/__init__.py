@@ -124,6 +124,19 @@ def build_parser() -> argparse.ArgumentParser:
         "those added or changed. Without paths, nothing else is checked",
     )
     parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="FILE",
+        help="report only findings this baseline does not know (as baseline = FILE under [tool.handoff])",
+    )
+    parser.add_argument(
+        "--write-baseline",
+        type=Path,
+        metavar="FILE",
+        help="record every finding of this run in FILE (secrets masked) and exit 0; findings fixed since "
+        "are dropped from it",
+    )
+    parser.add_argument(
         "--cache-dir",
         type=Path,
         help="keep results of unchanged chains here and skip re-checking them (default: no cache)",
@@ -308,6 +321,10 @@ def lint(argv: list[str], *, claims: bool = False) -> int:
         overrides["evidence_junit"] = os.path.abspath(options.evidence_junit)
     if options.no_evidence:
         overrides["evidence"] = False
+    if options.baseline is not None:
+        overrides["baseline"] = os.path.abspath(options.baseline)
+    if options.write_baseline is not None:
+        overrides["baseline"] = ""  # every finding of today, the known ones too
     try:
         run = Run.in_project(root, config_file=options.config, overrides=overrides)
     except ConfigError as error:
@@ -357,6 +374,9 @@ def lint(argv: list[str], *, claims: bool = False) -> int:
         if problem:
             warn(problem)
 
+    if options.write_baseline is not None:
+        return _write_baseline(options.write_baseline, results)
+
     in_actions = os.environ.get("GITHUB_ACTIONS") == "true" and not options.no_ci_output
     stdout_format = options.format or "text"
     from pytest_handoff.reporters import append_step_summary, write_reports
@@ -378,6 +398,20 @@ def lint(argv: list[str], *, claims: bool = False) -> int:
             streams.append(("github", sys.stdout if stdout_format == "text" else sys.stderr))
         write_reports(results, streams, root, registry.rule, registry.page_of, settings)
     return 1 if any(result.failed for result in results) else 0
+
+
+def _write_baseline(target: Path, results: list[GroupResult]) -> int:
+    from pytest_handoff.pipeline.baseline import write_baseline
+
+    try:
+        count = write_baseline(target, results)
+    except OSError as error:
+        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+    print(
+        f"handoff-lint: {target}: baseline of {count:,} finding{'' if count == 1 else 's'} written",
+        file=sys.stderr,
+    )
+    return 0
 
 
 def _holds(folder: Path, paths: Sequence[Path]) -> bool:

@@ -140,14 +140,14 @@ ResultParts = tuple[
     tuple[Stamp, ...],
     "str | None",
     GroupNames,
-    "tuple[int, tuple[Any, ...]]",  # claims judged, session claims
+    "tuple[int, tuple[Any, ...], int]",  # claims judged, session claims, findings a baseline knew
 ]
 
 
 def parts_of(result: GroupResult) -> ResultParts:
     """What :func:`from_parts` needs, besides the ref, to make ``result`` again."""
     names = (dict(result.shown_paths), result.masked_id)
-    evidence = (result.claims_judged, result.session_claims)
+    evidence = (result.claims_judged, result.session_claims, result.baselined)
     return (
         result.findings,
         result.notes,
@@ -161,11 +161,13 @@ def parts_of(result: GroupResult) -> ResultParts:
 
 def from_parts(ref: GroupRef, parts: ResultParts, registry: Registry, root: Path) -> GroupResult:
     """The result of ``ref`` that :func:`parts_of` took apart."""
-    findings, notes, sources, stamps, key, names, (judged, session) = parts
+    findings, notes, sources, stamps, key, names, (judged, session, baselined) = parts
     made = result_of(
         ref, registry.profile(ref.profile), root, findings, notes, sources, stamps, cache_key=key, names=names
     )
-    return made._replace(claims_judged=judged, session_claims=session) if judged or session else made
+    if judged or session or baselined:
+        return made._replace(claims_judged=judged, session_claims=session, baselined=baselined)
+    return made
 
 
 def group_names(ref: GroupRef, displays: Sequence[str]) -> GroupNames:
@@ -322,6 +324,10 @@ def _check_contents(
     for extra in extra_checks:
         made = (extra_finding(produced, settings, group) for produced in extra(group))
         findings.extend(f for f in made if f.severity >= settings.threshold)
+    if settings.per_file_ignores:
+        from pytest_handoff.rules.selection import ignored_in_file
+
+        findings = [f for f in findings if not ignored_in_file(f.code, f.path, settings)]
     displays = [display for _, display, _ in members]
     shown_paths, masked_id = group_names(ref, displays)
     chain = masked_id or group.group_id

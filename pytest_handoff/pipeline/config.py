@@ -8,6 +8,7 @@ table (``[tool.handoff.<profile>]``) is validated against the options the profil
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -53,6 +54,7 @@ def check_codes(settings: Settings, known: Iterable[str], source: str | Path = "
         ("select", settings.select),
         ("ignore", settings.ignore),
         ("severity", settings.severities),
+        ("per-file-ignores", [code for _, codes in settings.per_file_ignores for code in codes]),
     ):
         for pattern in patterns:
             if pattern != "ALL" and not any(code.startswith(pattern) for code in codes):
@@ -82,7 +84,10 @@ def _as_codes(value: Any, key: str, source: str) -> tuple[str, ...]:
 
 
 #: Every key ``[tool.handoff]`` itself knows, as the configuration page (docs/configuration.md) spells them.
-KEYS = ("select", "ignore", "severity", "threshold", "max-file-size", "profile", "evidence", "evidence-junit")
+KEYS = (
+    "select", "ignore", "severity", "threshold", "max-file-size", "profile", "evidence", "evidence-junit",
+    "per-file-ignores", "baseline",
+)  # fmt: skip
 
 
 def _parse(
@@ -119,6 +124,10 @@ def _parse(
             parsed["evidence_junit"] = _relative_to_source(value.strip(), source)
             if raw.get("evidence") is not False:  # a report named does not undo evidence = false
                 parsed["evidence"] = True
+        elif name == "per-file-ignores":
+            parsed["per_file_ignores"] = _per_file_ignores(value, key, source)
+        elif name == "baseline":
+            parsed.update(_baseline(value, source))
         elif name in legacy:  # deprecated: a profile's option under its old top-level name
             spec, option_key = legacy[name]
             (option,) = [o for o in spec.declared or () if o.key == option_key]
@@ -134,6 +143,26 @@ def _parse(
     if profiles != options:
         parsed["options"] = profiles
     return parsed
+
+
+def _per_file_ignores(value: Any, key: str, source: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``{"GLOB" = ["CODE or prefix", ...]}`` (a string of codes too, as ruff takes it)."""
+    if not isinstance(value, Mapping):
+        raise ConfigError(f'{source}: \'{key}\' must be a table of "GLOB" = ["CODE", ...]')
+    found = []
+    for glob, codes in value.items():
+        if not str(glob).strip():
+            raise ConfigError(f"{source}: '{key}' has an empty glob")
+        found.append((str(glob).strip(), _as_codes(codes, f"{key}.{glob}", source)))
+    return tuple(found)
+
+
+def _baseline(value: Any, source: str) -> dict[str, Any]:
+    """The baseline file named (relative to the configuration file); "" for none. Its entries are
+    read once the settings are built, so that a flag can replace a missing one."""
+    if not isinstance(value, str):
+        raise ConfigError(f"{source}: 'baseline' must be the path of a baseline file")
+    return {"baseline_file": _relative_to_source(value.strip(), source) if value.strip() else ""}
 
 
 def _legacy_keys(tables: ProfileTables) -> dict[str, tuple[ProfileSpec, str]]:
@@ -256,17 +285,31 @@ def build_settings(
     from_file = load_settings(root, config_file, tables=tables)
     given = overrides or {}
     from_overrides = merged(Settings(), given, source, tables)
-    named = [*from_file.select, *from_file.ignore, *from_file.severities]
-    named += [*from_overrides.select, *from_overrides.ignore, *from_overrides.severities]
+    named = [*_named_codes(from_file), *_named_codes(from_overrides)]
     if named:
         codes = tables.known_codes(named)
         check_codes(from_file, codes, config_path(root, config_file))
         check_codes(from_overrides, codes, source)
     settings = merged(from_file, given, source, tables) if given else from_file
+    if settings.baseline_file:
+        from pytest_handoff.pipeline.baseline import read_baseline
+
+        named_file = Path(settings.baseline_file)
+        try:
+            shown = os.path.relpath(named_file) if named_file.is_absolute() else str(named_file)
+        except ValueError:  # another drive on Windows
+            shown = str(named_file)
+        settings = settings._replace(baseline=read_baseline(named_file, shown))
     if settings.evidence is None:  # on by default, where there is a repository to judge claims against
         inside = in_git_repository(root)
         settings = settings._replace(evidence=inside, evidence_off="" if inside else "not a git repository")
     return settings
+
+
+def _named_codes(settings: Settings) -> list[str]:
+    """The rule codes and prefixes ``settings`` names (to know which profiles' rules to look up)."""
+    ignored = [code for _, codes in settings.per_file_ignores for code in codes]
+    return [*settings.select, *settings.ignore, *settings.severities, *ignored]
 
 
 def in_git_repository(folder: Path) -> bool:

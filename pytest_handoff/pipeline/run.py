@@ -84,10 +84,20 @@ class Run:
         result carries the group as the views show it."""
         from pytest_handoff.pipeline.parallel import check_groups
 
-        return check_groups(
+        results = check_groups(
             refs, self.settings, self.root, extra_checks, cache, jobs, progress,
             registry=self.registry, summarise=summarise,
         )  # fmt: skip
+        return self.without_known(results)
+
+    def without_known(self, results: list[GroupResult]) -> list[GroupResult]:
+        """``results`` without the findings the settings' baseline knows (each counted in its
+        result's ``baselined``). Every path of checking below passes through here."""
+        if not self.settings.baseline:
+            return results
+        from pytest_handoff.pipeline.baseline import without_known
+
+        return without_known(results, self.settings.baseline)
 
     def check_paths(
         self,
@@ -101,10 +111,11 @@ class Run:
         progress: Progress | None = None,
     ) -> tuple[Discovery, list[GroupResult]]:
         """:func:`check_paths` with this run's project, settings and registry."""
-        return check_paths(
+        discovery, results = check_paths(
             paths, self.root, self.settings, extra_checks, whole_chain=whole_chain, cache=cache, jobs=jobs,
             deleted=deleted, progress=progress, registry=self.registry,
         )  # fmt: skip
+        return discovery, self.without_known(results)
 
     def check_file(
         self,
@@ -126,6 +137,7 @@ class Run:
         ref = group_ref_for(profile, target, settings, self.root, registry=registry)
         overrides: Mapping[Path, bytes] = {} if content is None else {target: content}
         result = check_group(ref, settings, self.root, cache=cache, overrides=overrides, registry=registry)
+        (result,) = self.without_known([result])
         return result if whole_chain else result.narrowed_to([display])
 
     def check_message(self, text: str, display: str = MESSAGE_DISPLAY) -> GroupResult | None:

@@ -83,6 +83,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         help="a JUnit XML report to reconcile the handoffs' test claims with (implies --handoff-evidence).",
     )
+    group.addoption(
+        "--handoff-baseline",
+        dest="handoff_baseline",
+        default=None,
+        metavar="PATH",
+        help="leave out the findings this baseline file knows (handoff-lint --write-baseline writes it); "
+        "as baseline = PATH under [tool.handoff].",
+    )
     parser.addini(
         "handoff_globs",
         "deprecated: [tool.handoff.neuralrelay] globs (where NeuralRelay handoffs live, one per line).",
@@ -151,6 +159,9 @@ def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
         overrides["evidence_junit"] = os.path.abspath(junit)
     if config.getoption("handoff_no_evidence"):
         overrides["evidence"] = False
+    baseline = config.getoption("handoff_baseline")
+    if baseline:
+        overrides["baseline"] = os.path.abspath(baseline)
     return overrides
 
 
@@ -398,6 +409,7 @@ def pytest_runtest_makereport(
         report.handoff_files = [str(p) for p in item.ref.paths]  # type: ignore[attr-defined]
         report.handoff_findings = item.handoff_findings  # type: ignore[attr-defined]
         report.handoff_session_claims = item.handoff_session_claims  # type: ignore[attr-defined]
+        report.handoff_baselined = item.handoff_baselined  # type: ignore[attr-defined]
     return report
 
 

@@ -17,8 +17,10 @@ class CiReporting:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.groups: list[tuple[str, str, tuple[str, ...], list[dict[str, Any]]]] = []
+        self.baselined = 0
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.baselined += getattr(report, "handoff_baselined", 0)
         findings = getattr(report, "handoff_findings", None)
         if findings is not None:
             self.groups.append(
@@ -31,8 +33,15 @@ class CiReporting:
             )
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        """Annotations (emitted once, by the controller) and the step summary."""
-        if os.environ.get("GITHUB_ACTIONS") != "true" or hasattr(self.config, "workerinput"):
+        """What the baseline left out; on GitHub Actions, annotations (emitted once, by the
+        controller) and the step summary."""
+        if hasattr(self.config, "workerinput"):
+            return
+        if self.baselined:
+            from pytest_handoff.reporters import baselined_note
+
+            terminalreporter.write_line(f"handoff: {baselined_note(self.baselined)}")
+        if os.environ.get("GITHUB_ACTIONS") != "true":
             return
         import io
 

@@ -258,6 +258,7 @@ class ChainItem(pytest.Item):
             self.path = focus
         self.handoff_findings: list[dict[str, object]] = []
         self.handoff_session_claims: list[Any] = []  # test claims the xdist controller reconciles
+        self.handoff_baselined = 0  # findings the baseline knew, left out
         self.add_marker("handoff")
         self.extra_keyword_matches.update(keywords)
 
@@ -288,7 +289,8 @@ class ChainItem(pytest.Item):
             )
         if self.focus is not None:
             result = result.narrowed_to([display_path_for(self.focus, root)])
-        result = self._reconciled(result)
+        result = self.config.stash[RUN_KEY].without_known([self._reconciled(result)])[0]
+        self.handoff_baselined = result.baselined
         self.handoff_findings = [finding.to_wire() for finding in result.findings]
         for finding in result.findings:
             self.user_properties.append(("handoff_finding", one_line(finding)))

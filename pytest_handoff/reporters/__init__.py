@@ -73,6 +73,7 @@ class Summary:
         self.judging = False  # whether the run judged claims (evidence on)
         #: What the run says of its claims (see :func:`claims_note`); empty: nothing.
         self.evidence = ""
+        self.baselined = 0  # findings a baseline knew, left out of every count above
 
     def add(self, result: GroupResult) -> None:
         from pytest_handoff.values.findings import Severity
@@ -80,6 +81,7 @@ class Summary:
         self.chains += 1
         self.files += len(result.ref.paths)
         self.claims += result.claims_judged
+        self.baselined += result.baselined
         for finding in result.findings:
             self.findings.append(finding)
             if finding.severity >= Severity.ERROR:
@@ -88,6 +90,12 @@ class Summary:
                 self.warnings += 1
             else:
                 self.infos += 1
+
+
+def baselined_note(count: int) -> str:
+    """What a run says of the findings its baseline left out."""
+    known = "1 known finding" if count == 1 else f"{count:,} known findings"
+    return f"{known} left out (in the baseline)"
 
 
 class Reporter(ABC):

@@ -85,6 +85,8 @@ class JsonReporter(Reporter):
                 "warnings": summary.warnings,
                 # Only when claims were checked against git (evidence on): how many.
                 **({"claims_judged": summary.claims} if summary.judging else {}),
+                # Only when a baseline was given and knew some: how many it left out.
+                **({"baselined": summary.baselined} if summary.baselined else {}),
             },
             # Findings and chains per MAST failure mode, most chains first.
             "modes": mode_counts(summary.findings, self.context.modes_of),

@@ -185,6 +185,11 @@ class MarkdownReporter(Reporter):
         totals = f"{_join(counts)} in {scope}." if counts else f"✅ No findings in {scope}."
         if summary.evidence:
             totals += f" {summary.evidence[0].upper()}{summary.evidence[1:]}."
+        if summary.baselined:
+            from pytest_handoff.reporters import baselined_note
+
+            note = baselined_note(summary.baselined)
+            totals += f" {note[0].upper()}{note[1:]}."
         return f"## handoff-lint\n\n{totals}\n\n"
 
     def _row(self, finding: Finding) -> str:

@@ -85,6 +85,10 @@ class TextReporter(Reporter):
         verdict = "no broken contracts" if summary.errors == 0 else "contracts broken"
         if summary.evidence:
             verdict += f"; {summary.evidence}"
+        if summary.baselined:
+            from pytest_handoff.reporters import baselined_note
+
+            verdict += f"; {baselined_note(summary.baselined)}"
         if self._console is not None:
             self._console.print(verdict, style="bold green" if summary.errors == 0 else "bold red")
         else:

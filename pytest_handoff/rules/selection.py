@@ -2,7 +2,8 @@
 
 ``select``/``ignore`` decide whether a code runs (an ignored code never runs, even when
 selected), ``severity`` overrides its default (the longest matching prefix wins), and
-``threshold`` decides whether a finding of that severity is reported. Load findings, schema
+``threshold`` decides whether a finding of that severity is reported, and ``per-file-ignores``
+leaves codes out for the files its globs match. Load findings, schema
 findings and rule hits all go through :func:`decision_for`.
 """
 
@@ -27,6 +28,21 @@ def is_enabled(code: str, settings: Settings) -> bool:
     if settings.ignore and matches_code(code, settings.ignore):
         return False
     return not settings.select or matches_code(code, settings.select)
+
+
+def ignored_in_file(code: str, path: str, settings: Settings) -> bool:
+    """True when ``per-file-ignores`` leaves ``code`` out for the file at ``path`` (relative to the
+    project, POSIX). A glob matches at any depth unless it starts with ``/``; one starting with
+    ``!`` applies to every file it does not match, as ruff reads it."""
+    from pytest_handoff.read.globs import glob_regex
+
+    for glob, codes in settings.per_file_ignores:
+        if not matches_code(code, codes):
+            continue
+        negated = glob.startswith("!")
+        if (glob_regex(glob[1:] if negated else glob).fullmatch(path) is None) == negated:
+            return True
+    return False
 
 
 def severity_of(code: str, default: Severity, settings: Settings) -> Severity:

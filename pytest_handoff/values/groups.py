@@ -169,6 +169,8 @@ class GroupResult(NamedTuple):
     #: Test claims of its handoffs of the current tree, to reconcile with a pytest session
     #: (``SessionClaim`` values of :mod:`pytest_handoff.rules.evidence.runs`).
     session_claims: tuple[Any, ...] = ()
+    #: How many of its findings a baseline knew, and left out of ``findings``.
+    baselined: int = 0
 
     @property
     def first_broken(self) -> Stamp | None:

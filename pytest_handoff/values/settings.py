@@ -16,6 +16,7 @@ DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 
 #: The default of mapping fields: shared, and read-only through its ``Mapping`` type.
 _EMPTY: Mapping[str, Any] = {}
+_NO_BASELINE: Mapping[tuple[str, str, str, str], int] = {}
 
 
 class Settings(NamedTuple):
@@ -40,6 +41,12 @@ class Settings(NamedTuple):
     evidence_session: bool = False
     # A JUnit XML report the handoffs' test claims are reconciled with (implies ``evidence``).
     evidence_junit: str = ""
+    # Codes (or prefixes) left out for files a glob matches (``per-file-ignores``, as ruff spells it).
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # The baseline file and its entries (see :mod:`pytest_handoff.pipeline.baseline`): findings
+    # it knows are left out of what is reported. Applied to results, so not in the fingerprint.
+    baseline_file: str = ""
+    baseline: Mapping[tuple[str, str, str, str], int] = _NO_BASELINE
 
     def options_of(self, profile: str) -> Mapping[str, Any]:
         """The options of ``profile`` (``[tool.handoff.<profile>]``; empty when not configured)."""
@@ -49,7 +56,8 @@ class Settings(NamedTuple):
         """Everything in the settings that can change a result, as stable text (for the cache)."""
         return repr(
             (self.select, self.ignore, sorted(self.severities.items()), self.threshold,
-             self.max_file_size, _stable(self.options), self.profile, self.evidence, self.evidence_junit)
+             self.max_file_size, _stable(self.options), self.profile, self.evidence, self.evidence_junit,
+             self.per_file_ignores)
         )  # fmt: skip
 
 

@@ -1,0 +1,131 @@
+"""A baseline: the findings a project had when it adopted the tool, left out of every later run so
+that only new ones fail.
+
+A finding is known when an entry has its code, its file (as outputs show it, masked), its JSON
+pointer and its message with line numbers taken out (lines move as a file is edited). Entries
+are counted: two equal findings need two. Matching is per group (a finding's file is one of its
+group's), so a group checked alone, in a worker or from the cache is judged as in a whole run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from pytest_handoff.values.errors import ConfigError
+from pytest_handoff.values.findings import Finding
+from pytest_handoff.values.groups import GroupResult
+
+#: The baseline file's own version; another is refused rather than misread.
+VERSION = 1
+
+#: A baseline larger than this is refused (bytes): some 200,000 findings.
+MAX_BASELINE = 64 * 1024 * 1024
+
+#: What identifies a finding across runs: code, shown path, pointer, message without lines.
+Key = tuple[str, str, str, str]
+
+# "line 12", "lines 3-5", "L12", and a place "file.json:12:3" in a message.
+_LINES = re.compile(r"\b(lines?|L) ?\d+(?:\s*[-\u2013,]\s*\d+)*\b|(?<=\S):\d+(?::\d+)?\b")
+
+
+def without_lines(message: str) -> str:
+    """``message`` with the line numbers it quotes replaced, so that moved lines still match."""
+    return _LINES.sub(lambda m: f"{m.group(1)} N" if m.group(1) else ":N", message)
+
+
+def key_of(finding: Finding, shown_paths: Mapping[str, str]) -> Key:
+    path = shown_paths.get(finding.path, finding.path)
+    return (finding.code, path, finding.pointer, without_lines(finding.message))
+
+
+def known_in(result: GroupResult, baseline: Mapping[Key, int]) -> GroupResult:
+    """``result`` without the findings ``baseline`` knows (each entry used once), their number in
+    ``baselined``."""
+    if not baseline or not result.findings:
+        return result
+    left = Counter({key: count for key, count in baseline.items() if count > 0})
+    kept: list[Finding] = []
+    for finding in result.findings:
+        key = key_of(finding, result.shown_paths)
+        if left[key] > 0:
+            left[key] -= 1
+        else:
+            kept.append(finding)
+    if len(kept) == len(result.findings):
+        return result
+    return result._replace(
+        findings=tuple(kept), baselined=result.baselined + len(result.findings) - len(kept)
+    )
+
+
+def without_known(results: Iterable[GroupResult], baseline: Mapping[Key, int]) -> list[GroupResult]:
+    return [known_in(result, baseline) for result in results]
+
+
+def read_baseline(path: Path, shown: str) -> dict[Key, int]:
+    """The entries of the baseline file at ``path`` (``ConfigError`` naming ``shown`` when it
+    cannot be used: a baseline silently ignored would fail a build on every old finding)."""
+    from pytest_handoff.read.files import read_bounded
+
+    try:
+        text = read_bounded(path, MAX_BASELINE).decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(
+            f"{shown}: baseline file not found (write it with --write-baseline {shown})"
+        ) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{shown}: cannot read the baseline: {error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ConfigError(
+            f"{shown}:{error.lineno}:{error.colno}: the baseline is not JSON ({error.msg})"
+        ) from None
+    if (
+        not isinstance(data, dict)
+        or data.get("version") != VERSION
+        or not isinstance(data.get("findings"), list)
+    ):
+        raise ConfigError(f"{shown}: not a baseline of version {VERSION} (rewrite it with --write-baseline)")
+    entries: Counter[Key] = Counter()
+    for index, entry in enumerate(data["findings"]):
+        fields = [
+            entry.get(name) if isinstance(entry, dict) else None
+            for name in ("code", "path", "pointer", "message")
+        ]
+        count = entry.get("count", 1) if isinstance(entry, dict) else None
+        if not all(isinstance(field, str) for field in fields) or not isinstance(count, int) or count < 1:
+            raise ConfigError(
+                f"{shown}: findings[{index}] is not a baseline entry (code, path, pointer, message, count)"
+            )
+        code, file, pointer, message = (str(field) for field in fields)
+        entries[(code, file, pointer, message)] += count
+    return dict(entries)
+
+
+def baseline_text(results: Sequence[GroupResult]) -> str:
+    """The baseline of ``results``: every finding's key with its count, sorted, as JSON. Messages
+    and paths are the masked ones every output shows, so the file holds no secret."""
+    counts: Counter[Key] = Counter(
+        key_of(f, result.shown_paths) for result in results for f in result.findings
+    )
+    findings = [
+        {"code": code, "path": path, "pointer": pointer, "message": message, "count": count}
+        for (code, path, pointer, message), count in sorted(counts.items())
+    ]
+    body = {"version": VERSION, "tool": "handoff-lint", "findings": findings}
+    return json.dumps(body, indent=1, ensure_ascii=False) + "\n"
+
+
+def write_baseline(path: Path, results: Sequence[GroupResult]) -> int:
+    """Write the baseline of ``results`` to ``path`` at once; the number of findings it holds."""
+    text = baseline_text(results)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+    return sum(len(result.findings) for result in results)
