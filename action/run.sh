@@ -21,6 +21,16 @@ fi
 if [[ "${INPUT_EVIDENCE:-true}" == "false" ]]; then
   args+=(--no-evidence)
 fi
+args+=(--fail-on "${INPUT_FAIL_ON:-error}")
+# A pull request's gate: only what it changes against its base, each handoff in its chain. On a
+# push (no base commit) everything is checked.
+if [[ "${INPUT_CHANGED_ONLY:-false}" == "true" && -n "${INPUT_BASE_SHA:-}" ]]; then
+  if [[ -n "${INPUT_PATHS:-}" ]]; then
+    echo "handoff-lint action: 'changed-only' chooses the files itself; leave 'paths' empty" >&2
+    exit 2
+  fi
+  args+=(--changed-since "$INPUT_BASE_SHA")
+fi
 # Paths: split on white space and new lines only (no globbing, no other shell expansion).
 if [[ -n "${INPUT_PATHS:-}" ]]; then
   mapfile -t paths < <(printf '%s\n' "$INPUT_PATHS" | tr ' \t' '\n\n' | sed '/^$/d')

@@ -31,7 +31,7 @@ def run_action(
         "GITHUB_OUTPUT": str(output),
         "GITHUB_WORKSPACE": str(project),
         "INPUT_INSTALL": "none",  # the package under test is on PYTHONPATH already
-        **{f"INPUT_{key.upper()}": value for key, value in inputs.items()},
+        **{f"INPUT_{key.upper().replace('-', '_')}": value for key, value in inputs.items()},
     }
     done = subprocess.run(
         ["bash", str(REPO / "action" / "run.sh")],
@@ -98,7 +98,7 @@ def test_the_action_passes_its_inputs_to_the_script_as_variables_only() -> None:
     assert "${{" not in step["run"]
     assert set(step["env"]) == {f"INPUT_{name.upper().replace('-', '_')}" for name in action["inputs"]} - {
         "INPUT_UPLOAD_SARIF"
-    }
+    } | {"INPUT_BASE_SHA"}  # the pull request's base commit, from the event
 
 
 def test_the_github_page_shows_the_workflow_file_that_uses_the_action() -> None:
@@ -108,3 +108,43 @@ def test_the_github_page_shows_the_workflow_file_that_uses_the_action() -> None:
     action = yaml.safe_load((REPO / "action.yml").read_text())
     used = next(step for step in steps if "pytest-handoff" in step.get("uses", ""))
     assert set(used["with"]) <= set(action["inputs"])
+
+
+def test_fail_on_warning_fails_the_step_on_a_warning_that_error_lets_pass(
+    broken: Path, tmp_path: Path
+) -> None:
+    (broken / "pyproject.toml").write_text('[tool.handoff.severity]\nHS = "warning"\nNR = "warning"\n')
+    done, _, _ = run_action(broken, tmp_path, sarif="", evidence="false")
+    assert done.returncode == 0, done.stdout
+    assert "::warning file=" in done.stdout
+    done, _, _ = run_action(broken, tmp_path, sarif="", evidence="false", **{"fail-on": "warning"})
+    assert done.returncode == 1, done.stdout
+
+
+def test_changed_only_checks_what_a_pull_request_changes_against_its_base(tmp_path: Path) -> None:
+    from tests.agent_loop import git
+
+    project = tmp_path / "project"
+    shutil.copytree(EXAMPLES / "neuralrelay" / "broken", project)
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "an old broken chain")
+    base = git(project, "rev-parse", "HEAD").strip()
+    shutil.copytree(
+        EXAMPLES / "neuralrelay" / "clean" / ".neuralrelay", project / ".neuralrelay", dirs_exist_ok=True
+    )
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "a new clean chain")
+    pull_request = {"changed-only": "true", "base_sha": base, "sarif": "", "evidence": "false"}
+    done, _, _ = run_action(project, tmp_path, **pull_request)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "20261104-132000" not in done.stdout  # the old chain was not checked
+    done, _, _ = run_action(project, tmp_path, **{**pull_request, "base_sha": ""})  # a push: everything
+    assert done.returncode == 1
+    # The pull request now changes a file of the old chain: that chain is checked, as a chain.
+    review = next(project.glob(".neuralrelay/handoffs/20261104-132000/04-*.json"))
+    review.write_text(review.read_text() + "\n")
+    git(project, "commit", "-q", "-am", "touch the old chain")
+    done, _, _ = run_action(project, tmp_path, **pull_request)
+    assert done.returncode == 1
+    assert "::error file=.neuralrelay/handoffs/20261104-132000/04-review-agent.json" in done.stdout

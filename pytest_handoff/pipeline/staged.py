@@ -1,7 +1,8 @@
-"""What the commit being made deletes, asked of git: for commit hooks.
+"""What a commit or a pull request changes, asked of git.
 
 pre-commit passes a hook only the files a commit adds or changes, so a deleted handoff would
-leave its chain broken unchecked; ``handoff-lint --staged-deletions`` asks here.
+leave its chain broken unchecked; ``handoff-lint --staged-deletions`` asks here. A pull
+request's gate (``--changed-since BASE``) asks what the branch added, changed and deleted.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from pathlib import Path
 
 from pytest_handoff.read.git import GitError, run_git
 
-__all__ = ["GitError", "deleted_files"]
+__all__ = ["GitError", "changed_since", "deleted_files"]
 
 
 def deleted_files() -> list[Path]:
-    """The ``.json`` files the commit being made deletes, relative to the current folder.
+    """The files the commit being made deletes, relative to the current folder (discovery keeps
+    those the globs claim).
 
     The index against ``HEAD``; under ``pre-commit run --from-ref A --to-ref B`` (which sets
     ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF``), the range. Renames count as a deletion
@@ -24,10 +26,24 @@ def deleted_files() -> list[Path]:
     start, end = os.environ.get("PRE_COMMIT_FROM_REF"), os.environ.get("PRE_COMMIT_TO_REF")
     # As pre-commit compares a range: from the merge base, or the two ends when there is none.
     ranges = [[f"{start}...{end}"], [f"{start}..{end}"]] if start and end else [["--cached"]]
-    command = ["diff", "--name-only", "--no-renames", "--diff-filter=D", "-z"]
+    return _diff(ranges, "D")
+
+
+def changed_since(base: str) -> tuple[list[Path], list[Path]]:
+    """The files added or changed, and those deleted, from ``base`` to ``HEAD`` (from their merge
+    base, as a pull request compares; the two ends when there is none), relative to the current
+    folder."""
+    if base.startswith("-") or not base.strip():
+        raise GitError(f"not a revision: {base!r}")
+    ranges = [[f"{base}...HEAD"], [f"{base}..HEAD"]]
+    return _diff(ranges, "ACMRT"), _diff(ranges, "D")
+
+
+def _diff(ranges: list[list[str]], kinds: str) -> list[Path]:
+    command = ["diff", "--name-only", "--no-renames", f"--diff-filter={kinds}", "-z"]
     here = Path.cwd()
     for compared in ranges:
-        done = run_git(here, [*command, *compared, "--relative", "--", "*.json"])
+        done = run_git(here, [*command, *compared, "--relative", "--"])
         if done.code == 0:
             return [Path(os.fsdecode(name)) for name in done.out.split(b"\0") if name]
     if run_git(here, ["rev-parse", "--git-dir"]).code:

@@ -1,0 +1,29 @@
+"""``handoff-lint --changed-since BASE``: only the handoffs a branch added, changed or deleted since
+``BASE`` (a pull request's base commit), each checked in its chain as it stands."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pytest_handoff.pipeline.run import Run
+from pytest_handoff.values.errors import UsageError
+
+
+def changed_handoffs(base: str, run: Run) -> tuple[dict[Path, str], list[Path]]:
+    """The handoff files changed since ``base`` (absolute path -> as git names it) and those
+    deleted. Files no glob claims are left out: a pull request's source code is not a handoff."""
+    from pytest_handoff.agents.common import Handoffs
+    from pytest_handoff.pipeline.staged import GitError, changed_since
+
+    try:
+        changed, deleted = changed_since(base)
+    except GitError as error:
+        raise UsageError(f"--changed-since {base}: {error} (a shallow clone needs fetch-depth: 0)") from None
+    handoffs = Handoffs(run)
+    named = {}
+    for given in changed:
+        path = Path(os.path.abspath(given))
+        if handoffs.claims(path) and handoffs.on_disk(path):
+            named[path] = str(given)
+    return named, [Path(os.path.abspath(given)) for given in deleted]
