@@ -88,10 +88,15 @@ def check_claims(
     """The findings on an agent's report (its last message, a summary it returned) read as a
     Markdown handoff of its own: its claims of work done (files, ``path:line``, commits; "all tests
     pass" with a JUnit report) judged against the project's tree and git, placed at the lines of
-    ``text`` and named ``shown``. Nothing is written; sorted by place."""
+    ``text`` and named ``shown``. Nothing is written; sorted by place. ``ValueError`` when they
+    cannot be judged (no git repository, evidence turned off)."""
     from pytest_handoff.pipeline.run import Run
 
-    result = Run.in_project(_root(root), settings=settings).check_message(text, shown)
+    run = Run.in_project(_root(root), settings=settings)
+    unjudged = run.claims_unjudged()
+    if unjudged:  # an empty list would say the claims hold
+        raise ValueError(f"claims are judged against git, but {unjudged}")
+    result = run.check_message(text, shown)
     return [] if result is None else sorted(result.findings)
 
 

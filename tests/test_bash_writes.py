@@ -109,6 +109,12 @@ def test_a_command_with_unbalanced_quotes_names_only_its_path_like_words() -> No
     assert "a.json" in named.mentions
 
 
+def test_a_command_of_one_megabyte_word_is_not_split_but_still_names_its_path_like_words() -> None:
+    found = command_paths("echo " + "a" * 1_000_000 + " > .neuralrelay/handoffs/x/04-review-agent.json")
+    assert found.writes == ()
+    assert ".neuralrelay/handoffs/x/04-review-agent.json" in found.mentions
+
+
 def test_the_time_a_command_ran_is_its_duration_else_its_timeout_else_two_minutes(project: Project) -> None:
     sent = bash_payload(project, "ls", duration_ms=1500)
     assert ran_for(sent) == 1.5

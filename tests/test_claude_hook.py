@@ -525,3 +525,12 @@ def test_the_claude_code_pages_settings_register_the_hook_for_every_event_it_ser
         tools = set(names[0].split("|"))
         assert tools <= claude_hook.TOOLS | {"Bash"}
         assert ("Bash" in tools) is (event in claude_hook.SHELL_EVENTS)
+
+
+@pytest.mark.parametrize("event", ["PostToolUse", "Stop"])
+def test_a_cwd_holding_a_nul_is_no_folder_and_no_internal_error(project: Project, event: str) -> None:
+    sent = write(project, DEV, project.changed(DEV, bad_tokens), event=event)
+    sent["cwd"] = str(project.root) + "\x00x"
+    code, _, err = run_hook(sent)
+    assert code == 0
+    assert "internal error" not in err

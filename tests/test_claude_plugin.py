@@ -120,11 +120,11 @@ def run_command(path: str, payload: dict[str, Any]) -> subprocess.CompletedProce
     )
 
 
-def test_without_handoff_lint_on_path_the_hook_says_so_and_blocks_rather_than_pass_silently(
+def test_without_handoff_lint_on_path_the_hook_says_so_rather_than_pass_silently(
     tmp_path: Path,
 ) -> None:
     done = run_command(str(tmp_path), {"hook_event_name": "Stop"})
-    assert done.returncode == 2
+    assert done.returncode == 1  # an error Claude Code shows the user; no write refused
     assert "handoff-lint is not on PATH" in done.stderr
 
 

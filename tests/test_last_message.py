@@ -120,3 +120,42 @@ def test_claims_with_evidence_turned_off_is_refused(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(FABRICATED.encode())))
     assert cli_main(["claims", "-", "--no-evidence"]) == 2
     assert "claims are judged against git, but evidence is off (--no-evidence)" in capsys.readouterr().err
+
+
+def test_claims_outside_git_are_refused_alike_by_the_command_the_api_and_never_passed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_handoff import api
+
+    monkeypatch.chdir(tmp_path)
+    for given in ([], ["--evidence"]):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(FABRICATED.encode())))
+        assert cli_main(["claims", "-", *given]) == 2
+        assert "is not in a git repository" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="is not in a git repository"):
+        api.check_claims(FABRICATED, root=tmp_path)
+
+
+def test_ev101_a_claim_past_the_part_read_of_a_long_report_keeps_its_line_everywhere(
+    project: Project, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_handoff import api
+    from pytest_handoff.pipeline.run import MAX_MESSAGE
+
+    filler = ("é" * 99 + "\n") * (MAX_MESSAGE // 150 + 6000)  # more than is read, in bytes
+    report = filler + FABRICATED
+    line = (
+        filler.count("\n")
+        + 1
+        + FABRICATED.splitlines().index(next(text for text in FABRICATED.splitlines() if "`" in text))
+    )
+    from_api = [f for f in api.check_claims(report, root=project.root) if f.code == "EV101"]
+    assert from_api
+    assert from_api[0].line == line
+    monkeypatch.chdir(project.root)
+    (project.root / "report.md").write_text(report, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(report.encode())))
+    for given in (["report.md"], ["-"]):
+        cli_main(["claims", *given, "--format", "json"])
+        found = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "EV101"]
+        assert [(f["line"], f["message"]) for f in found] == [(f.line, f.message) for f in from_api]

@@ -54,6 +54,10 @@ SLACK = 3.0
 #: Bash's own default timeout, in seconds: the longest a command without ``timeout`` runs.
 DEFAULT_DURATION = 120.0
 
+#: Commands longer than this (characters) are not split into words: their files are found by git
+#: and by the path-like words they hold.
+MAX_SPLIT = 64 * 1024
+
 _REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _SEPARATORS = frozenset({";", "&&", "||", "|", "|&", "&", "(", ")", ";;", "{", "}", "!"})
 _WRAPPERS = frozenset({"sudo", "env", "command", "builtin", "exec", "nohup", "time", "nice", "stdbuf"})
@@ -89,6 +93,8 @@ class CommandPaths(NamedTuple):
 
     writes: tuple[tuple[str | None, str], ...]
     mentions: tuple[str, ...]
+    #: The folder of each ``apply_patch`` the command runs (its envelope's paths are relative to it).
+    patches: tuple[str | None, ...] = ()
 
 
 def command_paths(command: str) -> CommandPaths:
@@ -100,6 +106,8 @@ def command_paths(command: str) -> CommandPaths:
     import shlex
 
     mentions = tuple(dict.fromkeys(_PATHLIKE.findall(command)))
+    if len(command) > MAX_SPLIT:  # shlex builds a word a character at a time: quadratic on one long word
+        return CommandPaths((), mentions)
     lexer = shlex.shlex(_lines_joined(_without_heredocs(command)), posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     lexer.commenters = ""  # comments are gone already: shlex would take a ``#`` inside a word for one
@@ -108,6 +116,7 @@ def command_paths(command: str) -> CommandPaths:
     except ValueError:
         return CommandPaths((), mentions)
     writes: list[tuple[str | None, str]] = []
+    patches: list[str | None] = []
     folder: str | None = ""
     for simple in _simple_commands(words):
         arguments, targets = _redirections(simple)
@@ -116,8 +125,10 @@ def command_paths(command: str) -> CommandPaths:
         if program in ("cd", "pushd"):
             folder = _moved(folder, arguments)
             continue
+        if program in ("apply_patch", "applypatch"):
+            patches.append(folder)
         writes.extend((folder, path) for path in _written_by(program, arguments))
-    return CommandPaths(tuple(dict.fromkeys(writes)), mentions)
+    return CommandPaths(tuple(dict.fromkeys(writes)), mentions, tuple(patches))
 
 
 def _without_heredocs(command: str) -> str:
@@ -328,8 +339,12 @@ def written_handoffs(command: str, here: Path, handoffs: Handoffs, since: float)
     """The handoff files ``command`` (run in ``here``) wrote, in the order found (see the module's doc)."""
     named = command_paths(command)
     patched: tuple[tuple[str, str], ...] = ()
-    if "*** Begin Patch" in command:  # Codex's `apply_patch <<'EOF'` through the shell
-        patched = tuple(("", path) for path in patch_paths(command).written)
+    folders = set(named.patches)
+    # Codex's `apply_patch <<'EOF'` through the shell, its paths relative to where it ran (an
+    # envelope only written to a file, or after a `cd` that cannot be followed, is left to git).
+    if "*** Begin Patch" in command and len(folders) == 1 and None not in folders:
+        (folder,) = folders
+        patched = tuple((folder or "", path) for path in patch_paths(command).written)
     wanted = [
         p for p in placed((*named.writes, *patched), here) if handoffs.claims(p) and handoffs.on_disk(p)
     ]

@@ -38,11 +38,13 @@ def hook_root(cwd: object) -> Path:
     The session's ``cwd`` follows the agent's ``cd``; the project's settings stay at its root.
     """
     from pytest_handoff.pipeline.run import find_project
+    from pytest_handoff.read.files import nameable
 
     project = os.environ.get("CLAUDE_PROJECT_DIR")
-    if project and os.path.isabs(project):
+    if project and os.path.isabs(project) and nameable(project):
         return Path(project)
-    return find_project(Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else Path.cwd())
+    usable = isinstance(cwd, str) and os.path.isabs(cwd) and nameable(cwd)  # a NUL names no folder
+    return find_project(Path(cwd) if usable and isinstance(cwd, str) else Path.cwd())
 
 
 def session_folder(cwd: object, root: Path) -> Path:

@@ -64,8 +64,9 @@ def conditions(globs: Iterable[str]) -> list[str] | None:
 
 def guarded(executable: str = "handoff-lint", *, fail_closed: bool = False) -> str:
     """The shell command of a handler: ``EXECUTABLE claude-hook`` when it can be found, else a line
-    saying it is not on PATH and exit 2, which Claude Code shows (a hook that cannot start would
-    otherwise be a notice the agent goes past). ``executable`` is shell text, as typed."""
+    saying it is not on PATH, which Claude Code shows the user as the hook's error: exit 1, so
+    that a missing install refuses no write and keeps no agent from stopping; exit 2 (refuse)
+    with ``fail_closed``. ``executable`` is shell text, as typed."""
     if "'" in executable:
         raise ValueError("the executable may not hold a single quote")
     flag = " --fail-closed" if fail_closed else ""
@@ -73,7 +74,7 @@ def guarded(executable: str = "handoff-lint", *, fail_closed: bool = False) -> s
     return (
         f"command -v {executable} >/dev/null 2>&1 && exec {executable} claude-hook{flag} || "
         f"{{ echo 'handoff-lint {missing}: install it (pipx install pytest-handoff) to have "
-        "handoffs checked' >&2; exit 2; }"
+        f"handoffs checked' >&2; exit {2 if fail_closed else 1}; }}"
     )
 
 

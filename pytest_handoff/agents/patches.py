@@ -14,18 +14,19 @@ Codex writes files with a patch envelope::
     *** End Patch
 
 A hook after the call checks the handoffs among the files it adds, updates or moves to, as it
-checks a ``Write`` or what a ``Bash`` command writes. The text is read leniently (a missing end
-marker, ``\\r\\n`` lines, blanks around a marker, the envelope inside a heredoc) and never raises.
+checks a ``Write`` or what a ``Bash`` command writes. The text is read as Codex's parser reads it
+(``codex-rs/apply-patch/src/parser.rs``), leniently where Codex would refuse the patch (a missing
+end marker, blanks between operations), and never raises.
 """
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 #: Lines of an envelope read at the most: a patch that writes handoffs names them in its headers.
 MAX_PATCH_LINES = 200_000
-_HEADER = re.compile(r"^\*\*\* (Add File|Update File|Delete File|Move to): ?(.*?)\s*$")
+_BEGIN, _END = "*** Begin Patch", "*** End Patch"
+_ADD, _DELETE, _UPDATE, _MOVE = "*** Add File: ", "*** Delete File: ", "*** Update File: ", "*** Move to: "
 
 
 class PatchPaths(NamedTuple):
@@ -35,39 +36,47 @@ class PatchPaths(NamedTuple):
     deleted: tuple[str, ...]  # deleted, or the old name of a moved file
 
 
+def _lines(text: str) -> list[str]:
+    """The envelope's lines as Codex splits them: at ``\n`` only, a ``\r`` before it dropped."""
+    lines = text.split("\n", MAX_PATCH_LINES)[:MAX_PATCH_LINES]
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 def patch_paths(text: str) -> PatchPaths:
-    """The files the ``apply_patch`` envelope in ``text`` adds, updates, moves and deletes, in order."""
-    written: list[str] = []
-    deleted: list[str] = []
-    updating = ""  # the file of the current "Update File" section, which a "Move to" renames
-    inside = "*** Begin Patch" not in text  # a bare list of operations is read too
-    for number, line in enumerate(text.splitlines()):
-        if number >= MAX_PATCH_LINES:
-            break
-        stripped = line.strip()
-        if stripped == "*** Begin Patch":
-            inside = True
-            continue
-        if stripped == "*** End Patch":
-            inside = False
-            continue
-        header = _HEADER.match(stripped) if inside and stripped.startswith("*** ") else None
-        if header is None:
-            continue
-        action, path = header.group(1), header.group(2)
-        if not path:
-            continue
-        if action == "Move to":
-            if updating:
-                deleted.append(updating)
-                if updating in written:
-                    written.remove(updating)
-            written.append(path)
-            updating = ""
-        elif action == "Delete File":
-            deleted.append(path)
-            updating = ""
-        else:
-            written.append(path)
-            updating = path if action == "Update File" else ""
-    return PatchPaths(tuple(dict.fromkeys(written)), tuple(dict.fromkeys(deleted)))
+    """The files the ``apply_patch`` envelopes in ``text`` add, update, move and delete, in order.
+
+    Read as Codex's parser reads an envelope: an operation's header (a line, trimmed, starting
+    ``*** Add File:``, ``*** Delete File:`` or ``*** Update File:``), an Add's ``+`` lines, an
+    Update's ``*** Move to:`` on the line after its header and its hunk lines up to the next line
+    starting ``***``. So a hunk's context line that looks like a header (`` *** Add File: x``) is
+    content, as it is to Codex. A line Codex would refuse is skipped, never raised on.
+    """
+    written: dict[str, None] = {}
+    deleted: dict[str, None] = {}
+    lines = _lines(text)
+    index = 0 if all(line.strip() != _BEGIN for line in lines) else len(lines)  # a bare list of operations
+    for number, line in enumerate(lines):
+        if line.strip() == _BEGIN:
+            index = min(index, number + 1)
+    while index < len(lines):
+        header = lines[index].strip()
+        index += 1
+        if header == _END:  # another envelope may follow, as in a shell command holding two
+            index = next((n + 1 for n in range(index, len(lines)) if lines[n].strip() == _BEGIN), len(lines))
+        elif header.startswith(_ADD):
+            written[header[len(_ADD) :]] = None
+            while index < len(lines) and lines[index].startswith("+"):
+                index += 1
+        elif header.startswith(_DELETE):
+            deleted[header[len(_DELETE) :]] = None
+        elif header.startswith(_UPDATE):
+            path = header[len(_UPDATE) :]
+            if index < len(lines) and lines[index].startswith(_MOVE):
+                deleted[path] = None
+                written.pop(path, None)
+                path = lines[index][len(_MOVE) :]
+                index += 1
+            written[path] = None
+            while index < len(lines) and not lines[index].startswith("***"):
+                index += 1
+    return PatchPaths(tuple(p for p in written if p.strip()), tuple(p for p in deleted if p.strip()))

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, BinaryIO, NoReturn, TextIO
 
 from pytest_handoff.values.errors import UsageError
 from pytest_handoff.values.groups import UNCLAIMED
@@ -199,11 +199,12 @@ def lint(argv: list[str], *, claims: bool = False) -> int:
 
     outputs = _parse_outputs(options.output)
     if claims:
-        if not settings.evidence:
-            why = settings.evidence_off or (
-                "--no-evidence" if options.no_evidence else "evidence = false in the configuration"
-            )
-            raise UsageError(f"claims are judged against git, but evidence is off ({why}); give --evidence")
+        unjudged = run.claims_unjudged()
+        if unjudged.startswith("evidence is off") and options.no_evidence:
+            unjudged = "evidence is off (--no-evidence)"
+        if unjudged:
+            hint = "" if "git repository" in unjudged else "; give --evidence"
+            raise UsageError(f"claims are judged against git, but {unjudged}{hint}")
         results = [_check_claims(run, options.paths)]
     elif options.stdin_filename is not None:
         results = [_check_stdin(options.stdin_filename, options.paths, root, settings, options.whole_chain)]
@@ -295,28 +296,42 @@ def _check_stdin(
     return check_file(target, sys.stdin.buffer.read(), root=root, settings=settings, whole_chain=whole_chain)
 
 
-#: Of a longer report, only its last this many bytes are read (an agent's report ends with its claims).
-MAX_REPORT = 512 * 1024
+#: A report file larger than this is refused (bytes); of any report only its end is read.
+MAX_REPORT_FILE = 64 * 1024 * 1024
 
 
 def _check_claims(run: Run, paths: list[Path]) -> GroupResult:
     """An agent's report (stdin for ``-``, else one file) checked as a message: its claims of work done."""
     given = [str(path) for path in paths]
     if given in ([], ["-"]):
-        raw, shown = sys.stdin.buffer.read()[-MAX_REPORT:], "stdin"
+        raw, before, shown = *_tail(sys.stdin.buffer), "stdin"
     elif len(given) == 1:
         from pytest_handoff.read.files import read_bounded
 
         try:
-            raw, shown = read_bounded(paths[0], 16 * MAX_REPORT)[-MAX_REPORT:], given[0]
+            raw, before, shown = read_bounded(paths[0], MAX_REPORT_FILE), 0, given[0]
         except OSError as error:
             raise UsageError(f"claims: cannot read {given[0]}: {error.strerror or error}") from None
     else:
         raise UsageError("claims checks one report: give '-' (stdin) or one file")
-    result = run.check_message(raw.decode("utf-8", errors="replace"), shown)
+    result = run.check_message(raw.decode("utf-8", errors="replace"), shown, lines_before=before)
     if result is None:
         raise UsageError("claims: no format reads an agent's report")
     return result
+
+
+def _tail(stream: BinaryIO) -> tuple[bytes, int]:
+    """The end of ``stream`` the check reads (twice what a message is read for, so a character or a
+    line cut at the edge is whole), and the lines before it."""
+    from pytest_handoff.pipeline.run import MAX_MESSAGE
+
+    kept, before = b"", 0
+    while chunk := stream.read(1 << 20):
+        kept += chunk
+        if len(kept) > 2 * MAX_MESSAGE:
+            before += kept.count(b"\n", 0, len(kept) - 2 * MAX_MESSAGE)
+            kept = kept[-2 * MAX_MESSAGE :]
+    return kept, before
 
 
 def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:

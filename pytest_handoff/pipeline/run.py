@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 from pytest_handoff.pipeline.config import build_settings, project_root
 from pytest_handoff.pipeline.registry import Registry, default_registry
 from pytest_handoff.read.files import display_path_for
+from pytest_handoff.values.findings import Finding
 from pytest_handoff.values.groups import UNCLAIMED, ExtraCheck, GroupRef, GroupResult
 from pytest_handoff.values.settings import Settings
 
 #: How findings name an agent's message checked as a handoff.
 MESSAGE_DISPLAY = "last assistant message"
-#: Of a longer message, only its last this many characters are read (its report is at its end).
+#: Of a longer message, only its last this many bytes (UTF-8) are read (its report is at its end).
 MAX_MESSAGE = 512 * 1024
 
 if TYPE_CHECKING:
@@ -140,28 +141,73 @@ class Run:
         (result,) = self.without_known([result])
         return result if whole_chain else result.narrowed_to([display])
 
-    def check_message(self, text: str, display: str = MESSAGE_DISPLAY) -> GroupResult | None:
+    def claims_unjudged(self) -> str:
+        """Why an agent's claims cannot be judged in this run ('' when they can): they are judged
+        against git, so evidence must be on and the project in a git repository."""
+        from pytest_handoff.pipeline.config import in_git_repository
+
+        if not in_git_repository(self.root):
+            return f"{self.root} is not in a git repository"
+        if not self.settings.evidence:
+            return f"evidence is off ({self.settings.evidence_off or 'evidence = false, or --no-evidence'})"
+        return ""
+
+    def check_message(
+        self, text: str, display: str = MESSAGE_DISPLAY, lines_before: int = 0
+    ) -> GroupResult | None:
         """An agent's message (its last word, a report) checked as a handoff of its own, by the
         format that reads messages; None when no format does. Nothing is read from or written to
-        disk in its name: its claims are judged against the project's tree and git."""
+        disk in its name: its claims are judged against the project's tree and git.
+
+        Of a message over :data:`MAX_MESSAGE` bytes only its end is read; findings keep the lines
+        of the whole message (``lines_before``: lines a caller already cut from its start)."""
         from pytest_handoff.pipeline.check import check_group
         from pytest_handoff.pipeline.discovery import group_ref_for
 
         spec = next((spec for spec in self.registry.specs.values() if spec.message_file), None)
         if spec is None:
             return None
+        content = text.encode("utf-8", "surrogatepass")
+        if len(content) > MAX_MESSAGE:  # a report ends with its claims
+            lines_before += content.count(b"\n", 0, len(content) - MAX_MESSAGE)
+            content = content[-MAX_MESSAGE:]
+            while content and content[0] & 0xC0 == 0x80:  # not half a character
+                content = content[1:]
         # Always that format's, whatever profile the run forces: the same verdict in every entry point.
         profile, target = self.registry.profile(spec.name), self.root / spec.message_file
         ref = group_ref_for(profile, target, self.settings, self.root, registry=self.registry)
-        content = text[-MAX_MESSAGE:].encode("utf-8", "surrogatepass")  # a report ends with its claims
         result = check_group(
             ref, self.settings, self.root, overrides={target: content}, registry=self.registry
         )
         named = display_path_for(target, self.root)  # the name it was read under: findings show ``display``
         return result._replace(
-            findings=tuple(f._replace(path=display) if f.path == named else f for f in result.findings),
-            sources={display if path == named else path: lines for path, lines in result.sources.items()},
+            findings=tuple(
+                _as_message(f, named, display, lines_before) if f.path == named else f
+                for f in result.findings
+            ),
+            sources={
+                display if path == named else path: ("",) * lines_before + lines if path == named else lines
+                for path, lines in result.sources.items()
+            },
         )
+
+
+def _as_message(finding: Finding, named: str, display: str, lines: int) -> Finding:
+    """A finding of the message read as the file ``named``: shown as ``display``, and ``lines``
+    further down (a message whose first lines were cut), its related places in it too."""
+
+    def moved(line: int) -> int:
+        return line + lines if line > 0 else line
+
+    related = tuple(
+        (display, moved(line), column, label) if path == named else (path, line, column, label)
+        for path, line, column, label in finding.related
+    )
+    if finding.line <= 0:
+        return finding._replace(path=display, related=related)
+    return finding._replace(
+        path=display, line=moved(finding.line), end_line=moved(finding.end_line), related=related
+    )
 
 
 def find_project(start: Path) -> Path:

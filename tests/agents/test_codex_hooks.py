@@ -95,3 +95,48 @@ def test_a_codex_stop_input_has_its_last_message_judged(project: Project) -> Non
     assert got["decision"] == "block"
     assert "[EV101 claimed-path-missing] tests/export/test_csv_dialects.py" in got["reason"]
     assert answer(codex(project, "Stop", stop_hook_active=False, last_assistant_message=None)) is None
+
+
+def shell(project: Project, command: str) -> dict[str, Any]:
+    """PostToolUse after a Bash command, as Codex reports one."""
+    return codex(
+        project,
+        "PostToolUse",
+        tool_name="Bash",
+        tool_input={"command": command},
+        tool_response="",
+        tool_use_id="c2",
+    )
+
+
+def heredoc(path: str, text: str) -> str:
+    body = "".join(f"+{line}\n" for line in text.splitlines())
+    return f"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\nEOF\n"
+
+
+def test_gs101_apply_patch_through_the_shell_is_checked_where_it_ran(project: Project) -> None:
+    sub = project.root / "sub"
+    (sub / VERIFICATION).parent.mkdir(parents=True)
+    (sub / VERIFICATION).write_text(BROKEN, encoding="utf-8")
+    got = answer(shell(project, "cd sub && " + heredoc(VERIFICATION, BROKEN)))
+    assert got is not None
+    assert f"sub/{VERIFICATION}" in got["reason"]
+
+
+def test_gs101_a_move_to_a_handoff_is_checked_and_paths_out_of_the_project_are_not(project: Project) -> None:
+    path = project.root / VERIFICATION
+    path.parent.mkdir(parents=True)
+    path.write_text(BROKEN, encoding="utf-8")
+    moved = f"*** Begin Patch\n*** Update File: draft.md\n*** Move to: {VERIFICATION}\n@@\n-x\n+y\n*** End Patch\n"
+    got = answer(codex(project, "PostToolUse", tool_name="apply_patch", tool_input={"command": moved}))
+    assert got is not None
+    assert "[GS101" in got["reason"]
+    outside = project.root.parent / "outside" / VERIFICATION
+    outside.parent.mkdir(parents=True)
+    outside.write_text(BROKEN, encoding="utf-8")
+    for named in (f"../outside/{VERIFICATION}", str(outside)):
+        envelope = f"*** Begin Patch\n*** Add File: {named}\n+x\n*** End Patch\n"
+        assert (
+            answer(codex(project, "PostToolUse", tool_name="apply_patch", tool_input={"command": envelope}))
+            is None
+        )

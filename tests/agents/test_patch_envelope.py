@@ -50,3 +50,29 @@ def test_no_envelope_names_nothing() -> None:
 def test_any_text_is_read_without_an_error(text: str) -> None:
     found = patch_paths(text)
     assert all(isinstance(path, str) and path for path in (*found.written, *found.deleted))
+
+
+def test_a_context_line_of_an_update_that_looks_like_a_marker_is_content_as_codex_reads_it() -> None:
+    text = (
+        "*** Begin Patch\n*** Update File: docs/envelopes.md\n@@\n     *** End Patch\n"
+        " *** Add File: .planning/phases/09-old/09-VERIFICATION.md\n-old\n+new\n"
+        "*** Add File: .planning/phases/01-setup/01-VERIFICATION.md\n+---\n*** End Patch\n"
+    )
+    assert patch_paths(text).written == ("docs/envelopes.md", ".planning/phases/01-setup/01-VERIFICATION.md")
+
+
+def test_lines_are_split_at_newlines_only_so_a_name_may_hold_other_line_breaks() -> None:
+    name = ".planning/phases/01-b\u2028x/01-01-SUMMARY.md"
+    assert patch_paths(f"*** Begin Patch\n*** Add File: {name}\n+x\n*** End Patch\n").written == (name,)
+
+
+def test_a_move_needs_its_line_right_after_the_update_header() -> None:
+    text = "*** Begin Patch\n*** Update File: a.md\n@@\n-x\n+y\n*** Move to: b.md\n*** End Patch\n"
+    assert patch_paths(text) == PatchPaths(written=("a.md",), deleted=())
+
+
+def test_many_moves_are_read_in_one_pass() -> None:
+    moves = "".join(f"*** Update File: a{n}\n*** Move to: b{n}\n@@\n-x\n+y\n" for n in range(30_000))
+    found = patch_paths(f"*** Begin Patch\n{moves}*** End Patch\n")
+    assert (len(found.written), len(found.deleted)) == (30_000, 30_000)
+    assert found.written[-1] == "b29999"
