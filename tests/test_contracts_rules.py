@@ -331,10 +331,12 @@ def test_ignoring_a_code_switches_off_that_check_in_every_contract(project: Path
     assert {f.code for f in lint(project)} == {"UC201"}
 
 
-def test_a_schema_invalid_document_is_reported_and_kept_from_the_rules(project: Path) -> None:
+def test_uc202_judges_the_well_formed_parts_of_a_schema_invalid_document_and_uc201_not_the_malformed_one(
+    project: Path,
+) -> None:
     write(project, NOTE, '{"title": "t", "body": "TBD", "tags": "x"}\n')
     findings = lint(project)
-    assert [(f.code, f.line, f.column) for f in findings] == [("HS001", 1, 39)]
+    assert [(f.code, f.pointer) for f in findings] == [("UC202", "/body"), ("HS001", "/tags")]
 
 
 def test_hs002_reports_a_discriminator_value_that_names_no_schema(project: Path) -> None:
@@ -402,3 +404,22 @@ def test_the_group_checks_place_their_findings_in_json_documents_too(tmp_path: P
     assert sorted((f.code, f.path, f.line, f.column) for f in lint(tmp_path)) == [
         ("UC204", "logs/02.json", 1, 54)
     ]
+
+
+def test_uc204_speaks_in_the_run_that_reports_a_schema_error_of_the_same_file(project: Path) -> None:
+    text = (project / REPORT).read_text(encoding="utf-8")
+    text = text.replace("{run: 2, passed: 2, failed: 0}", "{run: 3, passed: 2, failed: 0}")
+    write(project, REPORT, text.replace("summary: Both criteria hold", "summary: 42"))
+    found = lint(project)
+    assert places(found, "UC204") == [(REPORT, 8, 15, "totals-add-up")]
+    assert [f.pointer for f in found if f.code == "HS001"] == ["/summary"]
+
+
+def test_uc204_says_nothing_of_a_total_the_schema_found_malformed(project: Path) -> None:
+    text = (project / REPORT).read_text(encoding="utf-8")
+    write(
+        project, REPORT, text.replace("{run: 2, passed: 2, failed: 0}", "{run: many, passed: 2, failed: 0}")
+    )
+    found = lint(project)
+    assert places(found, "UC204") == []
+    assert [f.pointer for f in found if f.code == "HS001"] == ["/totals/run"]

@@ -174,8 +174,11 @@ def test_rl201_reports_a_complete_signal_while_an_item_does_not_pass(tmp_path: P
         n for n, t in enumerate((root / "prd.json").read_text().splitlines(), 1) if '"yes"' in t
     )
     found = [(f.code, f.path, f.line, f.column) for f in check_session(root).findings]
-    # A PRD that fails its schema is not used: fix the type, and RL201 speaks.
-    assert found == [("HS001", "prd.json", passes_line, 17)]
+    # The schema error does not hide the contract: RL201 speaks in the same run.
+    assert found == [
+        ("RL201", ".claude/session/handoff-signal.json", 1, 10),
+        ("HS001", "prd.json", passes_line, 17),
+    ]
     _set_passes(root, 0, False)
     (finding,) = check_session(root).findings
     assert (finding.code, *where(finding)) == ("RL201", ".claude/session/handoff-signal.json", 1, 10)

@@ -60,3 +60,16 @@ def test_yl311_a_summary_counting_other_tasks_than_its_plan_lists(tmp_path: Path
 def test_a_plan_without_front_matter_is_not_checked_and_an_unclosed_one_is_hf002(tmp_path: Path) -> None:
     assert found(tmp_path, "## Task 1\n", summary(total=2)) == []
     assert found(tmp_path, "---\nphase: 01\n\n## Task 1\n", summary()) == [("HF002", "01-01-PLAN.md", 1, "")]
+
+
+def test_yl311_speaks_in_the_run_that_reports_a_schema_error_of_the_same_summary(tmp_path: Path) -> None:
+    # A commit hash YOLO's validator refuses no longer hides that the summary has tasks left.
+    assert found(tmp_path, PLAN, summary(done=1, commit="abc")) == [
+        ("YL311", "01-01-SUMMARY.md", 6, "/tasks_completed"),
+        ("HS001", "01-01-SUMMARY.md", 9, "/commit_hashes/0"),
+    ]
+
+
+def test_yl311_says_nothing_of_a_count_the_schema_found_malformed(tmp_path: Path) -> None:
+    text = summary().replace("tasks_completed: 2", "tasks_completed: two")
+    assert [code for code, *_ in found(tmp_path, PLAN, text)] == ["HS001"]

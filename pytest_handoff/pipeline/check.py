@@ -6,14 +6,16 @@ checks groups through :func:`check_group`; they differ only in how they report t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.pipeline.evidence import evidence_parts
+from pytest_handoff.pipeline.malformed import broken_places, judgeable, judged
 from pytest_handoff.pipeline.masking import excerpt_sources, masked, masked_value, shown_path
 from pytest_handoff.pipeline.registry import Registry, RuleSet
+from pytest_handoff.pipeline.stamps import stamps_of
 from pytest_handoff.read.files import (
     NO_OVERRIDES,
     display_path_for,
@@ -21,7 +23,6 @@ from pytest_handoff.read.files import (
     read_file_bytes,
     read_member,
 )
-from pytest_handoff.read.times import parse_timestamp
 from pytest_handoff.rules.secrets import may_hold_secrets
 from pytest_handoff.rules.selection import decision_for
 from pytest_handoff.values.documents import Document
@@ -272,6 +273,8 @@ def _check_contents(
 
     tally = Tally()  # placing a hit reads its source: only the reported ones are placed
     findings: list[Finding] = []
+    malformed: list[Document] = []  # typed documents that broke their schema
+    broken: dict[str, list[str]] = {}  # where, by file
     classify_rule = rules.by_code["HS002"]
     classify_severity = decision_for(classify_rule.code, classify_rule.severity, settings)
     for document in documents:
@@ -289,12 +292,21 @@ def _check_contents(
             continue
         schema_findings = profile.validate(document, settings)
         load_findings.extend(f for f in schema_findings if tally.admits(f.path, f.code))
-        # Content rules trust the schema: only schema-valid documents feed them.
         document.schema_valid = not schema_findings
+        if schema_findings and judgeable(document):  # its well-formed parts are judged too
+            malformed.append(document)
+            for in_file, pointers in broken_places(schema_findings).items():
+                broken.setdefault(in_file, []).extend(pointers)
 
     claim_fields, claim_time = profile.claims_declared(ref, settings) if settings.evidence else ((), "")
     group = Group(ref, documents, root=root, claim_fields=claim_fields, claim_time=claim_time)
     valid = group.valid()
+    lenient = None
+    if malformed:  # the group as rules see it with the malformed documents in: notes and memo shared
+        lenient = Group(
+            ref, documents, root=root, claim_fields=claim_fields, claim_time=claim_time, admitted=malformed
+        )
+        lenient.notes, lenient.memo = group.notes, group.memo
     # The documents of each rule's handoff types, in order: many rules share their types.
     of_types: dict[tuple[str, ...], list[Document]] = {(): valid}
     document_rules, group_rules = registry.enabled_rules(profile.name, settings)
@@ -311,9 +323,19 @@ def _check_contents(
                 tally.stopped.add((document.display_path, rule.code))
                 continue
             _place(findings, rule, severity, check(document, settings), tally, group.group_id, stops=True)
+        for document in malformed:
+            applies = not types or document.handoff_type in types  # no types: every document
+            if applies and not tally.is_spent(document.display_path, rule.code):
+                hits = judged(partial(check, document, settings), broken)
+                _place(findings, rule, severity, hits or (), tally, group.group_id, stops=True)
     for rule in group_rules:
         severity = decision_for(rule.code, rule.severity, settings)
-        _place(findings, rule, severity, _check_of(rule)(group, settings), tally, group.group_id)
+        if severity is None:
+            continue
+        group_hits = None if lenient is None else judged(partial(_check_of(rule), lenient, settings), broken)
+        if group_hits is None:  # no malformed document, or the rule could not judge with them
+            group_hits = list(_check_of(rule)(group, settings))
+        _place(findings, rule, severity, group_hits, tally, group.group_id)
 
     decided = (_decided(f, _default_severity(f, rules), settings) for f in load_findings)
     findings.extend(f for f in decided if f is not None)
@@ -359,51 +381,12 @@ def _check_contents(
         shown_paths=shown_paths,
         masked_id=masked_id,
         # Only a failing group names its first broken handoff: a passing one needs no stamps.
-        stamps=_stamps(members, documents, profile, shown_paths)
+        stamps=stamps_of(members, documents, profile, shown_paths)
         if any(f.severity >= Severity.ERROR for f in shown)
         else (),
         view=masked_value(group, profile.summarise(group)) if summarise else None,
         **evidence_parts(group, rules, settings, shown_paths),
     )
-
-
-def _stamps(
-    members: list[tuple[Path, str, bool]],
-    documents: list[Document],
-    profile: Profile,
-    shown_paths: Mapping[str, str],
-) -> tuple[Stamp, ...]:
-    """Each handoff's stamp in the group's order; a member file that gave no document (it did not
-    parse) stands for itself, so that it can be the first broken one."""
-    by_path: dict[str, list[Document]] = {}
-    for document in documents:
-        by_path.setdefault(document.display_path, []).append(document)
-    stamps: list[Stamp] = []
-    for _, display, _ in members:
-        found = by_path.pop(display, None)
-        if found:
-            stamps.extend(stamp_of(document, profile, shown_paths) for document in found)
-        else:
-            stamps.append(Stamp(shown_paths.get(display, display), 1, "", ""))
-    return tuple(stamps)
-
-
-_AGENT = re.compile(r"[A-Za-z][\w.-]{0,39}")
-
-
-def stamp_of(document: Document, profile: Profile, shown_paths: Mapping[str, str]) -> Stamp:
-    """A document's :class:`Stamp`: an agent's name and a time only when they read as one (nothing
-    else of a handoff's text is shown, so no secret and no line of its own can get out)."""
-    agent = profile.author_of(document)
-    if may_hold_secrets(agent):
-        agent = ""  # a name shaped like a secret is not shown
-    time = ""
-    if profile.claim_time and isinstance(document.data, dict):
-        value = document.data.get(profile.claim_time.strip("/"))
-        if parse_timestamp(value) is not None and isinstance(value, str):
-            time = value.strip()
-    path = shown_paths.get(document.display_path, document.display_path)
-    return Stamp(path, document.origin[0], agent if _AGENT.fullmatch(agent) else "", time)
 
 
 #: The code of schema findings (the core's rule table).

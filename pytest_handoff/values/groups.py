@@ -43,8 +43,8 @@ class GroupRef(NamedTuple):
 class Group:
     """A group being checked: its documents (parsed ones) and shared analysis.
 
-    Group rules read documents through :meth:`valid`, which holds only documents that passed
-    their schema, so rules can trust their shape. ``notes`` become the trace; ``memo`` holds
+    Group rules read documents through :meth:`valid`, which holds the documents that passed
+    their schema (and, in a group made for it, those admitted though they did not). ``notes`` become the trace; ``memo`` holds
     what several rules of one group compute once.
     """
 
@@ -56,9 +56,13 @@ class Group:
         root: Path | None = None,
         claim_fields: Sequence[Any] = (),
         claim_time: str = "",
+        admitted: Sequence[Document] = (),
     ) -> None:
         self.ref = ref
         self.documents = documents
+        #: Documents that broke their schema but that :meth:`valid` gives the rules all the same
+        #: (see :mod:`pytest_handoff.pipeline.malformed`); by identity.
+        self._admitted = {id(document) for document in admitted}
         #: The project root (claimed paths are relative to it); None when not known.
         self.root = root
         #: Where the profile's documents make claims about the repository (evidence ClaimFields),
@@ -85,13 +89,14 @@ class Group:
         return self.ref.group_id
 
     def valid(self, handoff_type: str | None = None) -> list[Document]:
-        """Schema-valid documents, of ``handoff_type`` when given, in sequence order."""
+        """Schema-valid (or admitted) documents, of ``handoff_type`` when given, in sequence order."""
         found = self._valid.get(handoff_type)
         if found is None:  # rules ask for the same types over and over
             found = self._valid[handoff_type] = [
                 doc
                 for doc in self.documents
-                if doc.schema_valid and (handoff_type is None or doc.handoff_type == handoff_type)
+                if (doc.schema_valid or id(doc) in self._admitted)
+                and (handoff_type is None or doc.handoff_type == handoff_type)
             ]
         return list(found)
 
