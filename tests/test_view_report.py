@@ -248,53 +248,6 @@ def test_matplotlib_is_imported_only_for_plot(tmp_path: Path) -> None:
     assert out.stdout.strip().splitlines()[-1] == "False"
 
 
-def test_a_moving_mean_averages_each_value_with_those_before_it() -> None:
-    from pytest_handoff.views.report import _moving_mean
-
-    assert _moving_mean((2.0, 4.0, 6.0, 8.0), 2) == [2.0, 3.0, 5.0, 7.0]
-
-
-def synthetic_views(count: int) -> list[Any]:
-    from pytest_handoff.values.findings import Finding, Severity
-    from pytest_handoff.values.view_model import ChainView
-
-    broken = Finding(path="x.json", line=1, column=1, code="HS001", severity=Severity.ERROR, message="m")
-    return [
-        ChainView(
-            "neuralrelay",
-            f"2026{index:06d}",
-            "",
-            None,
-            "task",
-            (),
-            verdict="approved",
-            quality_score=float(7 + index % 3),
-            scores=(("test_coverage_adequacy", float(7 + index % 3)),),
-            findings=(broken,) if index % 7 == 0 else (),
-        )
-        for index in range(count)
-    ]
-
-
-@pytest.mark.parametrize(
-    ("count", "words"),
-    [(5, ["fails its contracts", "quality score"]), (500, ["mean of 20", "fails its contracts"])],
-)
-def test_the_plot_marks_failing_chains_and_at_500_draws_moving_means(
-    tmp_path: Path, count: int, words: list[str]
-) -> None:
-    pytest.importorskip("matplotlib", reason="--plot needs the [plot] extra (matplotlib)")
-    from pytest_handoff.views.report import build_report, plot
-
-    target = tmp_path / "trend.svg"
-    plot(build_report(synthetic_views(count), None), target)
-    text = target.read_text()
-    for word in words:
-        assert word in text
-    # Equal series are nudged apart at a few chains, and overlaid as means at many.
-    assert ("mean of" in text) == (count > 60)
-
-
 def test_the_report_says_where_it_wrote_the_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib", reason="--plot needs the [plot] extra (matplotlib)")
     target = tmp_path / "trend.png"

@@ -87,7 +87,8 @@ def report(argv: list[str]) -> int:
     from pytest_handoff.values.errors import UsageError
     from pytest_handoff.views.common import absolute, load_views, run_or_fail
     from pytest_handoff.views.progress import progress_bar
-    from pytest_handoff.views.report import build_report, plot, report_data, sections, title
+    from pytest_handoff.views.report import build_report, report_data, sections, title
+    from pytest_handoff.views.report_plot import plot
 
     options = report_parser().parse_args(argv)  # --help and bad arguments: see run_command
     since = None

@@ -3,14 +3,13 @@
 Verdict counts; the mean and trend of the quality score and of each further score (NeuralRelay:
 requirements_clarity, dev_handoff_completeness, test_coverage_adequacy); the rules broken most
 often; the worst chains; the rework rate; token totals. Chains are taken oldest first; a trend
-is the least-squares slope per chain, drawn as a sparkline (and with ``--plot FILE`` as a chart).
+is the least-squares slope per chain, drawn as a sparkline (``--plot FILE``'s chart is report_plot.py's).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from datetime import date
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from pytest_handoff.rules.modes import FAILURE_MODES, ModeCount, ModesOf, counted_modes, mode_label
@@ -301,114 +300,3 @@ def report_data(report: Report) -> dict[str, Any]:
         "rework_rate": report.rework_rate,
         "tokens": {"total": total, "chains": counted},
     }
-
-
-def plot(report: Report, target: Path) -> None:
-    """Each score over the chains, oldest first, as a PNG or SVG (by ``target``'s suffix)."""
-    from pytest_handoff.values.errors import UsageError
-
-    suffix = target.suffix.lower()
-    if suffix not in (".png", ".svg"):
-        raise UsageError(f"--plot writes a .png or .svg file, got {target.name!r}")
-    try:
-        import matplotlib
-    except ImportError:
-        raise UsageError(
-            "--plot needs matplotlib, which is not installed: pip install 'pytest-handoff[plot]'"
-        ) from None
-    matplotlib.use("Agg")  # no display: a file only
-    matplotlib.rcParams["svg.hashsalt"] = "handoff-lint"  # the same SVG for the same report
-    from matplotlib import pyplot
-
-    views = report.chains
-    positions = {view.group_id: index for index, view in enumerate(views)}
-    many = len(views) > 60  # past this, markers and thick lines turn into bands
-    figure, axes = pyplot.subplots(figsize=(10 if many else 8, 4.2), dpi=100)
-    try:
-        metrics = report.metrics
-        low, high = (metrics[0].low, metrics[0].high) if metrics else (1.0, 10.0)
-        failing = [positions[view.group_id] + 1 for view in views if view.failed]
-        if many:  # a rug of red ticks under the scores: bands would cover the whole plot
-            if failing:
-                axes.plot(failing, [low - 0.15] * len(failing), linestyle="none", marker="|", markersize=8,
-                          color="tab:red", alpha=0.7, label="fails its contracts")  # fmt: skip
-        else:  # a pale band behind each failing chain
-            for index, place in enumerate(failing):
-                axes.axvspan(place - 0.5, place + 0.5, color="tab:red", alpha=0.12, linewidth=0,
-                             label="fails its contracts" if index == 0 else None)  # fmt: skip
-        drawn = [metric for metric in metrics if metric.values]
-        markers = "osD^v<>ph*"
-        window = max(5, len(views) // 25)
-        for number, metric in enumerate(drawn):
-            name = metric.name.replace("_", " ")
-            x = [positions[group_id] + 1 for group_id in metric.chain_ids]
-            if many:
-                # Many chains: each score's moving mean (raw values would fill the plot); the
-                # quality score's own values as faint dots behind.
-                if metric.name == QUALITY:
-                    axes.plot(
-                        x,
-                        metric.values,
-                        linestyle="none",
-                        marker=".",
-                        markersize=2,
-                        alpha=0.25,
-                        color="tab:blue",
-                    )
-                axes.plot(x, _moving_mean(metric.values, window), linewidth=2.0 if metric.name == QUALITY else 1.2,
-                          label=f"{name} (mean of {window})")  # fmt: skip
-                continue
-            # Series with equal values would hide each other: each is nudged sideways a little.
-            nudge = (number - (len(drawn) - 1) / 2) * 0.06
-            axes.plot(
-                [place + nudge for place in x],
-                metric.values,
-                marker=markers[number % len(markers)],
-                markersize=5,
-                linewidth=2.2 if metric.name == QUALITY else 1.2,
-                alpha=0.9 if metric.name == QUALITY else 0.75,
-                label=name,
-            )
-        axes.set_ylim(low - 0.3, high + 0.3)
-        axes.set_xlim(0.5, max(len(views), 1) + 0.5)
-        step = max(1, -(-len(views) // 12))  # at most 12 labels, evenly spread
-        shown = list(range(0, len(views), step))
-        axes.set_xticks(
-            [index + 1 for index in shown],
-            [views[index].group_id for index in shown],
-            rotation=20,
-            fontsize=8,
-        )
-        axes.set_xlabel("chain, oldest to newest")
-        axes.set_ylabel("score")
-        axes.set_title(title(report))
-        axes.grid(alpha=0.3)
-        if drawn or failing:
-            # Scores sit high and the failing rug at the bottom: the legend goes between them.
-            columns = 2 if len(drawn) + bool(failing) > 4 else 1
-            if many:
-                axes.legend(fontsize=8, loc="center left", ncol=columns)
-            else:
-                axes.legend(fontsize=8, loc="lower left", ncol=columns)
-        figure.tight_layout()
-        try:
-            figure.savefig(target, format=suffix[1:], metadata={"Date": None} if suffix == ".svg" else None)
-        except OSError as error:
-            raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
-    finally:
-        pyplot.close(figure)
-
-
-def _moving_mean(values: tuple[float, ...], window: int) -> list[float]:
-    """Each value's mean with the ``window - 1`` before it (fewer at the start)."""
-    means: list[float] = []
-    total = 0.0
-    for index, value in enumerate(values):
-        total += value
-        if index >= window:
-            total -= values[index - window]
-        means.append(total / min(index + 1, window))
-    return means
-
-
-# --- command -----------------------------------------------------------------------------------
