@@ -70,6 +70,21 @@ def test_true_claims_plans_and_a_message_without_claims_let_the_agent_stop(proje
         assert stop(project, message)[1] == "", message
 
 
+def test_ev101_and_ev201_what_a_message_names_but_does_not_claim_made_lets_the_agent_stop(
+    project: Project,
+) -> None:
+    for message in (
+        "Done. I added `config/secrets.toml` to `.gitignore` so it stays out of git.",
+        "I removed the temporary debug script `scripts/debug_tmp.py` after using it.",
+        "## Completed\n\n- Updated `billing/api/errors.py`\n\n### Out of scope\n\n"
+        "- `src/billing/invoice.py` (left for the billing team)\n",
+        "Updated the exporter.\n\n    git diff > out/created.py\n",
+        "See `out/created.py` for the output.",
+        "- Committed migration 20240115a",
+    ):
+        assert stop(project, message)[1] == "", message
+
+
 def test_a_subagent_is_asked_to_restate_its_report_before_the_mark(project: Project) -> None:
     reason, _ = blocked(stop(project, FABRICATED, subagent=True)[1])
     lines = reason.splitlines()

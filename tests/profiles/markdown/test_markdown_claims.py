@@ -124,3 +124,93 @@ def test_names_that_are_no_files_and_revisions_that_are_not_ours_are_no_claims()
 
 def test_a_line_past_nine_digits_or_a_heading_of_many_hashes_is_read_without_a_crash() -> None:
     assert claims("# " + "#" * 5000 + " x\n\n## Done\n\n- Fixed `src/a.py:" + "9" * 5000 + "`\n") == {}
+
+
+def test_ev101_a_path_added_to_an_ignore_file_is_a_pattern_not_a_claim() -> None:
+    for text in (
+        "Done. I added `config/secrets.toml` to `.gitignore` so it stays out of git.",
+        "Added dist/bundle.js and `logs/app.log` to the root .dockerignore.",
+        "Made `config/secrets.toml` gitignored.",
+    ):
+        assert claims(text, message=True) == {}, text
+    # A list of the files changed that names an ignore file among them still claims the others.
+    assert claims("Updated `src/app.py` and `.gitignore`.", message=True) == {"paths": [("src/app.py", 1)]}
+    listed = "## Files Modified\n\n- **Files modified:** `src/lib/a.ts`, `src/App.tsx`, `.gitignore`\n"
+    assert claims(listed) == {"paths": [("src/lib/a.ts", 3), ("src/App.tsx", 3)]}
+
+
+def test_ev101_a_file_removed_a_few_words_before_its_path_need_not_exist() -> None:
+    for text in (
+        "I removed the temporary debug script `scripts/debug_tmp.py` after using it.",
+        "Deleted the five stale fixture files under tests, including tests/fixtures/old_a.json.",
+    ):
+        assert claims(text, message=True) == {}, text
+    # Other work between the verb and the path: the path is that work's.
+    assert claims("Removed the old feature flag and updated `src/flags.py`.", message=True) == {
+        "paths": [("src/flags.py", 1)]
+    }
+
+
+def test_ev101_a_subsection_of_work_not_done_under_completed_claims_nothing() -> None:
+    text = (
+        "## Completed\n\n- Added `src/billing/tax.py`\n\n"
+        "### Out of scope\n\n- `src/billing/invoice.py` (left for the billing team)\n\n"
+        "### Phase 2 (not started)\n\n- `src/billing/refund.py`\n\n"
+        "### Details\n\n- `src/billing/rates.py`\n"  # a heading that says nothing: still work done
+    )
+    assert claims(text) == {"paths": [("src/billing/tax.py", 3), ("src/billing/rates.py", 15)]}
+
+
+def test_ev101_an_indented_code_block_is_no_claim_but_a_list_items_indented_text_is() -> None:
+    text = (
+        "## Done\n\n- Fixed `src/a.py`\n\nThe output:\n\n    created src/b.py\n    `src/c.py` updated\n\n"
+        "- Added the parser\n\n    Updated `src/d.py` too.\n"
+    )
+    assert claims(text) == {"paths": [("src/a.py", 3), ("src/d.py", 12)]}
+    # Without a blank line before it, an indented line runs on the paragraph: prose.
+    assert claims("Summary of the run\n    Fixed `src/e.py`.", message=True) == {"paths": [("src/e.py", 2)]}
+
+
+def test_ev101_a_verb_inside_a_path_says_nothing_of_the_work() -> None:
+    assert claims("See `out/created.py` for the output.", message=True) == {}
+    assert claims("The report is in out/created.py now.", message=True) == {}
+    # Nor does a word of the future inside a path hide a claim.
+    assert claims("Updated `src/next/page.tsx`.", message=True) == {"paths": [("src/next/page.tsx", 1)]}
+
+
+def test_ev201_a_commit_is_a_hash_in_a_commits_place_not_any_hex_word() -> None:
+    for text in (
+        "- Committed migration 20240115a",
+        "Committed 20240115a.",
+        "Committed the parser with build 3f9a2c1e green.",
+        "Ran `git commit -m wip` in 3f9a2c1e.",
+    ):
+        assert claims(text, message=True) == {}, text
+    assert claims("Committed as 3f9a2c1 and 8b04d7e, then the fix (0a1b2c3).", message=True) == {
+        "commits": [("3f9a2c1", 1), ("8b04d7e", 1), ("0a1b2c3", 1)]
+    }
+    # A date-like word stands as a commit only in backticks right after "commit".
+    text = (
+        "## Done\n\n- Commit `20240115a` adds the table\n- Recorded the state (commit 024c988, branch main)\n"
+    )
+    assert claims(text) == {"commits": [("20240115a", 3), ("024c988", 4)]}
+
+
+def test_ev101_a_condition_after_the_work_keeps_its_claim_one_before_it_does_not() -> None:
+    assert claims("Fixed the crash when the list is empty in `src/list.py`.", message=True) == {
+        "paths": [("src/list.py", 1)]
+    }
+    for text in (
+        "If you want, I updated `src/a.py`.",
+        "Added a fallback when `config/local.toml` is absent.",  # what the condition is about
+    ):
+        assert claims(text, message=True) == {}, text
+
+
+def test_ev101_a_table_of_files_changed_claims_its_paths_in_backticks() -> None:
+    text = (
+        "## Files Changed\n\n| File | Change |\n|---|---|\n| `src/a.py` | new |\n| `src/b.py` | Deleted |\n"
+        "| conv/mod.rs | edited |\n| `src/c.py` | Moved the `datetime` import out of TYPE_CHECKING |\n"
+        "| `src/d.py` | planned |\n"
+    )
+    assert claims(text) == {"paths": [("src/a.py", 5), ("src/c.py", 8)]}
