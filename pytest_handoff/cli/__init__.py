@@ -168,6 +168,8 @@ def lint(argv: list[str], *, claims: bool = False) -> int:
         overrides["evidence_junit"] = os.path.abspath(options.evidence_junit)
     if options.no_evidence:
         overrides["evidence"] = False
+    if options.shard is not None:
+        overrides["shard"] = options.shard
     if options.baseline is not None:
         overrides["baseline"] = os.path.abspath(options.baseline)
     if options.write_baseline is not None:

@@ -119,6 +119,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the severity that makes the exit status 1 (default error)",
     )
     parser.add_argument(
+        "--shard",
+        metavar="K/N",
+        help="check only the K-th of N shards of the groups (split by a stable hash of each group; "
+        "the N shards together are the whole run)",
+    )
+    parser.add_argument(
         "--baseline",
         type=Path,
         metavar="FILE",

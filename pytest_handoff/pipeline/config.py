@@ -128,6 +128,10 @@ def _parse(
             parsed["per_file_ignores"] = _per_file_ignores(value, key, source)
         elif name == "baseline":
             parsed.update(_baseline(value, source))
+        elif name == "shard" and not source.endswith(".toml"):  # a run's, never a project's setting
+            from pytest_handoff.pipeline.shards import parse_shard
+
+            parsed["shard"] = parse_shard(value, source)
         elif name in legacy:  # deprecated: a profile's option under its old top-level name
             spec, option_key = legacy[name]
             (option,) = [o for o in spec.declared or () if o.key == option_key]

@@ -241,4 +241,9 @@ def discover(
         if left:
             groups[(owner.name, folder)] = ref._replace(paths=left)
     ordered = tuple(sorted(groups.values(), key=lambda ref: str(ref.directory or ref.paths[0])))
+    if settings.shard is not None:  # this machine's share of the run, whole groups only
+        from pytest_handoff.pipeline.shards import shard_of
+
+        index, count = settings.shard
+        ordered = tuple(ref for ref in ordered if shard_of(ref, root, count) == index)
     return Discovery(ordered, frozenset(focus) if focus else None, tuple(missing), frozenset(folders))

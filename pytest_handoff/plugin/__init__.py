@@ -84,6 +84,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="a JUnit XML report to reconcile the handoffs' test claims with (implies --handoff-evidence).",
     )
     group.addoption(
+        "--handoff-shard",
+        dest="handoff_shard",
+        default=None,
+        metavar="K/N",
+        help="collect only the K-th of N shards of the handoff groups (as handoff-lint --shard); "
+        "the project's own tests are not sharded.",
+    )
+    group.addoption(
         "--handoff-baseline",
         dest="handoff_baseline",
         default=None,
@@ -159,6 +167,9 @@ def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
         overrides["evidence_junit"] = os.path.abspath(junit)
     if config.getoption("handoff_no_evidence"):
         overrides["evidence"] = False
+    shard = config.getoption("handoff_shard")
+    if shard:
+        overrides["shard"] = shard
     baseline = config.getoption("handoff_baseline")
     if baseline:
         overrides["baseline"] = os.path.abspath(baseline)

@@ -46,6 +46,9 @@ class Settings(NamedTuple):
     # The baseline file and its entries (see :mod:`pytest_handoff.pipeline.baseline`): findings
     # it knows are left out of what is reported. Applied to results, so not in the fingerprint.
     baseline_file: str = ""
+    # This run's shard (K, N) of the groups (``--shard K/N``); None: every group. Not in the
+    # fingerprint: it chooses groups, never a group's result.
+    shard: tuple[int, int] | None = None
     baseline: Mapping[tuple[str, str, str, str], int] = _NO_BASELINE
 
     def options_of(self, profile: str) -> Mapping[str, Any]:
