@@ -280,10 +280,9 @@ def rule_page(rule: Rule, example: Example | None) -> str:
         "",
         parts[""],
         "",
-        "| | |",
+        # The table is headed by the rule itself: an empty header row shows as a blank bar.
+        f"| Rule | `{rule.code}` {rule.name} |",
         "|---|---|",
-        f"| Code | `{rule.code}` |",
-        f"| Name | `{rule.name}` |",
         f"| Format | [{title}]({_link(where, page)}) |",
         f"| Default severity | {rule.severity.label} |",
         f"| Failure modes ([MAST]({_link('rules/index.md', page)}#failure-modes)) | {modes} |",

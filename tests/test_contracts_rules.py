@@ -339,12 +339,16 @@ def test_uc202_judges_the_well_formed_parts_of_a_schema_invalid_document_and_uc2
     assert [(f.code, f.pointer) for f in findings] == [("UC202", "/body"), ("HS001", "/tags")]
 
 
-def test_hs002_reports_a_discriminator_value_that_names_no_schema(project: Path) -> None:
+def test_hs002_reports_a_discriminator_value_that_names_no_schema_and_the_closest_that_does(
+    project: Path,
+) -> None:
     text = (project / PLAN).read_text(encoding="utf-8").replace("kind: plan", "kind: plam")
     write(project, PLAN, text)
     (finding,) = (f for f in lint(project) if f.code == "HS002")
     assert (finding.path, finding.line, finding.column) == (PLAN, 1, 7)
-    assert finding.message == "/kind is 'plam', which names no schema; expected one of plan, report"
+    assert finding.message == (
+        "/kind is 'plam', which names no schema; expected one of plan, report; did you mean 'plan'?"
+    )
 
 
 def test_a_wildcard_field_reaches_every_item_in_document_order_in_linear_time() -> None:

@@ -363,6 +363,12 @@ def test_a_craik_named_file_that_is_no_craik_record_is_reported_hs002(tmp_path: 
     assert "got list" in array.message
 
 
+def test_hs002_suggests_the_craik_schema_closest_to_a_misspelt_one(tmp_path: Path) -> None:
+    [finding] = check_records({**clean_handoff(), "schema": "crak.handoff"}, root=tmp_path)
+    assert (finding.code, finding.pointer) == ("HS002", "/schema")
+    assert finding.message.endswith("; did you mean 'craik.handoff'?")
+
+
 def test_another_craik_contract_is_not_checked(tmp_path: Path) -> None:
     assert check_records({"schema": "craik.case_file", "id": "case_1"}, root=tmp_path) == []
 

@@ -220,6 +220,20 @@ def test_ck003_reports_a_row_that_is_not_json_at_its_place_and_reads_the_others(
     assert "NaN is not a finite number" in findings[1].message
 
 
+def test_ck003_says_once_where_a_string_cut_short_starts(tmp_path: Path) -> None:
+    store = build_store(
+        tmp_path / "craik.sqlite3",
+        [("handoffs", "handoff_cut", '{"id": "handoff_cut'), ("handoffs", "handoff_tab", '{"id": "a\tb"}'),
+         ("handoffs", "handoff_empty", "")],
+    )  # fmt: skip
+    messages = {f.location: f.message for f in check_store(store, tmp_path)}
+    assert messages == {
+        "craik.sqlite3#handoffs/handoff_cut": "payload_json is not valid JSON: Unterminated string starting at character 8",
+        "craik.sqlite3#handoffs/handoff_empty": "payload_json is not valid JSON: Expecting value at character 1",
+        "craik.sqlite3#handoffs/handoff_tab": "payload_json is not valid JSON: Invalid control character at character 10",
+    }
+
+
 def test_a_secret_in_a_store_row_is_reported_masked(tmp_path: Path) -> None:
     token = "ghp_" + "Zy8xW6vU4tS2rQ0pO8nM6lK4jI2hG0fE8dC6"
     handoff = clean_handoff()

@@ -98,6 +98,21 @@ def test_a_rule_page_has_the_four_parts_its_code_format_severity_and_failure_mod
     assert "FM-3.3 incorrect verification" in page
 
 
+def test_every_rule_page_opens_with_what_the_rule_is_and_no_empty_table_header(
+    written: dict[Path, str],
+) -> None:
+    rules = default_registry().all_rules()
+    for path, text in written.items():
+        if path.parent != RULES or path.name == "index.md":
+            continue
+        rule = rules[path.stem]
+        title, blank, summary, blank_too, header, rule_line = text.splitlines()[:6]
+        assert (title, blank, blank_too) == (f"# {rule.code} {rule.name}", "", ""), path.name
+        assert summary == rule.summary, path.name
+        assert (header, rule_line) == (f"| Rule | `{rule.code}` {rule.name} |", "|---|---|"), path.name
+        assert not re.search(r"^\|(\s*\|)+\s*$", text, re.M), path.name  # no row of empty cells
+
+
 def test_a_rule_page_shows_a_finding_exactly_as_handoff_lint_prints_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 import yaml
 
 from pytest_handoff.version import DOCS_URL, __version__
@@ -106,3 +107,33 @@ def test_the_workflow_uses_the_action_of_the_current_versions_tag() -> None:
     workflow = yaml.safe_load((REPO / "hooks" / "github-workflow.yml").read_text(encoding="utf-8"))
     uses = [step["uses"] for job in workflow["jobs"].values() for step in job["steps"] if "uses" in step]
     assert f"pytest-handoff/pytest-handoff@v{__version__}" in uses
+
+
+def test_the_mcp_page_lists_every_tool_the_server_offers_with_its_arguments() -> None:
+    """The page's table of tools is the server's list, in its order, each with every argument."""
+    pytest.importorskip("mcp", reason="the MCP SDK is not installed (pip install 'pytest-handoff[mcp]')")
+    import anyio
+
+    from pytest_handoff.agents.mcp import build_server
+
+    tools = anyio.run(build_server(REPO).list_tools)
+    rows = re.findall(r"^\| `(\w+)` \| ([^|]*) \|", (DOCS / "mcp.md").read_text(encoding="utf-8"), re.M)
+    assert [name for name, _ in rows] == [tool.name for tool in tools]
+    for (name, arguments), tool in zip(rows, tools, strict=True):
+        assert set(re.findall(r"`(\w+)`", arguments)) >= set(tool.input_schema["properties"]), name
+
+
+def test_the_site_keeps_long_commands_and_findings_inside_the_page_column() -> None:
+    """A code block scrolls sideways (its lines stay as the tool prints them); inline code wraps."""
+    sheets = mkdocs_config().get("extra_css", [])
+    assert sheets, "mkdocs.yml names no extra_css"
+    css = "\n".join((DOCS / sheet).read_text(encoding="utf-8") for sheet in sheets)
+    rules = {
+        selector.strip(): body
+        for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", re.sub(r"/\*.*?\*/", "", css, flags=re.S))
+        for selector in selectors.split(",")
+    }
+    assert "overflow-x: auto" in rules[".md-typeset pre > code"]
+    assert "white-space: pre" in rules[".md-typeset pre > code"]
+    assert "max-width: 100%" in rules[".md-typeset pre"]
+    assert "overflow-wrap: anywhere" in rules[".md-typeset :not(pre) > code"]

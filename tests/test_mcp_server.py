@@ -142,7 +142,7 @@ def test_every_tool_is_declared_read_only_idempotent_and_closed_world(project: P
 def test_every_tool_declares_the_fields_of_its_result(project: Project) -> None:
     async def body(session: Session) -> None:
         schemas = {tool.name: tool.output_schema for tool in (await session.list_tools()).tools}
-        for name in ("check_handoff", "check_chain"):
+        for name in ("check_handoff", "check_chain", "evidence", "check_claims"):  # as the MCP page says
             assert schemas[name]["title"] == "Report"
             assert schemas[name]["required"] == ["errors", "warnings", "findings"]
             finding = schemas[name]["$defs"]["FindingData"]

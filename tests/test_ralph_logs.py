@@ -63,6 +63,13 @@ def test_rl001_reports_a_phrase_to_an_unknown_agent_at_the_agent_name() -> None:
     assert "'tester'" in finding.message
 
 
+def test_rl001_suggests_the_agent_closest_to_a_misspelt_one() -> None:
+    _, findings = log_documents([READY, "HANDOFF:develper:" + encode(context())])
+    (finding,) = findings
+    assert finding.code == "RL001"
+    assert finding.message.endswith("so it ignores this phrase; did you mean 'developer'?")
+
+
 def test_rl001_does_not_fire_for_the_three_agents_or_the_ready_signal() -> None:
     lines = [READY, phrase("qa", sender="developer", reason="ready_for_qa"), READY + ": yes"]
     _, findings = log_documents(lines)

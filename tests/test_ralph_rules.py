@@ -77,6 +77,14 @@ def test_rl101_reports_a_reason_outside_the_protocol_at_the_context() -> None:
     assert "'please_test'" in finding.message
 
 
+def test_rl101_suggests_the_protocols_reason_closest_to_a_misspelt_one() -> None:
+    misspelt, _ = _phrase_document("qa", sender="developer", reason="ready-for-qa")
+    (finding,) = _run("RL101", misspelt)
+    assert finding.message.endswith("; did you mean 'ready_for_qa'?")
+    unlike, _ = _phrase_document("qa", sender="developer", reason="please_test")
+    assert "did you mean" not in _run("RL101", unlike)[0].message
+
+
 def test_rl101_does_not_fire_for_the_protocols_reasons() -> None:
     for reason in ("task_assignment", "ready_for_qa", "validation_passed", "error", "all_complete"):
         document, _ = _phrase_document("qa", sender="developer", reason=reason)
@@ -160,7 +168,7 @@ def test_rl201_reports_the_promise_while_an_item_does_not_pass(tmp_path: Path) -
 
     (finding,) = check_session(root).findings
     assert (finding.code, *where(finding)) == ("RL201", ".claude/session/logs/pm.log", 5, 1)
-    assert "1 of 2 items of prd.json do not pass: test-101" in finding.message
+    assert "1 of 2 items of prd.json does not pass: test-101" in finding.message
     prd_lines = (root / "prd.json").read_text().splitlines()
     passes_line = [n for n, text in enumerate(prd_lines, 1) if '"passes": false' in text]
     assert finding.related == (("prd.json", passes_line[0], 17, "first item that does not pass"),)
@@ -203,6 +211,20 @@ def test_rl202_reports_a_task_that_is_no_item_of_the_prd_at_the_context(tmp_path
         "/task/id",
     )
     assert "'feat-999'" in finding.message
+
+
+def test_rl202_counts_every_item_of_a_three_item_prd_when_two_share_an_id(tmp_path: Path) -> None:
+    logs = {"qa": [READY, phrase("pm", sender="qa", reason="validation_passed", task_id="feat-999")]}
+    root = make_session(tmp_path / "lantern", logs=logs)
+    prd = json.loads((root / "prd.json").read_text())
+    third = {**prd["items"][0], "passes": False}  # feat-101 again: RL204's, and still an item
+    prd["items"].append(third)
+    (root / "prd.json").write_text(json.dumps(prd, indent=2))
+
+    found = {f.code: f.message for f in check_session(root).findings}
+    assert found["RL202"] == "task 'feat-999' is no item of prd.json (3 items)"
+    assert found["RL201"].endswith("while 1 of 3 items of prd.json does not pass: feat-101")
+    assert "RL204" in found
 
 
 def test_rl203_reports_a_logged_handoff_outside_the_routes_at_its_to(tmp_path: Path) -> None:

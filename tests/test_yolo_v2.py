@@ -134,6 +134,15 @@ def test_yl203_reports_a_target_that_cannot_receive_the_type_or_is_unknown(proje
     assert "unknown role 'owner'" in messages(findings, "YL203")[1]
 
 
+def test_yl203_suggests_the_role_of_the_hierarchy_closest_to_an_unknown_one(project: Path) -> None:
+    findings = check(project, [envelope(target_role="leed"), envelope(target_role="owner")])
+    close, far = messages(findings, "YL203")
+    assert close.endswith(
+        "(role_hierarchy of config/schemas/message-schemas.json: dev, lead, qa); did you mean 'lead'?"
+    )
+    assert "did you mean" not in far
+
+
 def test_yl204_warns_of_an_undeclared_payload_key_at_its_key(project: Path) -> None:
     payload = {
         "plan_id": "05-01",
@@ -158,6 +167,12 @@ def test_yl205_warns_of_a_value_outside_yolos_documented_enum() -> None:
     assert places(findings, "YL205") == [
         Place("messages.jsonl", 1, column_of(json.dumps(broken), '"status": '))
     ]
+
+
+def test_yl205_suggests_the_documented_value_closest_to_a_misspelt_one() -> None:
+    payload = {"plan_id": "05-01", "task_id": "T1", "status": "complet", "commit": "9f8e7d6"}
+    (message,) = messages(check_lines([envelope(payload=payload)]), "YL205")
+    assert message.endswith("(complete, partial, failed); did you mean 'complete'?")
 
 
 def test_the_message_schemas_option_points_at_another_file(project: Path) -> None:

@@ -402,11 +402,12 @@ def render_failure(result: GroupResult, *, warnings_are_errors: bool = False) ->
     ``warnings_are_errors``: the warning filters turned some warning findings into errors.
     """
     from pytest_handoff.reporters.excerpt import format_findings, summary_counts
+    from pytest_handoff.values.wording import counted
 
     files = len({f.path for f in result.findings})
     headline = (
         f"handoff chain {inert(result.shown_id)}: {summary_counts(result.findings)} "
-        f"in {files} file{'s' if files != 1 else ''}"
+        f"in {counted(files, 'file')}"
     )
     if warnings_are_errors:
         headline += (

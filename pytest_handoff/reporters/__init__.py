@@ -141,11 +141,9 @@ def claims_note(claims: int, evidence: bool | None, off: str) -> str:
     """What a run's summary says of the claims it judged: how many, that none was, or why evidence
     is off though nobody turned it off (``off``); empty when it was turned off."""
     if evidence:
-        return (
-            f"{claims} claim{'s' * (claims != 1)} checked against git"
-            if claims
-            else "no claim checked against git"
-        )
+        from pytest_handoff.values.wording import counted
+
+        return f"{counted(claims, 'claim')} checked against git" if claims else "no claim checked against git"
     return f"claims not checked: {off}" if off else ""
 
 

@@ -11,6 +11,7 @@ from itertools import groupby
 
 from pytest_handoff.values.boundary import inert
 from pytest_handoff.values.findings import Finding, Severity
+from pytest_handoff.values.wording import counted
 
 #: Characters of a source line shown under a finding: a window, so a long value stays readable.
 EXCERPT_WIDTH = 100
@@ -86,7 +87,7 @@ def summary_counts(findings: Sequence[Finding]) -> str:
     warnings = sum(1 for f in findings if f.severity == Severity.WARNING)
     parts = []
     if errors:
-        parts.append(f"{errors} error{'s' if errors != 1 else ''}")
+        parts.append(counted(errors, "error"))
     if warnings:
-        parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
-    return ", ".join(parts) or f"{len(findings)} note(s)"
+        parts.append(counted(warnings, "warning"))
+    return ", ".join(parts) or counted(len(findings), "note")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from pytest_handoff.reporters import Reporter, Summary, workspace_path
 from pytest_handoff.values.boundary import inert
 from pytest_handoff.values.findings import Severity
+from pytest_handoff.values.wording import counted
 
 if TYPE_CHECKING:
     from pytest_handoff.values.findings import Finding
@@ -45,10 +46,6 @@ def _command_for(severity: Severity) -> str:
     if severity >= Severity.ERROR:
         return "error"
     return "warning" if severity >= Severity.WARNING else "notice"
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _join(parts: list[str]) -> str:
@@ -89,7 +86,7 @@ class GithubReporter(Reporter):
                 )
                 if count
             ]
-            left_out = [_plural(count, noun) for count, noun in counts]
+            left_out = [counted(count, noun) for count, noun in counts]
             verb = "was" if len(counts) == 1 and counts[0][0] == 1 else "were"
             hint = self.context.summary_hint
             where = f"see {hint}" if hint else "run handoff-lint"

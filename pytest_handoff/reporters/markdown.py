@@ -20,6 +20,7 @@ from pytest_handoff.reporters import ReportContext, Reporter, Summary, workspace
 from pytest_handoff.rules.modes import ModesOf, counted_modes, mode_label
 from pytest_handoff.values.boundary import inert
 from pytest_handoff.values.findings import Finding, Severity
+from pytest_handoff.values.wording import counted
 
 if TYPE_CHECKING:
     from pytest_handoff.values.findings import Finding
@@ -50,10 +51,6 @@ def markdown_text(text: str, max_chars: int | None = None) -> str:
     return _MENTION.sub("@&#8203;", escaped) if "@" in escaped else escaped
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
 def _join(parts: list[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
@@ -70,13 +67,13 @@ def _size_name(limit: int) -> str:
 
 def _modes_list(findings: Sequence[Finding], modes_of: ModesOf) -> str:
     """The failure modes (MAST) the findings are evidence of, with counts across chains."""
-    counted = counted_modes(findings, modes_of)
-    if not counted:
+    modes = counted_modes(findings, modes_of)
+    if not modes:
         return ""
     items = "".join(
-        f"- {markdown_text(mode_label(count.mode))}: {_plural(count.findings, 'finding')} in "
-        f"{_plural(count.groups, 'chain')}\n"
-        for count in counted
+        f"- {markdown_text(mode_label(count.mode))}: {counted(count.findings, 'finding')} in "
+        f"{counted(count.groups, 'chain')}\n"
+        for count in modes
     )
     return f"Failure modes (MAST):\n\n{items}\n"
 
@@ -176,12 +173,12 @@ class MarkdownReporter(Reporter):
     def _head(self, summary: Summary) -> str:
         counts = []
         if summary.errors:
-            counts.append(f"**{_plural(summary.errors, 'error')}**")
+            counts.append(f"**{counted(summary.errors, 'error')}**")
         if summary.warnings:
-            counts.append(_plural(summary.warnings, "warning"))
+            counts.append(counted(summary.warnings, "warning"))
         if summary.infos:
-            counts.append(_plural(summary.infos, "note"))
-        scope = f"{_plural(summary.files, 'file')} of {_plural(summary.chains, 'chain')}"
+            counts.append(counted(summary.infos, "note"))
+        scope = f"{counted(summary.files, 'file')} of {counted(summary.chains, 'chain')}"
         totals = f"{_join(counts)} in {scope}." if counts else f"✅ No findings in {scope}."
         if summary.evidence:
             totals += f" {summary.evidence[0].upper()}{summary.evidence[1:]}."
@@ -214,9 +211,9 @@ class MarkdownReporter(Reporter):
     def _footer(self, findings: int, clean_chains: int) -> str:
         left_out = []
         if findings:
-            left_out.append(_plural(findings, "finding"))
+            left_out.append(counted(findings, "finding"))
         if clean_chains:
-            left_out.append(_plural(clean_chains, "chain") + " without findings")
+            left_out.append(counted(clean_chains, "chain") + " without findings")
         verb = "was" if len(left_out) == 1 and (findings or clean_chains) == 1 else "were"
         hint = self.context.summary_hint
         where = f" See {markdown_text(hint)} for the full list." if hint else ""

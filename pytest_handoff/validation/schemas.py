@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_handoff.places.pointers import pointer_join
 from pytest_handoff.validation.formats import is_rfc3339_date_time
 from pytest_handoff.values.findings import Finding
+from pytest_handoff.values.wording import did_you_mean
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -252,7 +253,9 @@ def _message(keyword: str, expected: Any, instance: Any, fallback: str) -> str:
         wanted = " or ".join(expected) if isinstance(expected, list) else str(expected)
         return f"expected {wanted}, got {json_type(instance)} {short(instance)}"
     if keyword == "enum":
-        return f"{short(instance)} is not one of {', '.join(short(v) for v in expected)}"
+        named = [value for value in expected if isinstance(value, str)] if isinstance(expected, list) else []
+        hint = did_you_mean(instance, named)
+        return f"{short(instance)} is not one of {', '.join(short(v) for v in expected)}{hint}"
     if keyword == "const":
         return f"expected {short(expected)}, got {short(instance)}"
     if keyword == "minItems":

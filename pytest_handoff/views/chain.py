@@ -11,6 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from pytest_handoff.values.view_model import ChainView
+from pytest_handoff.values.wording import counted
 from pytest_handoff.views.render import Section
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def sections(view: ChainView, compact: bool = False) -> list[Section]:
     if view.directory:
         head.append(("Folder", view.directory))
     head.append(("Started", view.started or "-"))
-    head.append(("Findings", f"{errors} errors, {warnings} warnings"))
+    head.append(("Findings", f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"))
     broken = view.first_broken
     if broken is not None:
         said = ", ".join(part for part in (broken.agent, broken.timestamp or "") if part)
@@ -116,10 +117,10 @@ def sections(view: ChainView, compact: bool = False) -> list[Section]:
             name: sum(1 for p in view.properties if p.classification == name)
             for name in ("confirmed", "falsified", "inconclusive")
         }
-        counted = ", ".join(f"{n} {name}" for name, n in counts.items())
+        tally = ", ".join(f"{n} {name}" for name, n in counts.items())
         parts.append(
             Section(
-                f"Believed properties ({counted})",
+                f"Believed properties ({tally})",
                 headers=("P", "Property", "Confidence", "Classified", "Matched by", "Where", "Test entry"),
                 rows=tuple(
                     (

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from pytest_handoff.rules.modes import FAILURE_MODES, ModeCount, ModesOf, counted_modes, mode_label
 from pytest_handoff.values.view_model import ChainView
+from pytest_handoff.values.wording import counted
 from pytest_handoff.views.render import Section
 
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -138,7 +139,7 @@ class Report(NamedTuple):
     @property
     def tokens(self) -> tuple[int, int]:
         """(total over the chains, chains that state one): the review's total, else the stages' sum."""
-        total = counted = 0
+        total = chains_with = 0
         for view in self.chains:
             spent = view.total_tokens
             if spent is None:
@@ -146,8 +147,8 @@ class Report(NamedTuple):
                 spent = sum(parts) if parts else None
             if spent is not None:
                 total += spent
-                counted += 1
-        return total, counted
+                chains_with += 1
+        return total, chains_with
 
 
 def _score(view: ChainView, name: str) -> float | None:
@@ -183,7 +184,7 @@ def _signed(value: float | None) -> str:
 
 def title(report: Report) -> str:
     scope = f" since {report.since.isoformat()}" if report.since else ""
-    return f"Handoff report: {len(report.chains)} chains{scope}"
+    return f"Handoff report: {counted(len(report.chains), 'chain')}{scope}"
 
 
 def sections(report: Report, sparklines: bool = True) -> list[Section]:
@@ -191,7 +192,7 @@ def sections(report: Report, sparklines: bool = True) -> list[Section]:
     failed = sum(1 for view in chains if view.failed)
     first = next((view.started for view in chains if view.started), None)
     last = next((view.started for view in reversed(chains) if view.started), None)
-    total, counted = report.tokens
+    total, chains_with = report.tokens
     lines = [
         ("Chains", f"{len(chains)} ({failed} failing their contracts)"),
         ("Period", f"{first or '-'} to {last or '-'}"),
@@ -203,7 +204,12 @@ def sections(report: Report, sparklines: bool = True) -> list[Section]:
             "Rework rate",
             "-" if report.rework_rate is None else f"{report.rework_rate:.0%} of chains went through rework",
         ),
-        ("Tokens", f"{total:,} in {counted} chains ({total // counted:,} a chain)" if counted else "-"),
+        (
+            "Tokens",
+            f"{total:,} in {counted(chains_with, 'chain')} ({total // chains_with:,} a chain)"
+            if chains_with
+            else "-",
+        ),
     ]
     metric_headers: tuple[str, ...] = ("Score", "Chains", "Mean", "Trend per chain", "Direction")
     if sparklines:
@@ -256,7 +262,7 @@ def sections(report: Report, sparklines: bool = True) -> list[Section]:
 
 
 def report_data(report: Report) -> dict[str, Any]:
-    total, counted = report.tokens
+    total, chains_with = report.tokens
     return {
         "since": report.since.isoformat() if report.since else None,
         "chains": len(report.chains),
@@ -298,5 +304,5 @@ def report_data(report: Report) -> dict[str, Any]:
             for view in report.worst()
         ],
         "rework_rate": report.rework_rate,
-        "tokens": {"total": total, "chains": counted},
+        "tokens": {"total": total, "chains": chains_with},
     }

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.values.errors import ConfigError
+from pytest_handoff.values.wording import did_you_mean
 
 if TYPE_CHECKING:
     from pytest_handoff.values.settings import Settings
@@ -123,10 +124,7 @@ def _schema_map(value: Any, where: str, base: Path) -> dict[str, str]:
 def _unknown(keys: Any, known: tuple[str, ...], where: str) -> None:
     for key in keys:
         if key not in known:
-            import difflib  # only on this error path
-
-            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
-            hint = f"; did you mean '{close[0]}'?" if close else f" (known: {', '.join(known)})"
+            hint = did_you_mean(str(key), known) or f" (known: {', '.join(known)})"
             raise _fail(where, f"unknown key '{key}'{hint}")
 
 

@@ -21,6 +21,7 @@ from pytest_handoff.rules.evidence.declared import ClaimField, ClaimKind
 from pytest_handoff.values.documents import Document, Loaded
 from pytest_handoff.values.rules import Hit
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
+from pytest_handoff.values.wording import did_you_mean
 
 if TYPE_CHECKING:
     from pytest_handoff.profiles.contracts.schemas import UserSchema
@@ -162,7 +163,12 @@ class ContractsProfile(Profile):
                 Hit(document, field, f"no {field} field, which tells the schema; expected one of {known}"),
             )
         return None, (
-            Hit(document, field, f"{field} is {value!r}, which names no schema; expected one of {known}"),
+            Hit(
+                document,
+                field,
+                f"{field} is {value!r}, which names no schema; expected one of {known}"
+                + did_you_mean(value, contract.schemas),
+            ),
         )
 
     def schema_name(self, handoff_type: str) -> str:

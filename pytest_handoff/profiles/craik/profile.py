@@ -32,6 +32,7 @@ from pytest_handoff.rules.evidence.declared import ClaimField
 from pytest_handoff.values.documents import Document, Loaded
 from pytest_handoff.values.rules import Hit
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
+from pytest_handoff.values.wording import did_you_mean
 
 if TYPE_CHECKING:
     from pytest_handoff.values.rules import Rule
@@ -173,7 +174,10 @@ class CraikProfile(Profile):
             return None, ()  # another Craik contract, exported beside the handoffs: not checked
         known = ", ".join(SCHEMA_IDS)
         where = "/schema" if "schema" in data else ""
-        return None, (Hit(document, where, f"not a Craik handoff record: 'schema' must be one of {known}"),)
+        hint = did_you_mean(declared, SCHEMA_IDS)
+        return None, (
+            Hit(document, where, f"not a Craik handoff record: 'schema' must be one of {known}{hint}"),
+        )
 
     def schema_name(self, handoff_type: str) -> str:
         return f"craik/{handoff_type}"

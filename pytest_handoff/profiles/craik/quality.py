@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.profiles.craik.format import HANDOFF, HANDOFF_DOCS, QUALITY_SCORE
 from pytest_handoff.values.rules import Hit
+from pytest_handoff.values.wording import counted
 
 if TYPE_CHECKING:
     from pytest_handoff.values.documents import Document
@@ -74,7 +75,7 @@ def _summary(data: dict[str, Any]) -> tuple[bool, str]:
 def _filled(key: str) -> Callable[[dict[str, Any]], tuple[bool, str]]:
     def test(data: dict[str, Any]) -> tuple[bool, str]:
         count = len(_list(data, key))
-        return count > 0, f"{key} has {count} entries" if count else f"{key} is empty"
+        return count > 0, f"{key} has {counted(count, 'entry', 'entries')}" if count else f"{key} is empty"
 
     return test
 
@@ -82,20 +83,20 @@ def _filled(key: str) -> Callable[[dict[str, Any]], tuple[bool, str]]:
 def _empty(key: str) -> Callable[[dict[str, Any]], tuple[bool, str]]:
     def test(data: dict[str, Any]) -> tuple[bool, str]:
         count = len(_list(data, key))
-        return count == 0, f"{key} has {count} entries" if count else f"{key} is empty"
+        return count == 0, f"{key} has {counted(count, 'entry', 'entries')}" if count else f"{key} is empty"
 
     return test
 
 
 def _validation(data: dict[str, Any]) -> tuple[bool, str]:
     tests, box = len(_list(data, "tests_run")), _box(data, "validation_recorded")
-    why = f"tests_run has {tests} entries" if tests else "tests_run is empty"
+    why = f"tests_run has {counted(tests, 'entry', 'entries')}" if tests else "tests_run is empty"
     return tests > 0 and box, f"{why} and validation_recorded is {'true' if box else 'not true'}"
 
 
 def _receipts(data: dict[str, Any]) -> tuple[bool, str]:
     receipts, box = len(_list(data, "receipt_ids")), _box(data, "receipts_reviewed")
-    why = f"receipt_ids has {receipts} entries" if receipts else "receipt_ids is empty"
+    why = f"receipt_ids has {counted(receipts, 'entry', 'entries')}" if receipts else "receipt_ids is empty"
     return receipts > 0 and box, f"{why} and receipts_reviewed is {'true' if box else 'not true'}"
 
 

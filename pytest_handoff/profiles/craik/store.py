@@ -217,7 +217,9 @@ def _payload(payload: object) -> tuple[Any, str]:
     except _NonFinite as error:
         return None, f"payload_json is not valid JSON: {error} is not a finite number"
     except json.JSONDecodeError as error:
-        return None, f"payload_json is not valid JSON: {error.msg} at character {error.pos + 1}"
+        # Some of json's messages end in "at" ("Unterminated string starting at"): say it once.
+        said = error.msg.removesuffix(" at")
+        return None, f"payload_json is not valid JSON: {said} at character {error.pos + 1}"
     except (RecursionError, ValueError) as error:
         return None, f"payload_json cannot be read: {type(error).__name__}"
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from pytest_handoff.profiles.neuralrelay.matching import GENERIC_STEMS, identifiers
 from pytest_handoff.rules.text import content_tokens, find_phrases, match_words, normalise, quote, word_stem
 from pytest_handoff.values.rules import Hit
+from pytest_handoff.values.wording import counted
 
 if TYPE_CHECKING:
     from pytest_handoff.values.documents import Document
@@ -330,7 +331,7 @@ def check_unit_tests_add_up(document: Document, settings: Settings) -> Iterator[
         yield Hit(
             document,
             "/unit_tests_written/passing",
-            f"{tests['passing']} tests passing, but only {tests['count']} written",
+            f"{counted(tests['passing'], 'test')} passing, but only {tests['count']} written",
         )
 
 

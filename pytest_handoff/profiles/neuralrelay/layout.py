@@ -16,6 +16,7 @@ from pytest_handoff.profiles.neuralrelay.format import (
     agents,
 )
 from pytest_handoff.values.rules import Hit
+from pytest_handoff.values.wording import did_you_mean
 
 if TYPE_CHECKING:
     from pytest_handoff.values.documents import Document
@@ -68,7 +69,7 @@ def check_file_names(chain: Group, settings: Settings) -> Iterator[Hit]:
         if named:
             message = (
                 f"unknown agent {named.group('agent')!r} in file name; known agents: "
-                f"{', '.join(sorted(known))} (configure more with 'agents')"
+                f"{', '.join(sorted(known))} (configure more with 'agents'){did_you_mean(named.group('agent'), known)}"
             )
         else:
             message = "file name should be {NN}-{agent}.json or rework-{N}.json"

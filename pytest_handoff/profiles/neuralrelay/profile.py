@@ -24,6 +24,7 @@ from pytest_handoff.values.documents import Document, LoadResult
 from pytest_handoff.values.findings import Finding, Severity
 from pytest_handoff.values.rules import Hit
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
+from pytest_handoff.values.wording import did_you_mean
 
 if TYPE_CHECKING:
     from pytest_handoff.values.groups import Group
@@ -138,7 +139,11 @@ class NeuralRelayProfile(Profile):
                 ),
             )
         return None, (
-            Hit(document, "/handoff_type", f"unknown handoff_type {declared!r}; expected one of {known}"),
+            Hit(
+                document,
+                "/handoff_type",
+                f"unknown handoff_type {declared!r}; expected one of {known}" + did_you_mean(declared, STAGE),
+            ),
         )
 
     def schema_name(self, handoff_type: str) -> str:

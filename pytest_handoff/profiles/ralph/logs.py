@@ -18,6 +18,7 @@ from pytest_handoff.read.files import read_head
 from pytest_handoff.read.strict_json import parse_json_bytes
 from pytest_handoff.values.documents import Document, Loaded
 from pytest_handoff.values.findings import Finding, Region, Severity
+from pytest_handoff.values.wording import did_you_mean
 
 _MARKER = re.compile(r"HANDOFF|RALPH_COMPLETE|AGENT_READY", re.IGNORECASE)
 _BREAK = re.compile(r"[\r\n]")
@@ -217,7 +218,7 @@ def read_log(raw: bytes, path: Path, display_path: str) -> Loaded:
                     "RL001",
                     Severity.ERROR,
                     f"handoff to unknown agent {other.group(1)!r}: the watchdog hands over only to "
-                    f"{', '.join(AGENTS)}, so it ignores this phrase",
+                    f"{', '.join(AGENTS)}, so it ignores this phrase{did_you_mean(other.group(1).lower(), AGENTS)}",
                     line.number,
                     other.start(1) + 1,
                     other.end(1),

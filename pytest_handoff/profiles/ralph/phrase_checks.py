@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from pytest_handoff.profiles.ralph.logs import Phrase
 from pytest_handoff.profiles.ralph.protocol import ALL_COMPLETE, PROMISE, ROUTES, route_text
 from pytest_handoff.values.rules import Hit
+from pytest_handoff.values.wording import did_you_mean
 
 if TYPE_CHECKING:
     from pytest_handoff.values.documents import Document
@@ -35,7 +36,8 @@ def unknown_reason(document: Document, settings: Settings) -> Iterator[Hit]:
     reason = document.data["reason"]
     if reason not in ROUTES and reason != ALL_COMPLETE:
         known = ", ".join(ROUTES)
-        yield Hit(document, "/reason", f"unknown handoff reason {reason!r}; expected one of {known}")
+        hint = did_you_mean(reason, ROUTES)
+        yield Hit(document, "/reason", f"unknown handoff reason {reason!r}; expected one of {known}{hint}")
 
 
 def all_complete_handoff(document: Document, settings: Settings) -> Iterator[Hit]:

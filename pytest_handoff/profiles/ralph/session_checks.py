@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_handoff.profiles.ralph.logs import Promise
 from pytest_handoff.profiles.ralph.protocol import AGENTS, ALLOWED_PAIRS, PHRASE_TYPE, PRD_TYPE, PROMISE
 from pytest_handoff.values.rules import Hit
+from pytest_handoff.values.wording import counted
 
 if TYPE_CHECKING:
     from pytest_handoff.values.documents import Document
@@ -49,7 +50,8 @@ def complete_with_open_items(chain: Group, settings: Settings) -> Iterator[Hit]:
     first = open_items[0][0]
     related = ((prd, f"/items/{first}/passes", "first item that does not pass"),)
     total = len(_items(prd))
-    why = f"{len(ids)} of {total} items of {prd.display_path} do not pass: {named}"
+    verb = "does" if len(ids) == 1 else "do"
+    why = f"{len(ids)} of {total} items of {prd.display_path} {verb} not pass: {named}"
     for document in chain.documents:
         if isinstance(document, Promise):
             yield Hit(document, "", f"{PROMISE} while {why}", related=related)
@@ -74,14 +76,15 @@ def task_in_prd(chain: Group, settings: Settings) -> Iterator[Hit]:
     prd = chain.first(PRD_TYPE)
     if prd is None:
         return
-    ids = {item["id"] for item in _items(prd)}
+    items = _items(prd)
+    ids = {item["id"] for item in items}  # a set: two items may share an id (RL204's finding)
     for document in chain.valid(PHRASE_TYPE):
         task_id = document.data["task"]["id"]
         if task_id not in ids:
             yield Hit(
                 document,
                 "/task/id",
-                f"task {task_id!r} is no item of {prd.display_path} ({len(ids)} items)",
+                f"task {task_id!r} is no item of {prd.display_path} ({counted(len(items), 'item')})",
                 related=((prd, "/items", "the PRD's items"),),
             )
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from pytest_handoff.places.pointers import pointer_join
 from pytest_handoff.profiles.yolo.format import V2_PREFIX, v2_type
 from pytest_handoff.values.rules import Hit
+from pytest_handoff.values.wording import did_you_mean
 
 if TYPE_CHECKING:
     from pytest_handoff.profiles.yolo.project import MessageSchemas, TypeRules
@@ -112,7 +113,9 @@ def check_target_role(document: Document, settings: Settings) -> Iterator[Hit]:
     if role is None:
         known = ", ".join(sorted(project.roles)) or "none"
         yield Hit(
-            document, "/target_role", f"unknown role {target!r} (role_hierarchy of {project.shown}: {known})"
+            document,
+            "/target_role",
+            f"unknown role {target!r} (role_hierarchy of {project.shown}: {known}){did_you_mean(target, project.roles)}",
         )
     elif name not in role.can_receive:
         yield Hit(
@@ -141,14 +144,10 @@ def check_declared_payload_keys(document: Document, settings: Settings) -> Itera
     declared = (*rules.required, *rules.optional)
     for key in document.data["payload"]:
         if key not in declared:
-            import difflib  # only for an undeclared key
-
-            close = difflib.get_close_matches(key, declared, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
             yield Hit(
                 document,
                 pointer_join("/payload", key),
-                f"{key!r} is not a payload key of {name}{hint}",
+                f"{key!r} is not a payload key of {name}{did_you_mean(key, declared)}",
                 anchor="key",
             )
 
@@ -185,7 +184,7 @@ def check_prose_enums(document: Document, settings: Settings) -> Iterator[Hit]:
             yield Hit(
                 document,
                 pointer_join("/payload", key),
-                f"{value!r} is not a documented {name} {key} ({', '.join(allowed)})",
+                f"{value!r} is not a documented {name} {key} ({', '.join(allowed)}){did_you_mean(value, allowed)}",
             )
 
 

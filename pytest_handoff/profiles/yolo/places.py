@@ -19,6 +19,7 @@ from pytest_handoff.profiles.yolo.layout import (
     same_number,
 )
 from pytest_handoff.values.rules import Hit
+from pytest_handoff.values.wording import did_you_mean
 
 if TYPE_CHECKING:
     from pytest_handoff.values.documents import Document
@@ -237,10 +238,8 @@ def check_escalation_known(chain: Group, settings: Settings) -> Iterator[Hit]:
     for document in referring:
         wanted = document.data["original_escalation"]
         if wanted not in ids:
-            import difflib
-
-            close = difflib.get_close_matches(wanted, sorted(ids), n=1, cutoff=0.8)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            # Escalation ids differ from each other in a digit or two: suggest only a near match.
+            hint = did_you_mean(wanted, ids, cutoff=0.8)
             recorded = f"{len(ids)} escalation(s)" if ids else "no escalation"
             yield Hit(
                 document,

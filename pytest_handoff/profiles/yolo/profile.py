@@ -39,6 +39,7 @@ from pytest_handoff.values.documents import Document, Loaded
 from pytest_handoff.values.findings import Finding, Tally
 from pytest_handoff.values.rules import Hit
 from pytest_handoff.values.settings import NO_SETTINGS, Settings
+from pytest_handoff.values.wording import did_you_mean
 
 if TYPE_CHECKING:
     from pytest_handoff.values.groups import GroupRef
@@ -47,13 +48,6 @@ if TYPE_CHECKING:
 
 #: How far into a file named outside .yolo-planning ``claims`` looks for a message.
 _SNIFF_BYTES = 4096
-
-
-def _did_you_mean(name: str, known: Iterable[str]) -> str:
-    import difflib  # only for an unknown type
-
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 class YoloProfile(Profile):
@@ -139,7 +133,7 @@ class YoloProfile(Profile):
             Hit(
                 document,
                 "/type",
-                f"unknown YOLO message type {declared!r}{_did_you_mean(declared, FLAT_TYPES)}",
+                f"unknown YOLO message type {declared!r}{did_you_mean(declared, FLAT_TYPES)}",
             ),
         )
 
@@ -164,7 +158,7 @@ class YoloProfile(Profile):
             Hit(
                 document,
                 "/type",
-                f"unknown v2 message type {declared!r} (not among {source}){_did_you_mean(declared, known)}",
+                f"unknown v2 message type {declared!r} (not among {source}){did_you_mean(declared, known)}",
             ),
         )
 

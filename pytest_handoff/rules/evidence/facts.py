@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from pytest_handoff.values.wording import counted
+
 if TYPE_CHECKING:
     from pytest_handoff.rules.evidence.claims import Claim
 
@@ -34,7 +36,7 @@ def past_the_end(claim: Claim) -> Fact:
             return f"{claim.value}:{claim.line} cites a file that does not exist"
         lines = raw.count(b"\n") + (0 if raw.endswith(b"\n") or not raw else 1)
         if claim.line is not None and claim.line > lines:
-            return f"{claim.value}:{claim.line} is past the end of the file ({lines} lines)"
+            return f"{claim.value}:{claim.line} is past the end of the file ({counted(lines, 'line')})"
         return None
 
     return fact
