@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import string
 from typing import Any
 
 import pytest
@@ -76,7 +78,9 @@ SECRET_PIECES = [
     "KEY", "x", " ", "\n", "AKIA", "ASIA", "AIza", "ghp_", "gho_", "github_pat_", "sk-", "sk_live_",
     "://u:pw@", "-----BEGIN", "eyJ", ".eyJ", "xoxb-", "glpat-", "ABCDEFGHIJKLMNOP1234", "Zz9" * 8,
     "abcdefghijklmnopq", "é", "ß", "\u00a0", "\u3000", "\x1c", "\x85", "\u2028", "\u212aey",
-    "\u017fecret", "CREDENT\u0130AL", "credent\u0131al",
+    "\u017fecret", "CREDENT\u0130AL", "credent\u0131al", "SECRET_KEY", "signing_key", "!", "@", "&",
+    "&a=", "$", "*", "hooks.slack.com/services/", "T0AB12CD3/", "B0AB12CD3/", "discord.com/api/webhooks/",
+    "123456789012345678/",
 ]  # fmt: skip
 
 
@@ -190,7 +194,16 @@ def test_every_secret_of_a_string_is_masked_in_the_excerpt(
     out = capsys.readouterr().out
     assert "AKIAABCDEFGHIJKLMNOP" not in out
     assert second not in out
-    assert "and 1 more" in out
+    assert "and 1 more secret; remove them or replace them with references to where they are kept" in out
+
+
+def test_hx001_counts_more_than_one_further_secret_in_the_plural(
+    in_repo: ChainFolder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    others = " and ".join(f"ghp_{_random_key(36, seed)}" for seed in range(3))
+    in_repo.edit("01-ba-agent.json", lambda d: d["out_of_scope"].append(f"uses {others}"))
+    assert main([]) == 1
+    assert "and 2 more secrets; remove them" in capsys.readouterr().out
 
 
 def test_a_secret_in_a_file_that_does_not_parse_is_masked_in_the_excerpt(
@@ -242,4 +255,125 @@ def test_hx001_keys_of_grouped_or_dotted_parts_and_whole_keys_before_an_ellipsis
     ],
 )
 def test_hx001_placeholders_program_names_documentation_urls_and_cut_keys_are_no_secrets(text: str) -> None:
+    assert list(find_secrets(text)) == []
+
+
+def _random_key(length: int, seed: int) -> str:
+    """Letters and digits that read as a credential, made at run time so the repository holds none."""
+    chooser = random.Random(seed)
+    return "".join(chooser.choice(string.ascii_letters + string.digits) for _ in range(length))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "api_key: base64-encoded-key-from-vault-v2",
+        "token: my-service-token-v2-staging",
+        "api_key: openai-key-for-the-ci-v2",
+        "api_key: sk_test_placeholder_value_v1",
+        "token: the-new-token-for-Q3-2024",
+        "secret: Hello-World!-Example.",
+    ],
+)
+def test_hx001_placeholders_of_words_with_a_version_year_or_abbreviation_are_no_secrets(text: str) -> None:
+    assert list(find_secrets(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "token: Kpwr9-Qmzx7-v2-Fg4Hi",
+        "api_key: Abc1-Def2-Ghi3-v2",
+        "password: " + "-".join(["correct", "horse", "battery", "staple", "v2"]),
+    ],
+)
+def test_hx001_keys_of_groups_with_a_version_part_and_passphrases_are_still_secrets(text: str) -> None:
+    assert list(find_secrets(text)) != []
+
+
+@pytest.mark.parametrize(
+    ("name", "template"),
+    [
+        ("SECRET_KEY", "{name}={value}"),
+        ("JWT_SECRET_KEY", '{name}: "{value}"'),
+        ("API_SECRET_KEY", "{name}={value}"),
+        ("PRIVATE_KEY", "{name}={value}"),
+        ("SIGNING_KEY", "{name}: {value}"),
+        ("ENCRYPTION_KEY", "{name}={value}"),
+        ("ACCESS_KEY", "{name}={value}"),
+    ],
+)
+def test_hx001_finds_the_values_of_secret_signing_and_encryption_keys(name: str, template: str) -> None:
+    value = _random_key(32, 1)
+    assert list(find_secrets(template.format(name=name, value=value))) == [(f"value of {name!r}", value)]
+
+
+@pytest.mark.parametrize("name", ["primary_key", "sort_key", "foreign_key", "cache_key", "idempotency_key"])
+def test_hx001_leaves_identifiers_under_other_keys_ending_in_key_alone(name: str) -> None:
+    assert list(find_secrets(f"{name} = {_random_key(32, 1)}")) == []
+
+
+def test_hx001_reports_a_whole_stripe_or_api_key_before_an_ellipsis() -> None:
+    stripe = "sk_live_51" + _random_key(97, 2)
+    api = "sk-" + _random_key(48, 3)
+    assert list(find_secrets(f"STRIPE={stripe}...")) == [("Stripe live key", stripe)]
+    assert list(find_secrets(f"the {api}\u2026 key")) == [("API secret key", api)]
+
+
+def test_hx001_finds_slack_and_discord_webhook_urls_but_not_the_documented_placeholder() -> None:
+    slack = f"T{_random_key(8, 4).upper()}/B{_random_key(10, 5).upper()}/{_random_key(24, 6)}"
+    discord = "".join(random.Random(7).choice(string.digits) for _ in range(18)) + "/" + _random_key(68, 8)
+    assert list(find_secrets(f"notify https://hooks.slack.com/services/{slack} on failure")) == [
+        ("Slack webhook URL", slack)
+    ]
+    assert list(find_secrets(f"https://discord.com/api/webhooks/{discord}")) == [
+        ("Discord webhook URL", discord)
+    ]
+    placeholder = "https://hooks.slack.com/services/T00000000/B00000000/" + "X" * 24
+    assert list(find_secrets(placeholder)) == []
+
+
+@pytest.mark.parametrize(
+    ("template", "password"),
+    [
+        ("DB_PASSWORD={}", "P@ss" + "w0rd!2024-Prod"),
+        ("password = '{}'", "Tr0ub4" + "dor&3xyzQwErTy"),
+        ('"password": "{}", "confirm": true', _random_key(12, 9) + "#!%" + _random_key(6, 10)),
+    ],
+)
+def test_hx001_finds_whole_passwords_with_punctuation(template: str, password: str) -> None:
+    assert [secret for _, secret in find_secrets(template.format(password))] == [password]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "token: AuthTokenProvider.sharedInstance",
+        "api_key = settings.OPENAI_API_KEY_FROM_ENVIRONMENT",
+        "secret: process.env.SUPABASE_SERVICE_ROLE_KEY",
+        "password_hash = bcrypt.hashpw(password.encode(), bcrypt.gensalt())",
+        "access_key: ${{ secrets.AWS_ACCESS_KEY_ID }}",
+        "SECRET_KEY = os.environ['DJANGO_SECRET_KEY_PRODUCTION']",
+        "password: <your-password>",
+        "password: changeme",
+        "postgres://postgres:postgres@localhost/app",
+        "api_key: authTokenStore.currentSessionToken",
+        "password: process.env.DATABASE_PASSWORD!",
+    ],
+)
+def test_hx001_references_to_where_a_secret_is_kept_are_no_secrets(text: str) -> None:
+    assert list(find_secrets(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password=$PostgresPassword2024Prod",
+        "token=%GithubReleaseToken2024%",
+        "credentials: svc-deploy@my-project-2024.iam.gserviceaccount.com",
+        "api_key=sk_live_51HxAbCdEf***Qz9XyWvUt",
+        "callback https://example.com/cb?token=Ab12Cd34&state=Xy98Zw76Qp",
+    ],
+)
+def test_hx001_variables_addresses_masked_values_and_url_parameters_are_no_secrets(text: str) -> None:
     assert list(find_secrets(text)) == []

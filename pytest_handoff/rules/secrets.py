@@ -9,12 +9,17 @@ masked too (see :func:`secrets_to_mask`).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pytest_handoff.places.pointers import pointer_join
+from pytest_handoff.rules.secret_values import (
+    KEY_NAME,
+    is_documented_example,
+    looks_random,
+    named_not_given,
+    url_placeholder,
+)
 from pytest_handoff.values.rules import Hit
 
 if TYPE_CHECKING:
@@ -44,17 +49,27 @@ KNOWN_FORMATS: tuple[tuple[str, str], ...] = (
     ("API secret key", r"\b(sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{32,})"),
     ("JSON Web Token", r"\b(eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})"),
     ("password in a URL", r"\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:([^@\s/]{3,})@"),
+    # The URL is a credential: whoever has it posts to the channel. Group 1 is its secret part.
+    # (No \b before the host: a pattern that starts with a literal is searched for at C speed.)
+    ("Slack webhook URL", r"hooks\.slack\.com/services/(T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,})"),
+    ("Discord webhook URL", r"discord(?:app)?\.com/api/webhooks/([0-9]{15,20}/[A-Za-z0-9_\-]{50,})"),
 )
-# key = value, key: value, "key": "value" with a key-like name and a long opaque value.
+#: Kinds whose secret part may be a documentation placeholder (``T00000000/B00000000/XXXXXXXX``).
+_WEBHOOKS = frozenset({"Slack webhook URL", "Discord webhook URL"})
+# key = value, key: value, "key": "value" with a key-like name (one ending in a credential's word,
+# or in secret_key, signing_key...) and a long opaque value, punctuation and all (P@ssw0rd!...);
+# an & that starts a URL's next parameter (&state=) ends it.
 _KEY_VALUE = (
-    r"""\b([a-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|private[_-]?key|credential)s?)"""
-    r"""["']?\s*[:=]\s*["']?([A-Za-z0-9+/=_\-.~]{16,})"""
+    r"""\b([a-z0-9_.-]*(?:api[_-]?key|secret(?:[_-]?key)?|token|passw(?:or)?d|pwd"""
+    r"""|(?:access|private|signing|encryption|master|hmac)[_-]?key|credential)s?)"""
+    r"""["']?\s*[:=]\s*["']?((?:[A-Za-z0-9+/=_\-.~!@#$%^*?]|&(?![A-Za-z_]\w*=)){16,})"""
 )
 # A fast look at a document's text decides whether its strings need a closer one. It works on
 # UTF-8 bytes: substring search and lower-casing cost there a fraction of what they cost on text.
 # Literal parts of the known formats, found with plain substring search or a regex that starts
-# with a literal (which the regex engine skips to at C speed):
-_LITERALS = (b"-----BEGIN", b"github_pat_", b"glpat-", b"_live_", b"eyJ")
+# with a literal (which the regex engine skips to at C speed); a webhook's host alone, as JSON may
+# escape its path's slashes:
+_LITERALS = (b"-----BEGIN", b"github_pat_", b"glpat-", b"_live_", b"eyJ", b"hooks.slack.com", b"discord")
 _PREFIXED = (re.compile(rb"A(?:KIA|SIA|Iza)"), re.compile(rb"gh[pousr]_"), re.compile(rb"xox[abprs]-"))
 # Shapes that need a pattern are searched only where a cheap substring test finds their start.
 _SK_KEY = re.compile(rb"\bsk-[A-Za-z0-9_\-]{20}")
@@ -67,8 +82,9 @@ _SPACE = (
 )
 # The file is JSON, so a quote may be escaped (\") and a value character written as an escape
 # (\/, \u0041): the value class takes backslashes, which only lengthens what it must span.
+_VALUE_START = rb"[A-Za-z0-9+/=_\-.~!@#$%^&*?\\]{16}"
 _AFTER_KEY_WORD = re.compile(
-    rb"[A-Za-z_\-]*(?:\\?[\"'])?" + _SPACE + rb"[:=]" + _SPACE + rb"(?:\\?[\"'])?[A-Za-z0-9+/=_\-.~\\]{16}"
+    rb"[A-Za-z_\-]*(?:\\?[\"'])?" + _SPACE + rb"[:=]" + _SPACE + rb"(?:\\?[\"'])?" + _VALUE_START
 )
 # Escapes a JSON writer never needs but that could spell part of a secret's shape: printable
 # ASCII (but &, < and >, which some writers always escape), the characters case-insensitive
@@ -114,138 +130,10 @@ def may_hold_secrets(text: str) -> bool:
     return False
 
 
-KEY_NAME = r"(?i)(api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|private[_-]?key|credential)"
-PLACEHOLDER = (
-    r"(?i)^(?:x+|\*+|\.+|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|redacted|changeme|example\w*|your[_-]\w+)$"
-)
-
-
-def entropy(text: str) -> float:
-    """Shannon entropy in bits per character."""
-    from math import log2  # only values already long and key-like get here
-
-    counts = Counter(text)
-    return -sum(n / len(text) * log2(n / len(text)) for n in counts.values())
-
-
-def looks_random(value: str) -> bool:
-    """A long value mixing character classes with high entropy: a credential, not a word or a path."""
-    if len(value) < 16 or re.match(PLACEHOLDER, value) or any(c.isspace() for c in value):
-        return False  # prose has spaces; credentials do not
-    if looks_like_path(value):
-        return False  # "design_tokens": "phases/01-auth/design-tokens.jsonl" names a file
-    classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]"))
-    return classes >= 2 and entropy(value) >= 3.5
-
-
-_WORD = re.compile(r"[a-z]+[0-9]*|[A-Z]+[0-9]*|[A-Z][a-z]+[0-9]*|[0-9]+")
-
-
-_MEMBER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-_CAMEL_WORD = re.compile(r"[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]|[0-9]|$)|[a-z]+|[0-9]+")
-#: Passwords of documentation's example URLs (``postgresql://user:pass@host/db``).
-_EXAMPLE_PASSWORDS = frozenset(
-    {"pass", "password", "passwd", "pwd", "pw", "secret", "changeme", "user", "xxx", "test", "testing",
-     "postgres", "mysql", "admin", "root", "guest", "dev", "demo", "example", "sample", "local", "redis"}
-)  # fmt: skip
-
-
-def reads_as_words(value: str) -> bool:
-    """True for words joined by ``-``, ``_`` or ``.``, each of one case (``base64-token-from-email``,
-    ``import.meta.env.VITE_API_KEY``): a placeholder or a name, where a credential runs its
-    letters together (``sk_live_51HxYzAbC...``)."""
-    parts = re.split(r"[._-]", value.strip("._-"))
-    return (
-        len(parts) >= 3
-        and all(part and len(part) <= 14 and _WORD.fullmatch(part) and _reads(part) for part in parts)
-        and sum(any(c.isdigit() for c in part) for part in parts) <= 1  # "Qmzx7-Kpwr9-...": a key's groups
-    )
-
-
-def _reads(part: str) -> bool:
-    """A part of a name people write: digits alone, or letters with a vowel (``Kpwr9`` has none)."""
-    letters = part.rstrip("0123456789")
-    return not letters or any(c in "aeiouyAEIOUY" for c in letters)
-
-
-def named_not_given(key: str, value: str) -> bool:
-    """True for a value under a key-like name that names or stands for the secret rather than
-    holding it: a placeholder of words (``token: base64-token-from-email``; under a password's
-    name, words are a passphrase and count), or a program's name for it (:func:`names_its_kind`)."""
-    if reads_as_words(value) and not re.search(r"(?i)passw|pwd|passphrase", key):
-        return True
-    return names_its_kind(key, value)
-
-
-def names_its_kind(key: str, value: str) -> bool:
-    """True for a type or variable name after a key-like word (``credentials: ClaudeOAuthCredentials``,
-    ``token: AuthTokenProvider``, ``fcmToken = userData.fcmToken``): long words in camel case, or
-    a dotted member of a program whose every part is such a name; one of them the key's own word."""
-    kind = re.search(KEY_NAME, key)
-    if kind is None:
-        return False
-    word = kind.group(0).lower()[:5]
-    parts = value.split(".") if _MEMBER.fullmatch(value) else [value]
-    return word in value.lower() and all(len(part) < 12 or _camel_words(part) for part in parts)
-
-
-def _camel_words(name: str) -> bool:
-    """A name of long words run together in camel case (``SubscriptionToken``), not random letters
-    (``f8Kq2LmZpQ9rT7vW`` splits into words of one or two letters)."""
-    if not name.isalpha():
-        return False
-    words = _CAMEL_WORD.findall(name)
-    return "".join(words) == name and 1 <= len(words) <= len(name) / 4 and sum(len(w) < 3 for w in words) <= 1
-
-
-#: Keys of no fixed length that people cut short to name them (``rk_live_51TK...``); a key of a
-#: fixed length followed by "..." is whole, and still a secret.
-_CUT_SHORT = frozenset({"Stripe live key", "API secret key"})
-
-
-def _placeholder(password: str, url: str) -> bool:
-    """A URL's password from documentation: a common default, a ``{pass}`` slot, or the user's name
-    again (``postgresql://app:app@localhost``)."""
-    user = re.search(r"://([^/\s:@]+):", url)
-    return (
-        password.lower() in _EXAMPLE_PASSWORDS
-        or bool(re.match(PLACEHOLDER, password))
-        or (password.startswith("{") and password.endswith("}"))
-        or (user is not None and user.group(1) == password)
-    )
-
-
-#: A part of a file name or path written by people: words, numbers and capitalised words joined
-#: by ".", "-" or "_" (base64 runs its letters together: wJalrXUtnFEMI).
-_NAME_PART = r"(?:[a-z]+[0-9]*|[A-Z][a-z]*[0-9]*|[0-9]+[a-z]*)"
-
-
-@cache
-def _path_segment() -> re.Pattern[str]:
-    """Compiled on first use: only a long value under a key-like name is asked about."""
-    return re.compile(rf"\.?{_NAME_PART}(?:[._-]{_NAME_PART})*")
-
-
-#: File name endings that make a value without a slash a file name (``plan.v2.md``); a dotted
-#: passphrase (``correct.horse.battery.stap1``) ends otherwise.
-_FILE_ENDINGS = (
-    ".json", ".jsonl", ".md", ".txt", ".yaml", ".yml", ".toml", ".py", ".ts", ".tsx", ".js", ".jsx",
-    ".go", ".rs", ".java", ".rb", ".sh", ".sql", ".csv", ".log", ".html", ".css", ".xml", ".lock", ".cfg", ".ini",
-)  # fmt: skip
-
-
-def looks_like_path(value: str) -> bool:
-    """True for a path or file name (``phases/01-auth/design-tokens.jsonl``, ``plan.v2.md``)."""
-    if "/" not in value and not value.endswith(_FILE_ENDINGS):
-        return False
-    segments = [segment for segment in value.split("/") if segment not in ("", ".", "..", "~")]
-    return bool(segments) and all(_path_segment().fullmatch(segment) for segment in segments)
-
-
-def is_documented_example(secret: str) -> bool:
-    """True for a credential the vendor publishes as an example (AWS's ``AKIAIOSFODNN7EXAMPLE`` and
-    its secret ``wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY``): public, and found in every tutorial."""
-    return secret.endswith(("EXAMPLE", "EXAMPLEKEY"))
+#: Keys of no fixed length that people cut short to name them (``rk_live_51TK...``), with the length
+#: of the shortest whole one (Stripe's older keys: sk_live_ and 24 characters; OpenAI's: sk- and 48).
+#: A key as long before "..." may be whole, and is reported; so is any key of a fixed length.
+_CUT_SHORT = {"Stripe live key": 32, "API secret key": 51}
 
 
 def mask(secret: str) -> str:
@@ -327,18 +215,20 @@ def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
             secret = match.group(1) if match.re.groups else match.group(0)
             if (
                 not is_documented_example(secret)
-                and not (kind == "password in a URL" and _placeholder(secret, match.group(0)))
-                # a key of no fixed length cut short to name it: `rk_live_51Ab...`
-                and not (kind in _CUT_SHORT and text.startswith(("...", "\u2026"), match.end()))
+                and not (kind == "password in a URL" and url_placeholder(secret, match.group(0)))
+                and not (kind in _WEBHOOKS and not looks_random(secret.rsplit("/", 1)[-1]))
+                and not _cut_short(kind, secret, text, match.end())
             ):
                 yield kind, secret
     for match in re.finditer(_KEY_VALUE, text, re.IGNORECASE):
+        # A sentence's end, or TypeScript's non-null "!" after a name (process.env.DB_PASSWORD!).
+        found = match.group(2).rstrip(".!?")
         if (
-            looks_random(match.group(2))
-            and not is_documented_example(match.group(2))
-            and not named_not_given(match.group(1), match.group(2))
+            looks_random(found)
+            and not is_documented_example(found)
+            and not named_not_given(match.group(1), found)
         ):
-            yield f"value of {match.group(1)!r}", match.group(2)
+            yield f"value of {match.group(1)!r}", found
     value = text.strip()
     if (
         key
@@ -348,6 +238,12 @@ def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
         and not named_not_given(key, value)
     ):
         yield f"value of {key!r}", value
+
+
+def _cut_short(kind: str, secret: str, text: str, end: int) -> bool:
+    """True for a key of no fixed length cut short to name it (``rk_live_51Ab...``): shorter than
+    any whole key of its kind, and followed by an ellipsis."""
+    return len(secret) < _CUT_SHORT.get(kind, 0) and text.startswith(("...", "\u2026"), end)
 
 
 def _texts(root: Any) -> Iterator[tuple[str, str, str, bool]]:
@@ -444,8 +340,9 @@ def check_no_secrets(chain: Group, settings: Settings) -> Iterator[Hit]:
 
     **What it does**: looks in every string (and key) of every parsed handoff for private key
     blocks, cloud and VCS tokens (AWS, GitHub, GitLab, Slack, Google, Stripe, `sk-` API keys),
-    JSON Web Tokens, passwords in URLs, and long high-entropy values assigned to key-like names
-    (`api_key=…`, `"client_secret": "…"`). The finding shows only a masked form. A key's name
+    JSON Web Tokens, passwords in URLs, Slack and Discord webhook URLs, and long high-entropy values
+    assigned to key-like names (`api_key=…`, `SECRET_KEY=…`, `"client_secret": "…"`; not
+    `primary_key` or `sort_key`). The finding shows only a masked form. A key's name
     alone never makes a path or a file name a secret (`"design_tokens": "phases/01-auth/design-tokens.jsonl"`),
     and credentials vendors publish as examples (AWS's `AKIAIOSFODNN7EXAMPLE` and its secret
     ending in `EXAMPLEKEY`) are not secrets, as common secret scanners treat them.
@@ -461,10 +358,17 @@ def check_no_secrets(chain: Group, settings: Settings) -> Iterator[Hit]:
     """
     for place in secret_places(chain):
         kind, secret = place.found[0]
-        more = f" and {len(place.found) - 1} more" if len(place.found) > 1 else ""
         yield Hit(  # one finding per string is enough to act on
             place.document,
             place.pointer,
-            f"possible {kind}: {mask(secret)}{more}; remove it or replace it with a reference to where it is kept",
+            f"possible {kind}: {mask(secret)}{_more(len(place.found) - 1)}",
             anchor="key" if place.is_key else "value",
         )
+
+
+def _more(others: int) -> str:
+    """The message's end after the first secret, for one secret or more."""
+    if not others:
+        return "; remove it or replace it with a reference to where it is kept"
+    counted = "1 more secret" if others == 1 else f"{others} more secrets"
+    return f" and {counted}; remove them or replace them with references to where they are kept"
