@@ -269,13 +269,14 @@ def lint(argv: list[str], *, claims: bool = False) -> int:
 
 def _write_baseline(target: Path, results: list[GroupResult]) -> int:
     from pytest_handoff.pipeline.baseline import write_baseline
+    from pytest_handoff.values.wording import counted
 
     try:
         count = write_baseline(target, results)
     except OSError as error:
         raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
     print(
-        f"handoff-lint: {target}: baseline of {count:,} finding{'' if count == 1 else 's'} written",
+        f"handoff-lint: {target}: baseline of {counted(count, 'finding')} written",
         file=sys.stderr,
     )
     return 0

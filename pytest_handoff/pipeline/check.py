@@ -332,7 +332,13 @@ def _check_contents(
         severity = decision_for(rule.code, rule.severity, settings)
         if severity is None:
             continue
-        group_hits = None if lenient is None else judged(partial(_check_of(rule), lenient, settings), broken)
+        group_hits = None
+        if lenient is not None:
+            memoised = set(group.memo)
+            group_hits = judged(partial(_check_of(rule), lenient, settings), broken)
+            if group_hits is None:  # what it memoised with the malformed documents in is not kept
+                for name in set(group.memo) - memoised:
+                    del group.memo[name]
         if group_hits is None:  # no malformed document, or the rule could not judge with them
             group_hits = list(_check_of(rule)(group, settings))
         _place(findings, rule, severity, group_hits, tally, group.group_id)

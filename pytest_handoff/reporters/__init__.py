@@ -94,8 +94,9 @@ class Summary:
 
 def baselined_note(count: int) -> str:
     """What a run says of the findings its baseline left out."""
-    known = "1 known finding" if count == 1 else f"{count:,} known findings"
-    return f"{known} left out (in the baseline)"
+    from pytest_handoff.values.wording import counted
+
+    return f"{counted(count, 'known finding')} left out (in the baseline)"
 
 
 class Reporter(ABC):
