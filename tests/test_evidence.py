@@ -122,6 +122,18 @@ def test_ev102_a_file_claimed_modified_that_no_commit_in_the_window_touched(
     assert {code for code, _, _ in found} == {"EV102"}
 
 
+def test_ev102_a_handoff_edited_since_its_commit_is_still_judged_up_to_that_commit(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The work and the chain committed together, hours after the dev handoff's own timestamp.
+    later = "2026-11-03T14:00:00Z"
+    git(repo, "commit", "-q", "--amend", "--no-edit", "--date", later, when=later)
+    assert evidence(capsys) == []
+    with open(repo / DEV, "a", encoding="utf-8") as handle:
+        handle.write("\n")  # edited since: its claims were still written by that commit
+    assert evidence(capsys) == []
+
+
 def test_ev102_an_uncommitted_change_counts_as_the_claimed_change(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

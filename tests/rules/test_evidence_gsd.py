@@ -49,7 +49,7 @@ def test_ev201_and_ev601_a_made_up_task_commit_under_a_passed_self_check(
         ("EV201", "01-01-SUMMARY.md", "/commits/1"),
         ("EV601", "01-01-SUMMARY.md", "/self_check"),
     ]
-    assert "self-check passed, but 1 of its claims are false (EV201)" in found[1][3]
+    assert "self-check passed, but 1 of its claims is false (EV201)" in found[1][3]
 
 
 def test_a_failed_self_check_over_a_false_claim_is_no_ev601(

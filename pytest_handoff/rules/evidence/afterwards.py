@@ -58,7 +58,8 @@ def broken_attestations(attested: list[Claim], hits: dict[str, list[Hit]]) -> li
             Hit(
                 claim.document,
                 claim.pointer,
-                f"the handoff says its self-check passed, but {len(false)} of its claims are false "
+                f"the handoff says its self-check passed, but {len(false)} of its claims "
+                f"{'is' if len(false) == 1 else 'are'} false "
                 f"({', '.join(codes)}): the check was not made, or not on these claims",
                 related=tuple((hit.document, hit.pointer, "a false claim") for hit in false[:3]),
             )

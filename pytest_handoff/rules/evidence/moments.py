@@ -33,6 +33,13 @@ class State(NamedTuple):
 
     commit: Commit | None  # the commit that last changed the handoff; None: the working tree
     why: str = ""  # why the working tree (the handoff is not committed, or has changes)
+    # The last commit of a handoff edited since: it was written by then, whatever its text says.
+    written_by: Commit | None = None
+
+    @property
+    def last_commit(self) -> Commit | None:
+        """The commit that last changed the handoff's file, whether or not it has changed since."""
+        return self.commit or self.written_by
 
     @property
     def said(self) -> str:
@@ -69,8 +76,10 @@ def state_of(document: Document, repository: Repository | None) -> State:
     name = repository.name_of(document.path)
     if name is None:
         return WORKING_TREE
-    if name in repository.uncommitted or name not in repository.indexed:
+    if name not in repository.indexed:
         return State(None, "the handoff is not committed")
+    if name in repository.uncommitted:
+        return State(None, "the handoff has uncommitted changes", repository.last_change(name))
     commit = repository.last_change(name)
     return State(commit) if commit is not None else WORKING_TREE
 
@@ -140,9 +149,10 @@ def latest(span: Span | None, state: State) -> int | None:
     """The last second a commit the handoff knew of can be dated: its time (with slack), or the
     commit that wrote it, whichever is later (None when the handoff gives no time)."""
     bound = seconds(span.end, slack=True) if span else None
-    if bound is None or state.commit is None:
+    last = state.last_commit
+    if bound is None or last is None:
         return bound
-    return max(bound, state.commit.time)
+    return max(bound, last.time)
 
 
 def window(since: datetime | None, until: datetime | None) -> str:

@@ -267,7 +267,8 @@ class _Judge:
         # A date alone is a day somewhere on Earth: its window opens and closes 14 hours wider.
         since = item.since
         low = seconds(since.start - DAY_SLACK if since.day else since.start) if since else None
-        own = latest(item.span, item.state) or (item.state.commit.time if item.state.commit else None)
+        last = item.state.last_commit
+        own = latest(item.span, item.state) or (last.time if last else None)
         if low is not None and own is not None and low > own:
             since = low = None  # the previous handoff is dated after this one: their order says nothing
         said = afterwards.not_new(claim, name, map(self._named, item.listed), repo, low)
