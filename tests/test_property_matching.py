@@ -194,3 +194,27 @@ def test_matching_words_looked_up_per_written_word_agree_with_folding_each_word(
     folded = text.casefold()
     expected.update(concept for phrase, concept in PHRASE_CONCEPTS if phrase in folded)
     assert match_words(text) == expected
+
+
+@given(
+    texts=st.lists(st.text(alphabet="abc xyz", max_size=12), max_size=12),
+    criterion=st.text(alphabet="abc xyz", max_size=20),
+)
+def test_nr306_the_word_index_finds_the_same_first_string_as_looking_at_every_string(
+    texts: list[str], criterion: str
+) -> None:
+    from types import SimpleNamespace
+
+    from pytest_handoff.profiles.neuralrelay.tracing import _Haystack
+    from pytest_handoff.rules.text import match_words
+
+    haystack = _Haystack([SimpleNamespace(data={"notes": texts})])  # type: ignore[list-item]
+    words = match_words(criterion)
+
+    def enough(count: int) -> bool:
+        return count >= 1 and count / max(1, len(words)) >= 0.5
+
+    looked_at_every = next(
+        (at for at, text in enumerate(haystack.texts) if enough(len(words & match_words(text)))), None
+    )
+    assert haystack.first_sharing(words, enough) == looked_at_every

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -263,6 +263,22 @@ class _Haystack:
         self.text = "\0".join(folded)
         self._document_words: dict[tuple[int, int], frozenset[str]] = {}
         self.starts = list(accumulate((len(text) + 1 for text in folded[:-1]), initial=0))
+        self._holding: dict[str, list[int]] | None = None
+
+    def first_sharing(self, words: frozenset[str], enough: Callable[[int], bool]) -> int | None:
+        """The index of the first string sharing ``enough`` of ``words`` (by how many it shares),
+        or None: counted through a word -> strings index, so only strings sharing a word are
+        looked at, and each string's words are found once for every criterion of the chain."""
+        if self._holding is None:
+            holding: dict[str, list[int]] = {}
+            for at, text in enumerate(self.texts):
+                for word in match_words(text):
+                    holding.setdefault(word, []).append(at)
+            self._holding = holding
+        shared: Counter[int] = Counter()
+        for word in words:
+            shared.update(self._holding.get(word, ()))
+        return min((at for at, count in shared.items() if enough(count)), default=None)
 
     def entry(self, index: int) -> tuple[Document, str]:
         """The document and pointer of the ``index``-th string."""
@@ -339,10 +355,12 @@ def _trace(
     if not words:
         return None
     texts = haystack.texts
-    for at, text in enumerate(texts):
-        shared = words & match_words(text)
-        if len(shared) >= 3 and containment(words, shared) >= (0.5 if len(shared) < 4 else 0.4):
-            return (*haystack.entry(at), "shared words: " + _listed(shared))
+    # The first string sharing half of the words (at least three), or 40% and four.
+    at = haystack.first_sharing(
+        words, lambda count: count >= 3 and count / len(words) >= (0.5 if count < 4 else 0.4)
+    )
+    if at is not None:
+        return (*haystack.entry(at), "shared words: " + _listed(words & match_words(texts[at])))
     for demand in shared_demands:
         demand_words = match_words(demand)
         for at in haystack.find_all(demand):
