@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
 from pytest_handoff.values.errors import UsageError
 from pytest_handoff.values.groups import UNCLAIMED
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from pytest_handoff.values.groups import GroupResult
     from pytest_handoff.values.settings import Settings
 
-from pytest_handoff.cli.options import FORMATS, build_parser
+from pytest_handoff.reporters import REPORTERS
 
 
 def _shown(error: Exception) -> str:
@@ -132,11 +132,16 @@ def warn(message: str) -> None:
 
 
 def lint(argv: list[str], *, claims: bool = False) -> int:
-    parser = build_parser()
-    try:
-        options = parser.parse_args(argv)
-    except SystemExit as exit_:
-        return 0 if exit_.code in (0, None) else 2
+    from pytest_handoff.cli.quick import quick_options
+
+    options: Any = quick_options(argv)
+    if options is None:
+        from pytest_handoff.cli.options import build_parser
+
+        try:
+            options = build_parser().parse_args(argv)
+        except SystemExit as exit_:
+            return 0 if exit_.code in (0, None) else 2
     # Globs and chain folders are relative to the project, wherever in it we are run; named
     # paths are relative to the working directory, as typed.
     from pytest_handoff.pipeline.run import Run, find_project
@@ -341,9 +346,9 @@ def _parse_outputs(values: list[str]) -> list[tuple[str, Path]]:
     outputs = []
     for value in values:
         name, sep, file = value.partition("=")
-        if not sep or name not in FORMATS or not file:
+        if not sep or name not in REPORTERS or not file:
             raise UsageError(
-                f"--output takes FORMAT=FILE with FORMAT one of {', '.join(FORMATS)}, got {value!r}"
+                f"--output takes FORMAT=FILE with FORMAT one of {', '.join(REPORTERS)}, got {value!r}"
             )
         outputs.append((name, Path(file)))
     return outputs
