@@ -23,8 +23,9 @@ from tests.craik_helpers import clean_handoff, clean_score, codes, only
 STAMP = "2026-06-02T09:15:00+00:00"
 
 
-def build_store(path: Path, records: list[tuple[str, str, str]], user_version: int = 3) -> Path:
-    """A store with Craik's layout (migrations 1-3) holding ``(kind, id, payload_json)`` rows."""
+def build_store(path: Path, records: list[tuple[str, ...]], user_version: int = 3) -> Path:
+    """A store with Craik's layout (migrations 1-3) holding ``(kind, id, payload_json[, schema])`` rows
+    (the schema Craik gives the kind when not given)."""
     connection = sqlite3.connect(path)
     connection.executescript(
         """
@@ -52,8 +53,8 @@ def build_store(path: Path, records: list[tuple[str, str, str]], user_version: i
     connection.executemany(
         "INSERT INTO records VALUES (?, ?, ?, '0.1.0', ?, ?, ?)",
         [
-            (kind, key, schemas.get(kind, "craik.task_request"), payload, STAMP, STAMP)
-            for kind, key, payload in records
+            (kind, key, (*schema, schemas.get(kind, "craik.task_request"))[0], payload, STAMP, STAMP)
+            for kind, key, payload, *schema in records
         ],
     )
     connection.execute(f"PRAGMA user_version = {user_version}")
@@ -375,3 +376,56 @@ def test_a_schema_name_that_is_not_utf8_is_ck001_not_an_error(tmp_path: Path) ->
     loaded = read_store(store, "craik.sqlite3")
     assert [f.code for f in loaded.findings] == ["CK001"]
     assert loaded.documents == ()
+
+
+def test_a_row_claiming_craik_handoff_is_checked_by_its_schema_whatever_its_kind(tmp_path: Path) -> None:
+    handoff = clean_handoff()
+    handoff["tests_run"] = []
+    store = build_store(tmp_path / "craik.sqlite3", [(*as_row("handoff_records", handoff), "craik.handoff")])
+
+    findings = check_store(store, tmp_path)
+
+    assert codes(findings) == ["CK101"]
+    assert findings[0].location == (
+        "craik.sqlite3#handoff_records/handoff_invoice_export/self_audit/validation_recorded"
+    )
+
+
+def test_a_row_of_another_kind_and_another_schema_is_not_checked_as_a_handoff(tmp_path: Path) -> None:
+    handoff = clean_handoff()
+    handoff["tests_run"] = []  # CK101, were it checked
+    rows = [(*as_row("handoff_records", handoff), "craik.case_file"), as_row("handoffs", clean_handoff())]
+    assert check_store(build_store(tmp_path / "craik.sqlite3", rows), tmp_path) == []
+
+
+def test_a_row_is_checked_as_the_contract_its_schema_column_names_not_as_its_kind(tmp_path: Path) -> None:
+    score = clean_score()
+    score["band"] = "poor"  # CK201 of a score; as a handoff it would fail its schema (HS001)
+    rows = [as_row("handoffs", clean_handoff()), (*as_row("handoffs", score), "craik.handoff_quality_score")]
+    findings = check_store(build_store(tmp_path / "craik.sqlite3", rows), tmp_path)
+    assert "HS001" not in codes(findings)
+    assert "CK201" in codes(findings)
+
+
+def test_ck004_warns_about_a_store_none_of_whose_rows_is_checked(tmp_path: Path) -> None:
+    rows = [("task_requests", f"task_{n}", json.dumps({"id": f"task_{n}"})) for n in range(3)]
+    store = build_store(tmp_path / "craik.sqlite3", rows)
+
+    [finding] = check_store(store, tmp_path)
+
+    assert (finding.code, finding.severity.label, finding.line) == ("CK004", "warning", 0)
+    assert finding.message == (
+        "nothing in this store was checked: it has 3 rows, and none claims craik.handoff or "
+        "craik.handoff_quality_score in its schema column (craik.task_request: 3)"
+    )
+
+
+def test_ck004_warns_about_an_empty_store(tmp_path: Path) -> None:
+    [finding] = check_store(build_store(tmp_path / "craik.sqlite3", []), tmp_path)
+    assert finding.code == "CK004"
+    assert "it has 0 rows, and none claims craik.handoff" in finding.message
+
+
+def test_ck004_is_not_reported_when_one_row_is_checked_even_if_it_cannot_be_read(tmp_path: Path) -> None:
+    rows = [("task_requests", "task_1", "{}"), ("handoffs", "handoff_cut", '{"id": "handoff_cut",')]
+    assert codes(check_store(build_store(tmp_path / "craik.sqlite3", rows), tmp_path)) == ["CK003"]

@@ -72,17 +72,20 @@ def docs_shaped(data: Mapping[str, object]) -> bool:
     return any(field in data for field in DOCS_ONLY_FIELDS) or data.get("status") in DOCS_ONLY_STATUSES
 
 
-def record_type(data: object, kind: str = "") -> str | None:
-    """The handoff type of a record: by its store kind when it has one, else by its content.
+def record_type(data: object, kind: str = "", schema: str = "") -> str | None:
+    """The handoff type of a record: by a store row's ``schema`` column when it names one, else by
+    its store ``kind``, else by its content.
 
-    A record with Craik's ``schema`` value is that record; one without a ``schema`` field (an
-    agent writing what the docs describe) is a handoff when it has a ``self_audit`` and a score
-    when it has ``handoff_id`` and ``components``. A handoff with any docs-only field or status is
-    of the docs' shape (``handoff_docs``).
+    The ``schema`` column says what contract a row claims, whatever its kind; a row of Craik's
+    kind for handoffs or scores that claims another contract is still read as its kind says (so
+    Craik reads it back). A record with Craik's ``schema`` value is that record; one without a
+    ``schema`` field (an agent writing what the docs describe) is a handoff when it has a
+    ``self_audit`` and a score when it has ``handoff_id`` and ``components``. A handoff with any
+    docs-only field or status is of the docs' shape (``handoff_docs``).
     """
     if not isinstance(data, dict):
         return None
-    found = STORE_KINDS.get(kind) if kind else None
+    found = SCHEMA_IDS.get(schema) or STORE_KINDS.get(kind)
     if found is None:
         declared = data.get("schema")
         if declared is not None:
@@ -158,12 +161,17 @@ class CraikProfile(Profile):
         return read_store(path, display_path)
 
     def classify(self, document: Document, settings: Settings) -> tuple[str | None, Iterable[Hit]]:
-        kind = document.logical.split("/", 1)[0] if document.logical else ""
+        kind, schema = "", ""
+        if document.logical:  # only a store's rows have one: JSON files need not import the reader
+            from pytest_handoff.profiles.craik.store import StoreRow
+
+            if isinstance(document, StoreRow):
+                kind, schema = document.kind, document.schema
         data = document.data
-        found = record_type(data, kind)
+        found = record_type(data, kind, schema)
         if found is not None:
             return found, ()
-        if not (kind or document.name.endswith(NAMED_SUFFIX)):
+        if not (document.logical or document.name.endswith(NAMED_SUFFIX)):
             # Anything else under .craik/ (configuration, other Craik contracts) is not ours to judge.
             return None, ()
         if not isinstance(data, dict):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pytest_handoff.profiles.craik import audit, quality
 from pytest_handoff.profiles.craik.format import HANDOFF, HANDOFF_DOCS, NAME, QUALITY_SCORE
-from pytest_handoff.profiles.craik.store import BAD_PAYLOAD, STORE_TOO_NEW, STORE_UNREADABLE
+from pytest_handoff.profiles.craik.store import BAD_PAYLOAD, NOTHING_CHECKED, STORE_TOO_NEW, STORE_UNREADABLE
 from pytest_handoff.rules.rows import listed, reported
 from pytest_handoff.values.findings import Severity
 from pytest_handoff.values.rules import Rule
@@ -68,6 +68,31 @@ RULES: tuple[Rule, ...] = (
         **Use instead**: write records through `craik` (it stores compact JSON with sorted keys),
         or restore the row from a backup.
         """,
+        profile=NAME,
+    ),
+    reported(
+        NOTHING_CHECKED,
+        "store-without-handoffs",
+        """A Craik store has a handoff or quality-score row to check.
+
+        **What it does**: warns, on the store's file, when no row of a readable store was checked:
+        none claims `craik.handoff` or `craik.handoff_quality_score` in its `schema` column, and
+        none is of Craik's kinds for them (`handoffs`, `handoff_quality_scores`); the message says
+        how many rows there are and which contracts they claim. A row is checked by the contract
+        its `schema` column names, whatever its `kind`.
+
+        **Why is this bad?** Without it the run says "no broken contracts" about a store it did not
+        check at all: a store of the wrong Craik home, one its handoffs have not reached yet, or
+        one whose writer files them under another schema name.
+
+        **Example**: a store whose rows are a task request and a case file (`craik.task_request`,
+        `craik.case_file`), and no handoff yet.
+
+        **Use instead**: name the store that holds the handoffs (`$CRAIK_HOME/state/craik.sqlite3`),
+        write them through `craik handoff` (it stores them as `craik.handoff` rows), or leave a
+        store with no handoffs out of `[tool.handoff.craik] stores`.
+        """,
+        severity=Severity.WARNING,
         profile=NAME,
     ),
     listed(

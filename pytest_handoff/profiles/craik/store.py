@@ -17,17 +17,22 @@ Nothing beside the store is created or changed, and the caller's locks on it are
 Rows are read in one short transaction, so they come from one snapshot. Whatever goes wrong (a
 locked, corrupt, foreign or newer store, a name that is not UTF-8, a row that is not JSON) is a
 finding on the store or on the row, never an exception.
+
+A row is read when its ``schema`` column claims a handoff or a quality score, whatever its
+``kind``, or when its ``kind`` is Craik's for them (Craik reads those rows back as one). A store
+none of whose rows is read says so (CK004): a run that checked nothing must not pass in silence.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_handoff.profiles.craik.format import STORE_KINDS
+from pytest_handoff.profiles.craik.format import SCHEMA_IDS, STORE_KINDS
 from pytest_handoff.values.documents import Document, Loaded
 from pytest_handoff.values.findings import Finding, Severity
 
@@ -42,6 +47,20 @@ BUSY_TIMEOUT = 0.5
 STORE_UNREADABLE = "CK001"
 STORE_TOO_NEW = "CK002"
 BAD_PAYLOAD = "CK003"
+NOTHING_CHECKED = "CK004"
+
+
+class StoreRow(Document):
+    """A handoff or score row of a store: its payload as data, at its logical place ``kind/id``."""
+
+    def __init__(
+        self, path: Path, display_path: str, data: Any, *, kind: str, record_id: object, schema: str
+    ) -> None:
+        super().__init__(path, display_path, "", data, logical=f"{kind}/{record_id}", label=str(record_id))
+        #: The row's ``kind`` column.
+        self.kind = kind
+        #: The row's ``schema`` column: the contract the row claims ("" when it is not text).
+        self.schema = schema
 
 
 def read_store(path: Path, display_path: str) -> Loaded:
@@ -174,22 +193,52 @@ def _read_rows(connection: sqlite3.Connection, path: Path, display_path: str) ->
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "records" not in tables:
             return _failed(display_path, "no 'records' table: this SQLite file is not a Craik store")
-        kinds = tuple(STORE_KINDS)
         rows = connection.execute(
-            "SELECT kind, id, payload_json FROM records WHERE kind IN (?, ?) ORDER BY kind, id", kinds
+            "SELECT kind, id, schema, payload_json FROM records WHERE kind IN (?, ?) OR schema IN (?, ?) "
+            "ORDER BY kind, id",
+            (*STORE_KINDS, *SCHEMA_IDS),
         ).fetchall()
+        unread = None if rows else _nothing_checked(connection, display_path)
     finally:
         _end(connection)
+    if unread is not None:
+        return Loaded((), (unread,))
     documents: list[Document] = []
     findings: list[Finding] = []
-    for kind, record_id, payload in rows:
-        logical = f"{kind}/{record_id}"
+    for kind, record_id, schema, payload in rows:
         data, problem = _payload(payload)
         if problem:
+            logical = f"{kind}/{record_id}"
             findings.append(_store_finding(display_path, BAD_PAYLOAD, problem, logical=logical))
             continue
-        documents.append(Document(path, display_path, "", data, logical=logical, label=str(record_id)))
+        claimed = schema if isinstance(schema, str) else ""
+        documents.append(
+            StoreRow(path, display_path, data, kind=str(kind), record_id=record_id, schema=claimed)
+        )
     return Loaded(tuple(documents), tuple(findings))
+
+
+#: A ``schema`` column value shown in a message: a contract's name, not whatever a row holds.
+_SHOWN_SCHEMA = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
+
+
+def _nothing_checked(connection: sqlite3.Connection, display_path: str) -> Finding:
+    """CK004 on a store without a row to check: how many rows it has, and the contracts they claim."""
+    counts = connection.execute(
+        "SELECT schema, COUNT(*) FROM records GROUP BY schema ORDER BY COUNT(*) DESC, schema"
+    ).fetchall()
+    total = sum(count for _, count in counts)
+    named = [
+        f"{schema}: {count:,}"
+        for schema, count in counts[:3]
+        if isinstance(schema, str) and _SHOWN_SCHEMA.fullmatch(schema)
+    ]
+    claimed = f" ({', '.join(named)}{', …' if len(counts) > len(named) else ''})" if named else ""
+    message = (
+        f"nothing in this store was checked: it has {total:,} row{'s' * (total != 1)}, and none claims "
+        f"{' or '.join(SCHEMA_IDS)} in its schema column{claimed}"
+    )
+    return _store_finding(display_path, NOTHING_CHECKED, message, severity=Severity.WARNING)
 
 
 def _end(connection: sqlite3.Connection) -> None:
@@ -252,13 +301,15 @@ def _failed(display_path: str, message: str) -> Loaded:
     return Loaded((), (_store_finding(display_path, STORE_UNREADABLE, message),))
 
 
-def _store_finding(display_path: str, code: str, message: str, *, logical: str = "") -> Finding:
+def _store_finding(
+    display_path: str, code: str, message: str, *, logical: str = "", severity: Severity = Severity.ERROR
+) -> Finding:
     return Finding(
         path=display_path,
         line=0,
         column=0,
         code=code,
-        severity=Severity.ERROR,
+        severity=severity,
         message=message,
         logical=logical,
     )

@@ -4,6 +4,7 @@ The watchdog looks for ``HANDOFF\\s*:\\s*(pm|developer|qa)\\s*:\\s*(.+)`` (case-
 agent's output; the trimmed second group is the context, base64 of a UTF-8 JSON object by the
 protocol (plain text is accepted too). A log may be large: it is scanned once, and only the
 lines holding a marker (``HANDOFF``, ``RALPH_COMPLETE``, ``AGENT_READY``) are looked at closely.
+Every other line is offered to the secret scan (HX001) when it may hold a secret.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, NamedTuple
 from pytest_handoff.profiles.ralph.protocol import AGENTS
 from pytest_handoff.read.files import read_head
 from pytest_handoff.read.strict_json import parse_json_bytes
+from pytest_handoff.rules.secrets import find_secrets, may_hold_secrets
 from pytest_handoff.values.documents import Document, Loaded
 from pytest_handoff.values.findings import Finding, Region, Severity
 from pytest_handoff.values.wording import did_you_mean
@@ -86,13 +88,23 @@ class LogLine(Document):
     """A line of a log that findings or documents are placed at, as text (its data).
 
     Reports show these lines; as documents, the engine looks for secrets in them (HX001) and
-    masks what it finds, as it does in a JSON file's strings.
+    masks what it finds, as it does in a JSON file's strings. ``at``: where a finding on the line
+    is placed, when not the whole line (a secret of a line scanned for secrets only).
     """
 
     def __init__(
-        self, path: Path, display_path: str, line: _Line, source_text: str, decoded: Region | None = None
+        self,
+        path: Path,
+        display_path: str,
+        line: _Line,
+        source_text: str,
+        decoded: Region | None = None,
+        *,
+        at: Region | None = None,
     ) -> None:
-        region = Region(line.number, 1, line.number, max(len(line.text), 1))
+        region = at or Region(line.number, 1, line.number, max(len(line.text), 1))
+        #: The line of the log this document is.
+        self.line = line
         text = line.text
         if decoded is not None:
             # The base64 a phrase document decoded holds no secret as text (and its "eyJ" would
@@ -263,7 +275,84 @@ def read_log(raw: bytes, path: Path, display_path: str) -> Loaded:
             documents.append(_promise(path, display_path, line, text))
     if previous is not None and len(documents) + len(findings) > placed:
         documents.append(LogLine(path, display_path, previous, text, decoded))
-    return Loaded(tuple(documents), tuple(findings))
+    taken = [document.line for document in documents if isinstance(document, LogLine)]
+    scanned = _secret_lines(path, display_path, text, taken)
+    return Loaded(tuple(documents), tuple(findings), secrets_only=tuple(scanned))
+
+
+def _secret_lines(path: Path, display_path: str, text: str, taken: list[_Line]) -> list[LogLine]:
+    """The lines of a log outside ``taken`` (lines that are documents already) that hold a secret,
+    each placed at its first secret, for the pipeline's secret scan (HX001) alone.
+
+    The taken lines are blanked for the quick look: a phrase's base64 (``eyJ``) would send every
+    log through the closer one. One quick look at the rest usually clears the whole log.
+    """
+    rest = text
+    if taken:
+        pieces, cursor = [], 0
+        for line in taken:  # in order; blanked to their length, so every offset stays the text's
+            pieces.append(text[cursor : line.start])
+            pieces.append(" " * len(line.text))
+            cursor = line.start + len(line.text)
+        pieces.append(text[cursor:])
+        rest = "".join(pieces)
+    found: list[LogLine] = []
+    number, position = 1, 0  # the number of the line starting at ``position``
+    for begin, end in _suspect_spans(rest, 0, len(rest)):
+        number += _breaks(rest, position, begin)
+        parts = _LINE_SPLIT.split(rest[begin:end])  # lines and the breaks between them
+        start = begin
+        for index in range(0, len(parts), 2):
+            line = _Line(number + index // 2, start, parts[index])
+            at = _first_secret(line)
+            if at is not None:
+                found.append(LogLine(path, display_path, line, text, at=at))
+            start += len(line.text) + (len(parts[index + 1]) if index + 1 < len(parts) else 0)
+        number += _breaks(rest, begin, end)
+        position = end
+    return found
+
+
+#: A span of a log this short is looked at line by line once it may hold a secret.
+_FEW_CHARACTERS = 4096
+_LINE_SPLIT = re.compile(r"(\r\n|\r|\n)")
+
+
+def _suspect_spans(text: str, begin: int, end: int) -> Iterator[tuple[int, int]]:
+    """Spans of whole lines of ``text[begin:end]`` that may hold a secret, in order, each short or
+    a single line: halved while the quick look finds something, so that a secret in a large log
+    costs a few looks at its halves, not one at each of its lines. What the look finds in a span
+    it finds in any text holding it, so a half it clears holds no secret."""
+    if not may_hold_secrets(text[begin:end]):
+        return
+    if end - begin <= _FEW_CHARACTERS:
+        yield begin, end
+        return
+    middle = (begin + end) // 2
+    cut = text.find("\n", middle, end - 1) + 1 or text.rfind("\n", begin, middle) + 1
+    if cut <= begin:  # one long line
+        yield begin, end
+        return
+    yield from _suspect_spans(text, begin, cut)
+    yield from _suspect_spans(text, cut, end)
+
+
+def _breaks(text: str, begin: int, end: int) -> int:
+    """How many lines end in ``text[begin:end]`` (``\\r\\n``, ``\\r`` or ``\\n``; a span never
+    splits a ``\\r\\n``: spans are cut after a ``\\n``)."""
+    return text.count("\n", begin, end) + text.count("\r", begin, end) - text.count("\r\n", begin, end)
+
+
+def _first_secret(line: _Line) -> Region | None:
+    """Where the first secret of ``line`` stands, None when it holds none (HX001 names the same
+    one first: it looks with the same function)."""
+    if not line.text or not may_hold_secrets(line.text):
+        return None
+    for _, secret in find_secrets(line.text):
+        column = line.text.find(secret) + 1
+        if column > 0:
+            return Region(line.number, column, line.number, column + len(secret) - 1)
+    return None
 
 
 def _promise(path: Path, display_path: str, line: _Line, text: str) -> Promise:
