@@ -182,5 +182,5 @@ def test_ev301_a_process_checking_twice_sees_the_work_tree_as_it_is_now(project:
     project.replace(TEST, project.text(TEST).replace(f"{cited}:31-44", f"{cited}:500"))
     found = [f for f in api.check(project.path(TEST), root=project.root) if f.code == "EV301"]
     assert [f.message for f in found] == [
-        f"{cited}:500 is past the end of the file (199 lines) (judged in the working tree: the handoff is not committed)"
+        f"{cited}:500 is past the end of the file (199 lines) (judged in the working tree: the handoff has uncommitted changes)"
     ]

@@ -242,6 +242,11 @@ def criterion_traces(chain: Group) -> list[CriterionTrace]:
     return traces
 
 
+#: Strings longer than this (characters) are not put in the word index: their words are found only
+#: when every string before them has failed, as a criterion is traced by its first match.
+_INDEXED = 64 * 1024
+
+
 class _Haystack:
     """The strings of the later handoffs as one case-folded text, searched at C speed.
 
@@ -264,6 +269,7 @@ class _Haystack:
         self._document_words: dict[tuple[int, int], frozenset[str]] = {}
         self.starts = list(accumulate((len(text) + 1 for text in folded[:-1]), initial=0))
         self._holding: dict[str, list[int]] | None = None
+        self._long: list[int] = []  # strings too long to index, in order
 
     def first_sharing(self, words: frozenset[str], enough: Callable[[int], bool]) -> int | None:
         """The index of the first string sharing ``enough`` of ``words`` (by how many it shares),
@@ -272,13 +278,22 @@ class _Haystack:
         if self._holding is None:
             holding: dict[str, list[int]] = {}
             for at, text in enumerate(self.texts):
+                if len(text) > _INDEXED:
+                    self._long.append(at)
+                    continue
                 for word in match_words(text):
                     holding.setdefault(word, []).append(at)
             self._holding = holding
         shared: Counter[int] = Counter()
         for word in words:
             shared.update(self._holding.get(word, ()))
-        return min((at for at, count in shared.items() if enough(count)), default=None)
+        first = min((at for at, count in shared.items() if enough(count)), default=None)
+        for at in self._long:  # a long string's words only when no string before it will do
+            if first is not None and at > first:
+                break
+            if enough(len(words & match_words(self.texts[at]))):
+                return at
+        return first
 
     def entry(self, index: int) -> tuple[Document, str]:
         """The document and pointer of the ``index``-th string."""
