@@ -43,3 +43,9 @@ def test_a_common_command_line_is_read_as_the_full_parser_reads_it(argv: list[st
 )
 def test_anything_else_goes_to_the_full_parser(argv: list[str]) -> None:
     assert quick_options(argv) is None
+
+
+def test_a_path_after_a_switch_after_paths_goes_to_the_full_parser_which_refuses_it() -> None:
+    assert quick_options(["a.json", "--no-evidence", "b.json"]) is None
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["a.json", "--no-evidence", "--jobs", "1", "b.json"])

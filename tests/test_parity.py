@@ -222,6 +222,11 @@ def test_a_baseline_and_per_file_ignores_give_the_same_verdict_in_pytest_handoff
         'per-file-ignores = {".neuralrelay/handoffs/20260512-140000/*" = ["NR"]}\n',
         encoding="utf-8",
     )
+    # A new broken contract in the chain per-file-ignores leaves NR out of: not reported.
+    ignored = project / ".neuralrelay" / "handoffs" / "20260512-140000" / "04-review-agent.json"
+    review = json.loads(ignored.read_text(encoding="utf-8"))
+    review["total_tokens"] = 1
+    ignored.write_text(json.dumps(review, indent=2), encoding="utf-8")
     # One new broken contract in a chain the baseline knows, its file's lines all moved.
     test_agent = chain / "03-test-agent.json"
     data = json.loads(test_agent.read_text(encoding="utf-8"))

@@ -377,3 +377,11 @@ def test_hx001_references_to_where_a_secret_is_kept_are_no_secrets(text: str) ->
 )
 def test_hx001_variables_addresses_masked_values_and_url_parameters_are_no_secrets(text: str) -> None:
     assert list(find_secrets(text)) == []
+
+
+@pytest.mark.parametrize(
+    "name", ["signing_key_id", "api_key_url", "secret_arn", "token_hash", "access_key_name"]
+)
+def test_hx001_a_key_naming_something_about_a_secret_holds_no_secret(name: str) -> None:
+    assert list(find_secrets("kid-2024-01-AbC12345xYz9", key=name)) == []
+    assert list(find_secrets("kid-2024-01-AbC12345xYz9", key="signing_key")) != []

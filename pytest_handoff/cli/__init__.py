@@ -178,6 +178,8 @@ def lint(argv: list[str], *, claims: bool = False) -> int:
     if options.baseline is not None:
         overrides["baseline"] = os.path.abspath(options.baseline)
     if options.write_baseline is not None:
+        if options.shard or options.changed_since is not None:  # a part of the run would pass for all of it
+            raise UsageError("--write-baseline records the whole run: give no --shard and no --changed-since")
         overrides["baseline"] = ""  # every finding of today, the known ones too
     try:
         run = Run.in_project(root, config_file=options.config, overrides=overrides)

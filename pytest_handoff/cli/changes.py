@@ -19,7 +19,12 @@ def changed_handoffs(base: str, run: Run) -> tuple[dict[Path, str], list[Path]]:
     try:
         changed, deleted = changed_since(base)
     except GitError as error:
-        raise UsageError(f"--changed-since {base}: {error} (a shallow clone needs fetch-depth: 0)") from None
+        from pytest_handoff.agents.common import git_top
+
+        top = git_top(run.root)
+        shallow = top is not None and (top / ".git" / "shallow").is_file()
+        hint = " (this clone is shallow: fetch the history, e.g. fetch-depth: 0)" if shallow else ""
+        raise UsageError(f"--changed-since {base}: {error}{hint}") from None
     handoffs = Handoffs(run)
     named = {}
     for given in changed:

@@ -8,11 +8,13 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from pytest_handoff.values.errors import UsageError
+
+#: A settings file larger than this is refused (bytes).
+MAX_SETTINGS = 16 * 1024 * 1024
 
 #: Each host's settings file under the project, and the file ``--local`` names instead.
 HOSTS = {
@@ -106,14 +108,14 @@ def init(argv: list[str]) -> int:
         raise UsageError(f"{shown}: {error}; fix it by hand, then run init again") from None
     text = json.dumps(after, indent=2, ensure_ascii=False) + "\n"
 
-    if options.print:
-        sys.stdout.write(text)
+    if options.print:  # the blocks only: the rest of the file may hold secrets (an env table)
+        sys.stdout.write(json.dumps({"hooks": blocks}, indent=2, ensure_ascii=False) + "\n")
         return 0
     if options.check:
         if before == text:
             print(f"{shown}: up to date")
             return 0
-        print(f"{shown}: not what 'handoff-lint init claude' writes now; run it again")
+        print(f"{shown}: not what 'handoff-lint init {options.host}' writes now; run it again")
         return 1
     if before == text:
         print(f"{shown}: up to date, nothing written")
@@ -139,15 +141,24 @@ def _conditions_said(host: str, patterns: list[str] | None) -> str:
 
 
 def _read_settings(target: Path, root: Path, shown: str) -> str:
-    """The settings file's text ('' when there is none); refused when it is not a JSON object or
-    leads out of the project through a link."""
+    """The settings file's text ('' when there is none); refused when it is not a JSON object, is
+    too large, or leads out of the project (the file or its folder a link)."""
+    from pytest_handoff.read.files import read_bounded
+
+    real_root = os.path.realpath(root)
+    folder = target.parent
+    if os.path.lexists(folder) and (
+        not folder.is_dir() or not Path(os.path.realpath(folder)).is_relative_to(real_root)
+    ):
+        raise UsageError(
+            f"{os.path.relpath(folder)} is not a folder of the project: init writes only inside it"
+        )
     if not os.path.lexists(target):
         return ""
-    real_root = os.path.realpath(root)
     if target.is_symlink() or not Path(os.path.realpath(target)).is_relative_to(real_root):
         raise UsageError(f"{shown} is a link: init writes only a plain file inside the project")
     try:
-        text = target.read_text(encoding="utf-8")
+        text = read_bounded(target, MAX_SETTINGS).decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read {shown}: {error}") from None
     try:
@@ -156,21 +167,15 @@ def _read_settings(target: Path, root: Path, shown: str) -> str:
         raise UsageError(
             f"{shown}:{error.lineno}:{error.colno}: not JSON ({error.msg}); nothing written"
         ) from None
+    except RecursionError:
+        raise UsageError(f"{shown}: nests too deep to be a settings file; nothing written") from None
     if not isinstance(data, dict):
         raise UsageError(f"{shown}: not a JSON object; nothing written")
     return text
 
 
 def _write(target: Path, text: str) -> None:
-    """Replace ``target`` at once (a reader never sees half a file), keeping its permissions."""
+    from pytest_handoff.read.files import replace_file
+
     target.parent.mkdir(parents=True, exist_ok=True)
-    mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".settings.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    replace_file(target, text)

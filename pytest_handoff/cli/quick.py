@@ -38,19 +38,25 @@ def quick_options(argv: list[str]) -> SimpleNamespace | None:
     """The options of ``argv`` when it holds only paths, switches and ``--format NAME``; else None."""
     values = {**DEFAULTS, "output": [], "paths": []}
     paths_only = False
+    paths_ended = False  # argparse takes the paths in one run: a path after a switch after paths is refused
     index = 0
     while index < len(argv):
         word = argv[index]
         if paths_only or not word.startswith("-"):
+            if paths_ended and not paths_only:
+                return None
             values["paths"].append(Path(word))
         elif word == "--":
             paths_only = True
         elif word in _SWITCHES:
             values[_SWITCHES[word]] = True
+            paths_ended = bool(values["paths"])
         elif word.startswith("--format=") and word[len("--format=") :] in REPORTERS:
             values["format"] = word[len("--format=") :]
+            paths_ended = bool(values["paths"])
         elif word == "--format" and index + 1 < len(argv) and argv[index + 1] in REPORTERS:
             values["format"] = argv[index + 1]
+            paths_ended = bool(values["paths"])
             index += 1
         else:
             return None

@@ -10,7 +10,6 @@ group's), so a group checked alone, in a worker or from the cache is judged as i
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -38,9 +37,15 @@ def without_lines(message: str) -> str:
     return _LINES.sub(lambda m: f"{m.group(1)} N" if m.group(1) else ":N", message)
 
 
+# A list position in a pointer: it moves when an earlier item goes, the finding does not.
+_POSITION = re.compile(r"/\d+(?=/|$)")
+
+
 def key_of(finding: Finding, shown_paths: Mapping[str, str]) -> Key:
+    """What identifies ``finding`` across runs: list positions in its pointer read as ``/*`` (the
+    message tells the items apart), line numbers out of its message."""
     path = shown_paths.get(finding.path, finding.path)
-    return (finding.code, path, finding.pointer, without_lines(finding.message))
+    return (finding.code, path, _POSITION.sub("/*", finding.pointer), without_lines(finding.message))
 
 
 def known_in(result: GroupResult, baseline: Mapping[Key, int]) -> GroupResult:
@@ -73,7 +78,7 @@ def read_baseline(path: Path, shown: str) -> dict[Key, int]:
     from pytest_handoff.read.files import read_bounded
 
     try:
-        text = read_bounded(path, MAX_BASELINE).decode("utf-8")
+        text = read_bounded(path, MAX_BASELINE).decode("utf-8-sig")
     except FileNotFoundError:
         raise ConfigError(
             f"{shown}: baseline file not found (write it with --write-baseline {shown})"
@@ -86,6 +91,8 @@ def read_baseline(path: Path, shown: str) -> dict[Key, int]:
         raise ConfigError(
             f"{shown}:{error.lineno}:{error.colno}: the baseline is not JSON ({error.msg})"
         ) from None
+    except RecursionError:
+        raise ConfigError(f"{shown}: the baseline nests too deep to be one") from None
     if (
         not isinstance(data, dict)
         or data.get("version") != VERSION
@@ -99,7 +106,12 @@ def read_baseline(path: Path, shown: str) -> dict[Key, int]:
             for name in ("code", "path", "pointer", "message")
         ]
         count = entry.get("count", 1) if isinstance(entry, dict) else None
-        if not all(isinstance(field, str) for field in fields) or not isinstance(count, int) or count < 1:
+        if (
+            not all(isinstance(field, str) for field in fields)
+            or not isinstance(count, int)
+            or isinstance(count, bool)
+            or count < 1
+        ):
             raise ConfigError(
                 f"{shown}: findings[{index}] is not a baseline entry (code, path, pointer, message, count)"
             )
@@ -124,8 +136,7 @@ def baseline_text(results: Sequence[GroupResult]) -> str:
 
 def write_baseline(path: Path, results: Sequence[GroupResult]) -> int:
     """Write the baseline of ``results`` to ``path`` at once; the number of findings it holds."""
-    text = baseline_text(results)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    from pytest_handoff.read.files import replace_file
+
+    replace_file(path, baseline_text(results))
     return sum(len(result.findings) for result in results)

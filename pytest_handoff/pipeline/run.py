@@ -185,9 +185,11 @@ class Run:
                 _as_message(f, named, display, lines_before) if f.path == named else f
                 for f in result.findings
             ),
+            # A message cut short shows no excerpt: its lines are no longer those of the findings.
             sources={
-                display if path == named else path: ("",) * lines_before + lines if path == named else lines
+                display if path == named else path: lines
                 for path, lines in result.sources.items()
+                if path != named or not lines_before
             },
         )
 

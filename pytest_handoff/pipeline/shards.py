@@ -21,10 +21,8 @@ MAX_SHARDS = 256
 def parse_shard(text: object, where: str) -> tuple[int, int]:
     """``"K/N"`` as (K, N), 1 <= K <= N; a ``ConfigError`` naming ``where`` otherwise."""
     index, slash, count = str(text).strip().partition("/")
-    try:
-        shard = (int(index), int(count)) if slash else None
-    except ValueError:
-        shard = None
+    digits = slash and index.isascii() and index.isdigit() and count.isascii() and count.isdigit()
+    shard = (int(index), int(count)) if digits else None
     if shard is None or not 1 <= shard[0] <= shard[1] <= MAX_SHARDS:
         raise ConfigError(f"{where}: shard must be K/N with 1 <= K <= N <= {MAX_SHARDS}, got {text!r}")
     return shard

@@ -263,3 +263,22 @@ def link_out_of(
         severity=Severity.ERROR,
         message="symbolic link to a file outside the repository: not followed",
     )
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Replace the file at ``path`` with ``text`` at once (a reader never sees half of it), keeping
+    its permissions. The text goes to a temporary file of a fresh name beside it (never through a
+    link planted where a fixed name would be), renamed over ``path`` (a link there is replaced,
+    not followed)."""
+    import tempfile
+
+    mode = path.stat().st_mode & 0o777 if path.is_file() and not path.is_symlink() else 0o644
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise

@@ -233,11 +233,18 @@ def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
     if (
         key
         and re.search(KEY_NAME, key)
+        and not _ABOUT_A_SECRET.search(key)
         and looks_random(value)
         and not is_documented_example(value)
         and not named_not_given(key, value)
     ):
         yield f"value of {key!r}", value
+
+
+# A key that names something about a secret, not the secret: its id, where it is, its hash.
+_ABOUT_A_SECRET = re.compile(
+    r"(?i)[_-](?:ids?|url|uri|endpoint|path|file|name|type|hash|usage|count|version|arn|header|prefix)$"
+)
 
 
 def _cut_short(kind: str, secret: str, text: str, end: int) -> bool:

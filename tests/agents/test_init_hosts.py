@@ -266,3 +266,38 @@ def test_init_print_writes_nothing(git_project: Path, capsys: pytest.CaptureFixt
     assert main(["init", "claude", "--print"]) == 0
     assert json.loads(capsys.readouterr().out)["hooks"]["Stop"]
     assert not (git_project / ".claude").exists()
+
+
+def test_init_claude_writes_through_no_linked_folder_and_into_no_file_named_like_one(
+    git_project: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (git_project / ".claude").symlink_to(outside, target_is_directory=True)
+    assert main(["init", "claude"]) == 2
+    assert "is not a folder of the project" in capsys.readouterr().err
+    assert list(outside.iterdir()) == []
+    (git_project / ".claude").unlink()
+    (git_project / ".claude").write_text("not a folder\n", encoding="utf-8")
+    assert main(["init", "claude"]) == 2
+    assert "is not a folder of the project" in capsys.readouterr().err
+
+
+def test_init_print_shows_the_blocks_and_nothing_else_of_the_file(
+    git_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = "ghp_" + "x1Y2z3" * 6
+    (git_project / ".claude").mkdir()
+    (git_project / ".claude" / "settings.local.json").write_text(
+        json.dumps({"env": {"GITHUB_TOKEN": token}}), encoding="utf-8"
+    )
+    assert main(["init", "claude", "--local", "--print"]) == 0
+    out = capsys.readouterr().out
+    assert token not in out
+    assert list(json.loads(out)) == ["hooks"]
+
+
+def test_init_codex_check_names_its_own_host(git_project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (git_project / ".codex").mkdir()
+    (git_project / ".codex" / "hooks.json").write_text("{}", encoding="utf-8")
+    assert main(["init", "codex", "--check"]) == 1
+    assert "'handoff-lint init codex'" in capsys.readouterr().out

@@ -4,6 +4,7 @@ what a project adopting the tool leaves out, and only that."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -90,7 +91,7 @@ def test_two_equal_findings_need_two_entries() -> None:
         finding(code="NR205"),
         finding(path="b.json"),
         finding(message="bug 1 has no counterexample"),
-        finding()._replace(pointer="/bugs_found/1"),
+        finding()._replace(pointer="/bugs_found/0/description"),
     ],
 )
 def test_a_finding_differing_in_code_path_pointer_or_message_is_new(other: Finding) -> None:
@@ -240,3 +241,46 @@ def test_per_file_ignores_naming_no_rule_or_misshapen_is_refused(
     (git_project / "pyproject.toml").write_text(f"[tool.handoff]\n{table}\n", encoding="utf-8")
     assert main([]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_a_known_finding_whose_list_item_moved_up_is_still_known() -> None:
+    old = finding(message="src/missing_004.py exists nowhere")._replace(pointer="/done/paths/4")
+    moved = old._replace(pointer="/done/paths/3", line=9)
+    assert known_in(result(moved), entries(old)).findings == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("[" * 100_000, "nests too deep"),
+        (
+            '{"version": 1, "findings": [{"code": "A", "path": "b", "pointer": "", "message": "m", "count": true}]}',
+            "findings[0]",
+        ),
+    ],
+)
+def test_a_baseline_nested_too_deep_or_counting_with_a_boolean_is_refused(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    (tmp_path / "b.json").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(said)):
+        read_baseline(tmp_path / "b.json", "b.json")
+
+
+def test_a_baseline_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    (tmp_path / "b.json").write_text('\ufeff{"version": 1, "findings": []}', encoding="utf-8")
+    assert read_baseline(tmp_path / "b.json", "b.json") == {}
+
+
+def test_write_baseline_writes_through_no_planted_link_and_records_no_part_of_a_run(
+    broken: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    precious = tmp_path_factory.mktemp("outside") / "precious.txt"
+    precious.write_text("keep\n", encoding="utf-8")
+    (broken / ".baseline.json.tmp").symlink_to(precious)
+    assert main(["--no-evidence", "--write-baseline", "baseline.json"]) == 0
+    assert precious.read_text(encoding="utf-8") == "keep\n"
+    assert not (broken / "baseline.json").is_symlink()
+    for part in (["--shard", "1/2"], ["--changed-since", "HEAD"]):
+        assert main(["--no-evidence", "--write-baseline", "b2.json", *part]) == 2
+        assert "records the whole run" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from pytest_handoff.values.groups import GroupRef
 from tests.views_helpers import generator
 
 
-@pytest.mark.parametrize("text", ["0/3", "4/3", "3", "a/b", "1/0", "1/300", ""])
+@pytest.mark.parametrize("text", ["0/3", "4/3", "3", "a/b", "1/0", "1/300", "", "1_0/20", "\uff11/2"])
 def test_a_shard_is_k_of_n_with_k_between_1_and_n(text: str) -> None:
     with pytest.raises(ConfigError, match="shard must be K/N"):
         parse_shard(text, "command line")
