@@ -31,12 +31,20 @@ def deleted_files() -> list[Path]:
 
 def changed_since(base: str) -> tuple[list[Path], list[Path]]:
     """The files added or changed, and those deleted, from ``base`` to ``HEAD`` (from their merge
-    base, as a pull request compares; the two ends when there is none), relative to the current
-    folder."""
+    base, as a pull request compares; the two ends when there is none) and in the working tree
+    since ``HEAD``, relative to the current folder."""
     if base.startswith("-") or not base.strip():
         raise GitError(f"not a revision: {base!r}")
     ranges = [[f"{base}...HEAD"], [f"{base}..HEAD"]]
-    return _diff(ranges, "ACMRT"), _diff(ranges, "D")
+    # And what is not committed yet (staged, changed in the tree, or new): a run before a commit.
+    changed = [*_diff(ranges, "ACMRT"), *_diff([["HEAD"]], "ACMRT"), *_untracked()]
+    deleted = [*_diff(ranges, "D"), *_diff([["HEAD"]], "D")]
+    return list(dict.fromkeys(changed)), [p for p in dict.fromkeys(deleted) if p not in changed]
+
+
+def _untracked() -> list[Path]:
+    done = run_git(Path.cwd(), ["ls-files", "-z", "--others", "--exclude-standard"])
+    return [Path(os.fsdecode(name)) for name in done.out.split(b"\0") if name] if done.code == 0 else []
 
 
 def _diff(ranges: list[list[str]], kinds: str) -> list[Path]:
