@@ -41,3 +41,21 @@ def test_committed_staged_changed_and_new_handoffs_all_count_as_changed_since_ba
     git(tmp_path, "checkout", "-q", "--", str(CHAIN / "04-review-agent.json"))
     shutil.copytree(tmp_path / CHAIN, tmp_path / CHAIN.parent / "20261104-100000")  # new, untracked
     assert chains_checked(capsys, "--changed-since", "HEAD")[1] == 1
+
+
+def test_a_shallow_clone_is_told_to_fetch_the_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    origin = tmp_path / "origin"
+    shutil.copytree(EXAMPLES / "neuralrelay" / "clean", origin)
+    git(origin, "init", "-q")
+    git(origin, "add", "-A")
+    git(origin, "commit", "-q", "-m", "one")
+    git(origin, "commit", "-q", "--allow-empty", "-m", "two")
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{origin}", "shallow")
+    monkeypatch.chdir(tmp_path / "shallow")
+    assert main(["--no-evidence", "--changed-since", "HEAD~1"]) == 2
+    assert "this clone is shallow" in capsys.readouterr().err
+    monkeypatch.chdir(origin)
+    assert main(["--no-evidence", "--changed-since", "nope"]) == 2
+    assert "shallow" not in capsys.readouterr().err

@@ -385,3 +385,11 @@ def test_hx001_variables_addresses_masked_values_and_url_parameters_are_no_secre
 def test_hx001_a_key_naming_something_about_a_secret_holds_no_secret(name: str) -> None:
     assert list(find_secrets("kid-2024-01-AbC12345xYz9", key=name)) == []
     assert list(find_secrets("kid-2024-01-AbC12345xYz9", key="signing_key")) != []
+
+
+def test_hx001_the_quick_check_reads_a_long_line_of_key_words_without_a_quote_once() -> None:
+    from pytest_handoff.rules.secrets import may_hold_secrets
+
+    progress = " 45%|#####     | 450/1000 [00:10<00:12, 44.1 tokens/s]\r" * 40_000  # 2 MB, no newline
+    assert may_hold_secrets(progress) is False
+    assert may_hold_secrets("primary key id; " * 100_000) is False

@@ -19,10 +19,13 @@ def changed_handoffs(base: str, run: Run) -> tuple[dict[Path, str], list[Path]]:
     try:
         changed, deleted = changed_since(base)
     except GitError as error:
-        from pytest_handoff.agents.common import git_top
+        from pytest_handoff.read.git import run_git
 
-        top = git_top(run.root)
-        shallow = top is not None and (top / ".git" / "shallow").is_file()
+        try:
+            asked = run_git(run.root, ["rev-parse", "--is-shallow-repository"])  # worktrees too
+            shallow = asked.code == 0 and asked.out.strip() == b"true"
+        except GitError:
+            shallow = False
         hint = " (this clone is shallow: fetch the history, e.g. fetch-depth: 0)" if shallow else ""
         raise UsageError(f"--changed-since {base}: {error}{hint}") from None
     handoffs = Handoffs(run)

@@ -42,30 +42,44 @@ _POSITION = re.compile(r"/\d+(?=/|$)")
 
 
 def key_of(finding: Finding, shown_paths: Mapping[str, str]) -> Key:
-    """What identifies ``finding`` across runs: list positions in its pointer read as ``/*`` (the
-    message tells the items apart), line numbers out of its message."""
+    """What identifies ``finding`` across runs: code, shown path, pointer and message without its
+    line numbers."""
     path = shown_paths.get(finding.path, finding.path)
-    return (finding.code, path, _POSITION.sub("/*", finding.pointer), without_lines(finding.message))
+    return (finding.code, path, finding.pointer, without_lines(finding.message))
+
+
+def _moved(key: Key) -> Key:
+    """``key`` with the list positions of its pointer read as ``/*``: how a finding whose item
+    moved up or down its list is still known (the message tells the items apart)."""
+    code, path, pointer, message = key
+    return (code, path, _POSITION.sub("/*", pointer), message)
 
 
 def known_in(result: GroupResult, baseline: Mapping[Key, int]) -> GroupResult:
     """``result`` without the findings ``baseline`` knows (each entry used once), their number in
-    ``baselined``."""
+    ``baselined``. Findings at their very place are matched first; then those whose list item
+    moved, so that a new item is not taken for a known one that only moved."""
     if not baseline or not result.findings:
         return result
     left = Counter({key: count for key, count in baseline.items() if count > 0})
-    kept: list[Finding] = []
-    for finding in result.findings:
-        key = key_of(finding, result.shown_paths)
+    keys = [key_of(finding, result.shown_paths) for finding in result.findings]
+    known = [False] * len(keys)
+    for index, key in enumerate(keys):
         if left[key] > 0:
             left[key] -= 1
-        else:
-            kept.append(finding)
+            known[index] = True
+    moved: Counter[Key] = Counter()
+    for key, count in left.items():
+        if count > 0:
+            moved[_moved(key)] += count
+    for index, key in enumerate(keys):
+        if not known[index] and moved[_moved(key)] > 0:
+            moved[_moved(key)] -= 1
+            known[index] = True
+    kept = tuple(finding for finding, was in zip(result.findings, known, strict=True) if not was)
     if len(kept) == len(result.findings):
         return result
-    return result._replace(
-        findings=tuple(kept), baselined=result.baselined + len(result.findings) - len(kept)
-    )
+    return result._replace(findings=kept, baselined=result.baselined + len(result.findings) - len(kept))
 
 
 def without_known(results: Iterable[GroupResult], baseline: Mapping[Key, int]) -> list[GroupResult]:

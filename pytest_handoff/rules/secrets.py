@@ -98,6 +98,7 @@ _ESCAPED_SHAPE = re.compile(
 # whatever characters they hold (NeuralRelay's own such keys, tokens_used and total_tokens, hold
 # numbers).
 _KEY_WITH_TEXT = re.compile(rb'[^"\\\n]*"[ \t\r\n]*:[ \t\r\n]*[\["]')
+_KEY_TEXT_STOP = re.compile(rb'["\\\n]')
 # Characters that case-insensitive matching reads as k, s or i, where bytes.lower() does not.
 _ASCII_FOLDS = (("\u212a", "k"), ("\u017f", "s"), ("\u0130", "i"), ("\u0131", "i"))
 
@@ -122,10 +123,19 @@ def may_hold_secrets(text: str) -> bool:
         return True
     for word in _KEY_WORDS:
         start = lower.find(word)
+        # _KEY_WITH_TEXT's outcome depends only on the text from the first quote, backslash or
+        # newline after its start: a key word before that stop, once failed, fails again there.
+        # Without this, a long line of key words and no quote (a log) is read once per word.
+        failed_until = -1
         while start >= 0:
             end = start + len(word)
-            if _AFTER_KEY_WORD.match(raw, end) or _KEY_WITH_TEXT.match(lower, end):
+            if _AFTER_KEY_WORD.match(raw, end):
                 return True
+            if end > failed_until:
+                if _KEY_WITH_TEXT.match(lower, end):
+                    return True
+                stop = _KEY_TEXT_STOP.search(lower, end)
+                failed_until = stop.start() if stop else len(lower)
             start = lower.find(word, start + 1)
     return False
 
@@ -243,7 +253,7 @@ def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
 
 # A key that names something about a secret, not the secret: its id, where it is, its hash.
 _ABOUT_A_SECRET = re.compile(
-    r"(?i)[_-](?:ids?|url|uri|endpoint|path|file|name|type|hash|usage|count|version|arn|header|prefix)$"
+    r"(?i)[_-](?:ids?|url|uri|endpoint|path|file|name|type|hash|usage|count|version|arn)$"
 )
 
 

@@ -284,3 +284,9 @@ def test_write_baseline_writes_through_no_planted_link_and_records_no_part_of_a_
     for part in (["--shard", "1/2"], ["--changed-since", "HEAD"]):
         assert main(["--no-evidence", "--write-baseline", "b2.json", *part]) == 2
         assert "records the whole run" in capsys.readouterr().err
+
+
+def test_a_known_finding_still_at_its_place_is_matched_before_a_new_equal_one_elsewhere() -> None:
+    known = finding(message="criterion is vague")._replace(pointer="/stages/1/criteria/0")
+    new = known._replace(pointer="/stages/0/criteria/1", line=2)  # earlier in the file, same message
+    assert known_in(result(new, known), entries(known)).findings == (new,)

@@ -223,7 +223,10 @@ _SHOWN_SCHEMA = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
 
 
 def _nothing_checked(connection: sqlite3.Connection, display_path: str) -> Finding:
-    """CK004 on a store without a row to check: how many rows it has, and the contracts they claim."""
+    """CK004 on a store without a row to check: how many rows it has, and the contracts they claim
+    (a name shaped like a secret is not shown)."""
+    from pytest_handoff.rules.secrets import may_hold_secrets
+
     counts = connection.execute(
         "SELECT schema, COUNT(*) FROM records GROUP BY schema ORDER BY COUNT(*) DESC, schema"
     ).fetchall()
@@ -231,7 +234,7 @@ def _nothing_checked(connection: sqlite3.Connection, display_path: str) -> Findi
     named = [
         f"{schema}: {count:,}"
         for schema, count in counts[:3]
-        if isinstance(schema, str) and _SHOWN_SCHEMA.fullmatch(schema)
+        if isinstance(schema, str) and _SHOWN_SCHEMA.fullmatch(schema) and not may_hold_secrets(schema)
     ]
     claimed = f" ({', '.join(named)}{', …' if len(counts) > len(named) else ''})" if named else ""
     message = (
