@@ -298,18 +298,9 @@ def respond_to_bash(payload: Mapping[str, Any], started: float) -> dict[str, Any
     here = session_folder(cwd, root)
     handoffs = Handoffs(hook_run(root))
     files = written_handoffs(command, here, handoffs, started - ran_for(payload) - SLACK)
-    if not files:
+    reason = _reason_after(files, handoffs, root, "this Bash command")
+    if reason is None:
         return None
-    errors = errors_of(check_handoffs(files, handoffs.run))
-    if not errors:
-        return None
-    several = len(files) != 1
-    reason = findings_reason(
-        errors,
-        f"handoff-lint: after this Bash command, {named_files(files, root)} break{'s' * (not several)} "
-        f"{contracts(len(errors))}. Fix each one below in the file{'s' * several}:",
-        [masked_display(path, root) for path in files],
-    )
     if payload.get("hook_event_name") == "PostToolUseFailure":
         return {"hookSpecificOutput": {"hookEventName": "PostToolUseFailure", "additionalContext": reason}}
     return {"decision": "block", "reason": reason}
@@ -367,16 +358,21 @@ def respond_to_patch(payload: Mapping[str, Any]) -> dict[str, Any] | None:
     handoffs = Handoffs(hook_run(root))
     written = placed((("", path) for path in patch_paths(command).written), session_folder(cwd, root))
     files = list(dict.fromkeys(path for path in written if handoffs.claims(path) and handoffs.on_disk(path)))
+    reason = _reason_after(files, handoffs, root, "this patch")
+    return None if reason is None else {"decision": "block", "reason": reason}
+
+
+def _reason_after(files: list[Path], handoffs: Handoffs, root: Path, what: str) -> str | None:
+    """What the agent is told after ``what`` wrote ``files``: their errors, or None when none has any."""
     if not files:
         return None
     errors = errors_of(check_handoffs(files, handoffs.run))
     if not errors:
         return None
     several = len(files) != 1
-    reason = findings_reason(
+    return findings_reason(
         errors,
-        f"handoff-lint: after this patch, {named_files(files, root)} break{'s' * (not several)} "
+        f"handoff-lint: after {what}, {named_files(files, root)} break{'s' * (not several)} "
         f"{contracts(len(errors))}. Fix each one below in the file{'s' * several}:",
         [masked_display(path, root) for path in files],
     )
-    return {"decision": "block", "reason": reason}

@@ -194,10 +194,10 @@ def lint(argv: list[str], *, claims: bool = False) -> int:
 
         named, deleted = changed_handoffs(options.changed_since, run)
         if not named and not deleted:
-            print(
-                f"handoff-lint: no handoff changed since {_shown(ValueError(options.changed_since))}",
-                file=sys.stderr,
-            )
+            from pytest_handoff.values.boundary import inert
+
+            base = inert(options.changed_since, opens_line=False)
+            print(f"handoff-lint: no handoff changed since {base}", file=sys.stderr)
             return 0
     settings, registry = run.settings, run.registry
     cache = None

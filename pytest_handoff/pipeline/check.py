@@ -141,14 +141,14 @@ ResultParts = tuple[
     tuple[Stamp, ...],
     "str | None",
     GroupNames,
-    "tuple[int, tuple[Any, ...], int]",  # claims judged, session claims, findings a baseline knew
+    "tuple[int, tuple[Any, ...]]",  # claims judged, session claims
 ]
 
 
 def parts_of(result: GroupResult) -> ResultParts:
     """What :func:`from_parts` needs, besides the ref, to make ``result`` again."""
     names = (dict(result.shown_paths), result.masked_id)
-    evidence = (result.claims_judged, result.session_claims, result.baselined)
+    evidence = (result.claims_judged, result.session_claims)
     return (
         result.findings,
         result.notes,
@@ -162,13 +162,11 @@ def parts_of(result: GroupResult) -> ResultParts:
 
 def from_parts(ref: GroupRef, parts: ResultParts, registry: Registry, root: Path) -> GroupResult:
     """The result of ``ref`` that :func:`parts_of` took apart."""
-    findings, notes, sources, stamps, key, names, (judged, session, baselined) = parts
+    findings, notes, sources, stamps, key, names, (judged, session) = parts
     made = result_of(
         ref, registry.profile(ref.profile), root, findings, notes, sources, stamps, cache_key=key, names=names
     )
-    if judged or session or baselined:
-        return made._replace(claims_judged=judged, session_claims=session, baselined=baselined)
-    return made
+    return made._replace(claims_judged=judged, session_claims=session) if judged or session else made
 
 
 def group_names(ref: GroupRef, displays: Sequence[str]) -> GroupNames:

@@ -26,7 +26,7 @@ def deleted_files() -> list[Path]:
     start, end = os.environ.get("PRE_COMMIT_FROM_REF"), os.environ.get("PRE_COMMIT_TO_REF")
     # As pre-commit compares a range: from the merge base, or the two ends when there is none.
     ranges = [[f"{start}...{end}"], [f"{start}..{end}"]] if start and end else [["--cached"]]
-    return _diff(ranges, "D")
+    return [path for _, path in _diff(ranges, "D")]
 
 
 def changed_since(base: str) -> tuple[list[Path], list[Path]]:
@@ -37,8 +37,9 @@ def changed_since(base: str) -> tuple[list[Path], list[Path]]:
         raise GitError(f"not a revision: {base!r}")
     ranges = [[f"{base}...HEAD"], [f"{base}..HEAD"]]
     # And what is not committed yet (staged, changed in the tree, or new): a run before a commit.
-    changed = [*_diff(ranges, "ACMRT"), *_diff([["HEAD"]], "ACMRT"), *_untracked()]
-    deleted = [*_diff(ranges, "D"), *_diff([["HEAD"]], "D")]
+    found = [*_diff(ranges, "ACDMRT"), *_diff([["HEAD"]], "ACDMRT")]
+    changed = [*(path for status, path in found if status != "D"), *_untracked()]
+    deleted = [path for status, path in found if status == "D"]
     return list(dict.fromkeys(changed)), [p for p in dict.fromkeys(deleted) if p not in changed]
 
 
@@ -47,13 +48,19 @@ def _untracked() -> list[Path]:
     return [Path(os.fsdecode(name)) for name in done.out.split(b"\0") if name] if done.code == 0 else []
 
 
-def _diff(ranges: list[list[str]], kinds: str) -> list[Path]:
-    command = ["diff", "--name-only", "--no-renames", f"--diff-filter={kinds}", "-z"]
+def _diff(ranges: list[list[str]], kinds: str) -> list[tuple[str, Path]]:
+    """Each file the first range git can compare changed, of the ``kinds`` asked, with its status letter."""
+    command = ["diff", "--name-status", "--no-renames", f"--diff-filter={kinds}", "-z"]
     here = Path.cwd()
     for compared in ranges:
         done = run_git(here, [*command, *compared, "--relative", "--"])
         if done.code == 0:
-            return [Path(os.fsdecode(name)) for name in done.out.split(b"\0") if name]
+            fields = done.out.split(b"\0")
+            return [
+                (os.fsdecode(status), Path(os.fsdecode(name)))
+                for status, name in zip(fields[::2], fields[1::2], strict=False)
+                if name
+            ]
     if run_git(here, ["rev-parse", "--git-dir"]).code:
         raise GitError("git diff failed: not in a git repository")  # git diff would compare files instead
     raise GitError(f"git diff failed: {done.first_error_line()}")

@@ -118,13 +118,18 @@ def test_the_baseline_file_holds_paths_as_outputs_show_them_masked() -> None:
             '{"version": 1, "findings": [{"code": "A", "path": "b", "pointer": "", "message": "m", "count": 0}]}',
             "findings[0]",
         ),
+        ("[" * 100_000, "nests too deep"),
+        (
+            '{"version": 1, "findings": [{"code": "A", "path": "b", "pointer": "", "message": "m", "count": true}]}',
+            "findings[0]",
+        ),
     ],
 )
 def test_a_baseline_that_cannot_be_used_is_refused_with_its_place(
     tmp_path: Path, text: str, said: str
 ) -> None:
     (tmp_path / "b.json").write_text(text, encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"b\.json.*" + said.replace("[", r"\[").replace("]", r"\]")):
+    with pytest.raises(ConfigError, match=r"b\.json.*" + re.escape(said)):
         read_baseline(tmp_path / "b.json", "b.json")
 
 
@@ -247,24 +252,6 @@ def test_a_known_finding_whose_list_item_moved_up_is_still_known() -> None:
     old = finding(message="src/missing_004.py exists nowhere")._replace(pointer="/done/paths/4")
     moved = old._replace(pointer="/done/paths/3", line=9)
     assert known_in(result(moved), entries(old)).findings == ()
-
-
-@pytest.mark.parametrize(
-    ("text", "said"),
-    [
-        ("[" * 100_000, "nests too deep"),
-        (
-            '{"version": 1, "findings": [{"code": "A", "path": "b", "pointer": "", "message": "m", "count": true}]}',
-            "findings[0]",
-        ),
-    ],
-)
-def test_a_baseline_nested_too_deep_or_counting_with_a_boolean_is_refused(
-    tmp_path: Path, text: str, said: str
-) -> None:
-    (tmp_path / "b.json").write_text(text, encoding="utf-8")
-    with pytest.raises(ConfigError, match=re.escape(said)):
-        read_baseline(tmp_path / "b.json", "b.json")
 
 
 def test_a_baseline_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
