@@ -349,20 +349,26 @@ def test_collected_chains_are_checked_together_on_the_configured_processes(
     add_other_chain(pytester)
     break_review(sample_chain)
     monkeypatch.setattr(engine, "PARALLEL_THRESHOLD", 2)  # so two chains go to the process pool
-    batches: list[tuple[int, int | None]] = []
-    check_groups = engine.check_groups
+    batches: list[tuple[str, int, int | None]] = []
+    check_groups, start_checks = engine.check_groups, engine.start_checks
 
-    def recording(refs: list[Any], *args: Any, **kwargs: Any) -> Any:
-        batches.append((len(refs), kwargs.get("jobs")))
+    def recording_after(refs: list[Any], *args: Any, **kwargs: Any) -> Any:
+        batches.append(("after collection", len(refs), kwargs.get("jobs")))
         return check_groups(refs, *args, **kwargs)
 
-    monkeypatch.setattr(engine, "check_groups", recording)
+    def recording_early(refs: list[Any], *args: Any, **kwargs: Any) -> Any:
+        batches.append(("while collecting", len(refs), kwargs.get("jobs")))
+        return start_checks(refs, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "check_groups", recording_after)
+    monkeypatch.setattr(engine, "start_checks", recording_early)
     for jobs in (1, 2):
         pytester.makeini(f"[pytest]\nhandoff_jobs = {jobs}\n")
         result = run_handoffs()
         result.assert_outcomes(passed=1, failed=1)
         result.stdout.fnmatch_lines(["*04-review-agent.json:*: NR307 token-total*"])
-    assert batches == [(2, 1), (2, 2)]
+    # One process checks after collection; two start checking on workers as collection starts.
+    assert batches == [("after collection", 2, 1), ("while collecting", 2, 2)]
 
 
 def test_collect_only_checks_no_chain(

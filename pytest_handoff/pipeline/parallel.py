@@ -9,7 +9,7 @@ from __future__ import annotations
 import _thread
 import gc
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,6 +20,8 @@ from pytest_handoff.values.groups import ExtraCheck, GroupRef, GroupResult
 from pytest_handoff.values.settings import Settings
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
+
     from pytest_handoff.pipeline.cache import ResultCache
     from pytest_handoff.values.view_model import ChainView
 
@@ -56,10 +58,46 @@ def check_groups(
     reads and hashes, and only the chains that changed go to the workers. An empty
     cache is not asked (the workers hash what they check).
     """
+    checking = _start_checks(
+        refs,
+        settings,
+        root,
+        extra_checks,
+        cache,
+        jobs,
+        progress,
+        registry=registry,
+        summarise=summarise,
+    )
+    return checking.results()
+
+
+def forks_for(count: int, jobs: int | None) -> bool:
+    """Whether :func:`start_checks` would check ``count`` chains on forked workers (before the cache
+    is asked): enough chains, more than one process allowed, and a platform that forks."""
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    return workers >= 2 and count >= PARALLEL_THRESHOLD and _forks()
+
+
+def _start_checks(
+    refs: Sequence[GroupRef],
+    settings: Settings,
+    root: Path,
+    extra_checks: Sequence[ExtraCheck] = (),
+    cache: ResultCache | None = None,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+    *,
+    registry: Registry,
+    summarise: bool = False,
+) -> Checking:
+    """Start checking every chain (see :func:`check_groups`) and return at once when they go to
+    forked workers: their results are then collected as they are asked for (:class:`Checking`),
+    while this process does other work (pytest collects its items meanwhile). Fewer chains are
+    checked here, before this returns."""
     links: dict[str, bool] = {}  # which folders are symbolic links, looked up once a run
     told = progress or _no_progress
     told(refs, None)
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
 
     def here(ref: GroupRef, extra: Sequence[ExtraCheck] = ()) -> GroupResult:
         """One group checked in this process, and told."""
@@ -68,9 +106,9 @@ def check_groups(
         )
         return _told(result, refs, told)
 
-    if workers < 2 or len(refs) < PARALLEL_THRESHOLD or extra_checks or not _forks():
+    if extra_checks or not forks_for(len(refs), jobs):
         with rarer_collections():
-            return [here(ref, extra_checks) for ref in refs]
+            return Checking(refs, [here(ref, extra_checks) for ref in refs])
     results: list[GroupResult | None] = (
         [cached_result(ref, settings, root, cache, registry=registry, links=links) for ref in refs]
         if cache is not None and not cache.empty and not summarise
@@ -84,7 +122,7 @@ def check_groups(
         with rarer_collections():
             for index in todo:
                 results[index] = here(refs[index])
-        return [result for result in results if result is not None]
+        return Checking(refs, results)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial
@@ -94,8 +132,9 @@ def check_groups(
 
         prepare_git(root)
 
-    check = partial(_check_forked, settings=settings, root=root, cache=cache, summarise=summarise)
-    # The workers are forked when the tasks are submitted, and inherit the chains through the
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    check = partial(_check_chunk, settings=settings, root=root, cache=cache, summarise=summarise)
+    # The workers are forked when the first task is submitted, and inherit the chains through the
     # initializer's arguments (never pickled with fork): tasks are indices, and results come
     # back without their ref (unpickling paths costs more than checking some rules).
     pool = ProcessPoolExecutor(
@@ -104,7 +143,9 @@ def check_groups(
         initializer=_receive_refs,
         initargs=(refs, registry),
     )
-    with pool:
+    size = max(1, len(todo) // (workers * 8))
+    chunks = [todo[start : start + size] for start in range(0, len(todo), size)]
+    try:
         with _FORK_LOCK:  # gc.freeze is process-wide: one forking caller at a time
             # Objects the workers inherit stay out of their garbage collections, which would
             # otherwise walk (and so copy) every inherited page. A host's own freeze is left as is.
@@ -112,18 +153,82 @@ def check_groups(
             if freeze:
                 gc.freeze()
             try:
-                computed = pool.map(check, todo, chunksize=max(1, len(todo) // (workers * 8)))
+                futures = [pool.submit(check, chunk) for chunk in chunks]
             finally:
                 if freeze:
                     gc.unfreeze()
-        for index, (parts, view) in zip(todo, computed, strict=True):
-            results[index] = from_parts(refs[index], parts, registry, root)._replace(view=view)
-            told(refs, refs[index])
-            # The workers' copies of the cache are gone: record what they computed here.
-            findings, notes, sources, stamps, key, *_ = parts
-            if cache is not None and key is not None:
-                cache.put(key, findings, notes, sources, stamps)
-    return [result for result in results if result is not None]
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+
+    def arrived(index: int, parts: ResultParts, view: ChainView | None) -> GroupResult:
+        result = from_parts(refs[index], parts, registry, root)._replace(view=view)
+        told(refs, refs[index])
+        # The workers' copies of the cache are gone: record what they computed here.
+        findings, notes, sources, stamps, key, *_ = parts
+        if cache is not None and key is not None:
+            cache.put(key, findings, notes, sources, stamps)
+        return result
+
+    return Checking(refs, results, list(zip(chunks, futures, strict=True)), pool, arrived)
+
+
+#: What pytest calls to start checking as collection starts (check_groups calls the same).
+start_checks = _start_checks
+
+
+class Checking:
+    """Chains being checked: each result once it is there, in the order of the chains.
+
+    Results computed on workers arrive a chunk at a time; asking for one waits for its chunk
+    (and raises what checking it raised). :meth:`close` ends the workers.
+    """
+
+    def __init__(
+        self,
+        refs: Sequence[GroupRef],
+        results: list[GroupResult | None],
+        chunks: Sequence[tuple[list[int], Future[list[tuple[ResultParts, ChainView | None]]]]] = (),
+        pool: Executor | None = None,
+        arrived: Callable[[int, ResultParts, ChainView | None], GroupResult] | None = None,
+    ) -> None:
+        self.refs = refs
+        self._results = results
+        self._chunks = chunks
+        self._chunk_of = {index: number for number, (indices, _) in enumerate(chunks) for index in indices}
+        self._pool = pool
+        self._arrived = arrived
+
+    def result(self, index: int) -> GroupResult:
+        """The result of chain ``index``, waiting for it if it is being checked."""
+        found = self._results[index]
+        if found is None:
+            assert self._arrived is not None  # a chain without a result is in a chunk
+            indices, future = self._chunks[self._chunk_of[index]]
+            for at, (parts, view) in zip(indices, future.result(), strict=True):
+                self._results[at] = self._arrived(at, parts, view)
+            found = self._results[index]
+            assert found is not None
+        return found
+
+    def results(self) -> list[GroupResult]:
+        """Every result, in order, once all are there; the workers are ended."""
+        try:
+            return [self.result(index) for index in range(len(self.refs))]
+        finally:
+            self.close()
+
+    def keep_only(self, wanted: Collection[int]) -> None:
+        """Cancel the chunks not yet started that hold none of the ``wanted`` chains."""
+        for indices, future in self._chunks:
+            if not any(index in wanted for index in indices):
+                future.cancel()
+
+    def close(self) -> None:
+        """End the workers (chunks not started are cancelled); results already there are kept."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
 
 def _forks() -> bool:
@@ -188,19 +293,22 @@ def _receive_refs(refs: Sequence[GroupRef], registry: Registry) -> None:
     gc.set_threshold(_rarer(gc.get_threshold()[0]))  # see rarer_collections
 
 
-def _check_forked(
-    index: int, *, settings: Settings, root: Path, cache: ResultCache | None, summarise: bool
-) -> tuple[ResultParts, ChainView | None]:
+def _check_chunk(
+    indices: list[int], *, settings: Settings, root: Path, cache: ResultCache | None, summarise: bool
+) -> list[tuple[ResultParts, ChainView | None]]:
     registry = _FORKED_REGISTRY
     assert registry is not None  # set by _receive_refs, which runs first in every worker
-    result = check_group(
-        _FORKED_REFS[index],
-        settings,
-        root,
-        (),
-        cache,
-        registry=registry,
-        links=_FORKED_LINKS,
-        summarise=summarise,
-    )
-    return parts_of(result), result.view
+    found = []
+    for index in indices:
+        result = check_group(
+            _FORKED_REFS[index],
+            settings,
+            root,
+            (),
+            cache,
+            registry=registry,
+            links=_FORKED_LINKS,
+            summarise=summarise,
+        )
+        found.append((parts_of(result), result.view))
+    return found

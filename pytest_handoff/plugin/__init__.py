@@ -237,7 +237,8 @@ def _collection(config: pytest.Config) -> Collection | None:
     if settings is None:
         return None
     if COLLECTION_KEY not in config.stash:
-        from pytest_handoff.plugin.items import handoff_arguments, initial_paths, place
+        from pytest_handoff.plugin.early import start
+        from pytest_handoff.plugin.items import handoff_arguments, initial_paths, place, result_cache, stamps
 
         run = config.stash[RUN_KEY]
         root = config.rootpath
@@ -247,6 +248,8 @@ def _collection(config: pytest.Config) -> Collection | None:
         whole = given == [root]
         found = run.discover([]) if whole else run.discover(paths) if paths else _nothing()
         config.stash[COLLECTION_KEY] = place(found, root, run.registry)
+        # Checking starts now, while pytest collects (plugin.early).
+        start(config, found.groups, _jobs(config), partial(result_cache, config), stamps)
     return config.stash[COLLECTION_KEY]
 
 
@@ -356,16 +359,23 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
     """Check the collected groups (or ``share``'s of them) and keep the results for the items."""
     config = session.config
     settings = config.stash.get(SETTINGS_KEY, None)
-    if (
-        settings is None
-        or config.option.collectonly
-        or config.hook.pytest_handoff_check_chain.get_hookimpls()
-    ):
+    if settings is None:
+        return
+    from pytest_handoff.plugin.early import EARLY_KEY
+
+    early = config.stash.get(EARLY_KEY, None)
+    if config.option.collectonly or config.hook.pytest_handoff_check_chain.get_hookimpls():
+        if early is not None:  # a conftest collected since brought a chain hook: items check their groups
+            early.close()
+            del config.stash[EARLY_KEY]
         return
     from pytest_handoff.plugin.items import ChainItem, result_cache, stamps
 
     refs = [item.ref for item in session.items if isinstance(item, ChainItem)]
     refs = list({ref.paths: ref for ref in refs}.values())  # a group once, in collection order
+    if early is not None:  # checking since collection started: items wait for their own groups
+        early.keep_only(refs)
+        return
     if not refs:
         return
     from pytest_handoff.pipeline.parallel import check_groups

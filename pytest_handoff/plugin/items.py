@@ -28,6 +28,7 @@ from pytest_handoff.plugin.base import (
     Stamps,
 )
 from pytest_handoff.plugin.collection import Collection, Placed
+from pytest_handoff.plugin.early import EARLY_KEY
 from pytest_handoff.read.files import display_path_for
 from pytest_handoff.rules.secrets import may_hold_secrets
 from pytest_handoff.values.boundary import inert
@@ -275,6 +276,9 @@ class ChainItem(pytest.Item):
         root = self.config.rootpath
         known = self.config.stash.get(PREFETCHED_KEY, {})
         prefetched = known.get(self.ref.paths)
+        early = self.config.stash.get(EARLY_KEY, None)
+        if prefetched is None and early is not None:  # checked since collection started
+            prefetched = early.get(self.ref.paths)
         read_others = self.config.stash.get(OTHER_SHARES_KEY, None)
         if prefetched is None and read_others is not None:  # another xdist worker checked this group
             del self.config.stash[OTHER_SHARES_KEY]

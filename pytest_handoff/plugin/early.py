@@ -1,0 +1,90 @@
+"""Checking the groups while pytest collects: the workers start when discovery has found the
+groups, and each item waits only for its own group's result.
+
+pytest builds its items after discovery (one per group, and the project's own tests), then runs
+them. Checking many groups goes to forked workers anyway (:mod:`pytest_handoff.pipeline.parallel`):
+started at the first collection hook, they check while pytest collects and runs the items before
+them, instead of after collection with pytest waiting. Only a main process starts early (an xdist
+worker checks its share in its own process), and only where the groups would go to workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pytest_handoff.plugin.base import RUN_KEY, SETTINGS_KEY, Stamps
+
+if TYPE_CHECKING:
+    from pytest_handoff.pipeline.cache import ResultCache
+    from pytest_handoff.pipeline.parallel import Checking
+    from pytest_handoff.values.groups import GroupRef, GroupResult
+
+#: The groups being checked since collection started (only where they go to forked workers).
+EARLY_KEY = pytest.StashKey["EarlyChecks"]()
+
+
+class EarlyChecks:
+    """Groups checked on workers since collection started: each result once its item asks."""
+
+    def __init__(self, checking: Checking, stamped: dict[tuple[Path, ...], Stamps]) -> None:
+        self.checking = checking
+        self.stamped = stamped  # before reading: a file a test changes later is seen as changed
+        self._index = {ref.paths: index for index, ref in enumerate(checking.refs)}
+
+    def keep_only(self, refs: list[GroupRef]) -> None:
+        """Only these groups were collected: chunks holding none of them and not started are dropped."""
+        self.checking.keep_only({self._index[ref.paths] for ref in refs if ref.paths in self._index})
+
+    def get(self, paths: tuple[Path, ...]) -> tuple[Stamps, GroupResult] | None:
+        """The result of the group of ``paths``, waiting for it; None when it was not checked
+        early or its checking failed (the item then checks the group itself, as it reports)."""
+        index = self._index.get(paths)
+        if index is None:
+            return None
+        try:
+            return self.stamped[paths], self.checking.result(index)
+        except Exception:  # a rule that raises, a worker that died, a chunk cancelled
+            return None
+
+    def close(self) -> None:
+        self.checking.close()
+
+
+def start(
+    config: pytest.Config,
+    refs: tuple[GroupRef, ...],
+    jobs: int | None,
+    cache: Callable[[], ResultCache | None],
+    stamps: Callable[[tuple[Path, ...]], Stamps],
+) -> None:
+    """Start checking ``refs`` on workers now, when there are enough of them and nothing asks
+    to check them in this process (collect-only, a project's own chain hook). ``cache`` gives the
+    run's result cache; ``stamps`` stamps a group's files."""
+    from pytest_handoff.pipeline import parallel
+
+    if (
+        config.option.collectonly
+        or hasattr(config, "workerinput")
+        or config.hook.pytest_handoff_check_chain.get_hookimpls()
+        or not parallel.forks_for(len(refs), jobs)
+    ):
+        return
+    stamped = {ref.paths: stamps(ref.paths) for ref in refs}
+    try:
+        checking = parallel.start_checks(
+            list(refs),
+            config.stash[SETTINGS_KEY],
+            config.rootpath,
+            cache=cache(),
+            jobs=jobs,
+            registry=config.stash[RUN_KEY].registry,
+        )
+    except Exception:  # the groups are checked after collection, as without an early start
+        return
+    early = EarlyChecks(checking, stamped)
+    config.stash[EARLY_KEY] = early
+    config.add_cleanup(early.close)

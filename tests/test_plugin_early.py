@@ -1,0 +1,138 @@
+"""``pytest --handoffs`` starts checking the chains on workers when collection starts, and each
+item waits only for its own chain: the findings are those of checking after collection."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.conftest import CHAIN_ID, OTHER_CHAIN, OTHER_CHAIN_ID, ChainFolder, copy_chain
+
+Run = Callable[..., pytest.RunResult]
+REVIEW = "04-review-agent.json"
+THIRD_CHAIN_ID = "20261104-101500"
+
+
+@pytest.fixture
+def three_chains(
+    sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> ChainFolder:
+    """Three chains, enough for the process pool (its threshold lowered), the sample one broken (NR307)."""
+    from pytest_handoff.pipeline import parallel
+
+    for group_id in (OTHER_CHAIN_ID, THIRD_CHAIN_ID):
+        copy_chain(OTHER_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / group_id)
+    sample_chain.edit(REVIEW, lambda d: d.update(total_tokens=10))
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 2)
+    return sample_chain
+
+
+@pytest.fixture
+def early_starts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many chains each early start was given (one entry per start)."""
+    from pytest_handoff.pipeline import parallel
+
+    started: list[int] = []
+    start_checks = parallel.start_checks
+
+    def recording(refs: list[Any], *args: Any, **kwargs: Any) -> Any:
+        started.append(len(refs))
+        return start_checks(refs, *args, **kwargs)
+
+    monkeypatch.setattr(parallel, "start_checks", recording)
+    return started
+
+
+def failures(result: pytest.RunResult) -> list[str]:
+    """The finding lines of the run's failure reports."""
+    return sorted(line for line in result.outlines if ": NR" in line or ": HS" in line)
+
+
+def test_chains_checked_while_collecting_give_the_findings_of_checking_after_collection(
+    three_chains: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, early_starts: list[int]
+) -> None:
+    pytester.makeini("[pytest]\nhandoff_jobs = 1\n")
+    after = run_handoffs()
+    assert early_starts == []  # one process: checked after collection, as before
+    pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
+    early = run_handoffs()
+    assert early_starts == [3]
+    after.assert_outcomes(passed=2, failed=1)
+    early.assert_outcomes(passed=2, failed=1)
+    assert failures(early) == failures(after)
+    assert any("NR307" in line for line in failures(early))
+
+
+def test_a_handoff_a_test_rewrites_after_checking_started_is_checked_as_it_is_then(
+    sample_chain: ChainFolder,
+    pytester: pytest.Pytester,
+    run_handoffs: Run,
+    early_starts: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pytest_handoff.pipeline import parallel
+
+    for group_id in (OTHER_CHAIN_ID, THIRD_CHAIN_ID):
+        copy_chain(OTHER_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / group_id)
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 2)
+    pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
+    pytester.makepyfile(
+        test_pipeline=f"""
+        import json, pathlib
+
+        def test_the_pipeline_writes_a_handoff():
+            path = pathlib.Path({str(sample_chain.path(REVIEW))!r})
+            data = json.loads(path.read_text())
+            data["total_tokens"] = 10
+            path.write_text(json.dumps(data, indent=2))
+        """
+    )
+    result = run_handoffs("test_pipeline.py", ".neuralrelay")
+    assert early_starts == [3]  # checked while collecting, with the review as it was then
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines([f"FAILED .neuralrelay/handoffs/{CHAIN_ID}*"])
+    result.stdout.fnmatch_lines(["*04-review-agent.json:*: NR307 token-total*"])
+
+
+def test_deselected_chains_are_neither_reported_nor_waited_for(
+    three_chains: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, early_starts: list[int]
+) -> None:
+    pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
+    result = run_handoffs("-k", OTHER_CHAIN_ID)
+    result.assert_outcomes(passed=1, deselected=2)
+    assert early_starts == [3]
+
+
+def test_collect_only_starts_no_checking(
+    three_chains: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_handoff.pipeline import check, parallel
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a chain was checked")
+
+    for module, name in ((parallel, "start_checks"), (parallel, "check_groups"), (check, "check_group")):
+        monkeypatch.setattr(module, name, fail)
+    pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
+    result = run_handoffs("--collect-only", "-q")
+    result.stdout.fnmatch_lines(["3 tests collected*"])
+
+
+def test_a_chain_hook_in_the_projects_conftest_leaves_checking_to_the_items(
+    three_chains: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, early_starts: list[int]
+) -> None:
+    pytester.makeconftest(
+        """
+        def pytest_handoff_check_chain(chain, settings):
+            if chain.chain_id == "20261104-101500":
+                return chain.hit(chain.documents[0], "", "a project rule says no")
+            return None
+        """
+    )
+    pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
+    result = run_handoffs()
+    assert early_starts == []  # the hook runs with each item, in this process
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(["*a project rule says no*"])
