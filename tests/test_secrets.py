@@ -313,6 +313,53 @@ def test_hx001_leaves_identifiers_under_other_keys_ending_in_key_alone(name: str
     assert list(find_secrets(f"{name} = {_random_key(32, 1)}")) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GET /v1/items?next_page_token={value}&limit=50",
+        '"nextPageToken": "{value}"',
+        "NextToken={value}",
+        "page_token: {value}",
+        "continuation_token={value}",
+        '"syncToken": "{value}"',
+        "resume_token = {value}",
+    ],
+)
+def test_hx001_leaves_pagination_and_continuation_tokens_alone(text: str) -> None:
+    # A position in a listing, handed to anyone who pages: a log line full of them is no leak.
+    assert list(find_secrets(text.format(value=_random_key(32, 1)))) == []
+
+
+@pytest.mark.parametrize("name", ["nextPageToken", "next_token", "page_tokens"])
+def test_hx001_leaves_a_pagination_token_under_its_own_key_alone(name: str) -> None:
+    assert list(find_secrets(_random_key(32, 1), name)) == []
+
+
+@pytest.mark.parametrize("name", ["access_token", "refresh_token", "session_token", "csrf_token", "id_token"])
+def test_hx001_still_finds_credentials_named_token(name: str) -> None:
+    value = _random_key(32, 1)
+    assert list(find_secrets(f"{name}={value}")) == [(f"value of {name!r}", value)]
+    assert list(find_secrets(value, name)) == [(f"value of {name!r}", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "postgresql://app:changeme_postgres_password@localhost:5432/app",
+        "DB_PASSWORD=change-me-in-production",
+        "password: replace_me_with_the_real_one",
+        "ADMIN_PASSWORD=CHANGEME_please",
+    ],
+)
+def test_hx001_reads_a_changeme_default_followed_by_words_as_a_placeholder(text: str) -> None:
+    assert list(find_secrets(text)) == []
+
+
+def test_hx001_still_finds_a_random_value_after_a_changeme_prefix() -> None:
+    value = "changeme_" + _random_key(24, 2)
+    assert list(find_secrets(f"api_key={value}")) == [("value of 'api_key'", value)]
+
+
 def test_hx001_reports_a_whole_stripe_or_api_key_before_an_ellipsis() -> None:
     stripe = "sk_live_51" + _random_key(97, 2)
     api = "sk-" + _random_key(48, 3)

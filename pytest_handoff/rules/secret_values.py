@@ -18,7 +18,9 @@ KEY_NAME = (
     r"|(?:signing|encryption|master|hmac)[_-]?key)"
 )
 PLACEHOLDER = (
-    r"(?i)^(?:x+|\*+|\.+|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|redacted|changeme|example\w*|your[_-]\w+)$"
+    r"(?i)^(?:x+|\*+|\.+|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|redacted|example\w*|your[_-]\w+"
+    # A default asking to be replaced, also followed by words: changeme_postgres_password.
+    r"|(?:change|replace)[_-]?me(?:[_-](?-i:[a-z]+))*)$"
 )
 
 
@@ -89,6 +91,18 @@ def _reads(part: str) -> bool:
         or bool(_VERSION.fullmatch(part))
         or part.lower() in _ABBREVIATIONS
     )
+
+
+#: Tokens that say where a listing goes on (``next_page_token``, ``NextToken``, ``syncToken``,
+#: ``resume_token``): a position in someone's data, handed to anyone who pages, not a credential.
+_PAGINATION_TOKEN = re.compile(
+    r"(?i)(?:page|next|continuation|pagination|sync|resume|resumption)[_-]?tokens?$"
+)
+
+
+def is_pagination_token(key: str) -> bool:
+    """True for the name of a pagination or continuation token (see :data:`_PAGINATION_TOKEN`)."""
+    return _PAGINATION_TOKEN.search(key) is not None
 
 
 def named_not_given(key: str, value: str) -> bool:

@@ -16,6 +16,7 @@ from pytest_handoff.places.pointers import pointer_join
 from pytest_handoff.rules.secret_values import (
     KEY_NAME,
     is_documented_example,
+    is_pagination_token,
     looks_random,
     named_not_given,
     url_placeholder,
@@ -235,6 +236,7 @@ def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
         found = match.group(2).rstrip(".!?")
         if (
             looks_random(found)
+            and not is_pagination_token(match.group(1))
             and not is_documented_example(found)
             and not named_not_given(match.group(1), found)
         ):
@@ -244,6 +246,7 @@ def find_secrets(text: str, key: str = "") -> Iterator[tuple[str, str]]:
         key
         and re.search(KEY_NAME, key)
         and not _ABOUT_A_SECRET.search(key)
+        and not is_pagination_token(key)
         and looks_random(value)
         and not is_documented_example(value)
         and not named_not_given(key, value)
@@ -359,8 +362,9 @@ def check_no_secrets(chain: Group, settings: Settings) -> Iterator[Hit]:
     blocks, cloud and VCS tokens (AWS, GitHub, GitLab, Slack, Google, Stripe, `sk-` API keys),
     JSON Web Tokens, passwords in URLs, Slack and Discord webhook URLs, and long high-entropy values
     assigned to key-like names (`api_key=…`, `SECRET_KEY=…`, `"client_secret": "…"`; not
-    `primary_key` or `sort_key`). The finding shows only a masked form. A key's name
-    alone never makes a path or a file name a secret (`"design_tokens": "phases/01-auth/design-tokens.jsonl"`),
+    `primary_key` or `sort_key`, nor a pagination token such as `next_page_token`). The finding
+    shows only a masked form. A key's name alone never makes a path or a file name a secret
+    (`"design_tokens": "phases/01-auth/design-tokens.jsonl"`),
     and credentials vendors publish as examples (AWS's `AKIAIOSFODNN7EXAMPLE` and its secret
     ending in `EXAMPLEKEY`) are not secrets, as common secret scanners treat them.
 
