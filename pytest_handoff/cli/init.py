@@ -102,22 +102,25 @@ def init(argv: list[str]) -> int:
     shown = os.path.relpath(target)
     before = _read_settings(target, root, shown)
     blocks = codex_blocks(command) if options.host == "codex" else hook_blocks(command, patterns)
+    current = json.loads(before) if before else None
     try:
-        after = merged(json.loads(before) if before else {}, blocks)
+        after = merged(current or {}, blocks)
     except SettingsShape as error:
         raise UsageError(f"{shown}: {error}; fix it by hand, then run init again") from None
     text = json.dumps(after, indent=2, ensure_ascii=False) + "\n"
+    # The same settings, however the file is laid out: a file formatted by hand is not rewritten.
+    up_to_date = current == after
 
     if options.print:  # the blocks only: the rest of the file may hold secrets (an env table)
         sys.stdout.write(json.dumps({"hooks": blocks}, indent=2, ensure_ascii=False) + "\n")
         return 0
     if options.check:
-        if before == text:
+        if up_to_date:
             print(f"{shown}: up to date")
             return 0
         print(f"{shown}: not what 'handoff-lint init {options.host}' writes now; run it again")
         return 1
-    if before == text:
+    if up_to_date:
         print(f"{shown}: up to date, nothing written")
     else:
         _write(target, text)

@@ -217,6 +217,21 @@ def test_init_claude_check_says_when_the_globs_changed_since(
     assert (git_project / ".claude" / "settings.json").read_text(encoding="utf-8") == before
 
 
+def test_init_claude_takes_a_settings_file_formatted_by_hand_as_up_to_date(
+    git_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["init", "claude"]) == 0
+    path = git_project / ".claude" / "settings.json"
+    compact = json.dumps(json.loads(path.read_text(encoding="utf-8")), separators=(",", ":"))
+    path.write_text(compact, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["init", "claude", "--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
+    assert main(["init", "claude"]) == 0
+    assert "up to date, nothing written" in capsys.readouterr().out
+    assert path.read_text(encoding="utf-8") == compact  # its layout is the user's
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [
