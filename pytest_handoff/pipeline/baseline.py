@@ -48,11 +48,16 @@ def key_of(finding: Finding, shown_paths: Mapping[str, str]) -> Key:
     return (finding.code, path, finding.pointer, without_lines(finding.message))
 
 
+# A list position a message names: "already used by item 1", "(already confirmed[0])".
+_NAMED_POSITION = re.compile(r"(?<=\[)\d+(?=\])|(?<=\bitem )\d+\b")
+
+
 def _moved(key: Key) -> Key:
-    """``key`` with the list positions of its pointer read as ``/*``: how a finding whose item
-    moved up or down its list is still known (the message tells the items apart)."""
+    """``key`` with the list positions of its pointer read as ``/*``, and those its message names
+    as ``*``: how a finding whose item moved up or down its list is still known (the rest of the
+    message tells the items apart)."""
     code, path, pointer, message = key
-    return (code, path, _POSITION.sub("/*", pointer), message)
+    return (code, path, _POSITION.sub("/*", pointer), _NAMED_POSITION.sub("*", message))
 
 
 def known_in(result: GroupResult, baseline: Mapping[Key, int]) -> GroupResult:

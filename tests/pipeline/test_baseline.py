@@ -254,6 +254,33 @@ def test_a_known_finding_whose_list_item_moved_up_is_still_known() -> None:
     assert known_in(result(moved), entries(old)).findings == ()
 
 
+@pytest.mark.parametrize(
+    ("was", "now"),
+    [
+        ("item id 'T-3' is already used by item 1", "item id 'T-3' is already used by item 0"),
+        (
+            "classified again as falsified (already confirmed[2])",
+            "classified again as falsified (already confirmed[1])",
+        ),
+    ],
+)
+def test_a_known_finding_whose_message_names_a_list_position_that_moved_is_still_known(
+    was: str, now: str
+) -> None:
+    # RL204, NR302: an earlier item went, so the item named and the finding's own item moved up.
+    old = finding(code="RL204", message=was)._replace(pointer="/items/4/id")
+    moved = old._replace(message=now, pointer="/items/3/id", line=8)
+    assert known_in(result(moved), entries(old)).findings == ()
+
+
+def test_a_message_naming_another_item_at_the_same_place_is_new() -> None:
+    old = finding(code="RL204", message="item id 'T-3' is already used by item 1")._replace(
+        pointer="/items/4/id"
+    )
+    other = old._replace(message="item id 'T-9' is already used by item 1")
+    assert known_in(result(other), entries(old)).findings == (other,)
+
+
 def test_a_baseline_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     (tmp_path / "b.json").write_text('\ufeff{"version": 1, "findings": []}', encoding="utf-8")
     assert read_baseline(tmp_path / "b.json", "b.json") == {}
