@@ -136,3 +136,22 @@ def test_a_chain_hook_in_the_projects_conftest_leaves_checking_to_the_items(
     assert early_starts == []  # the hook runs with each item, in this process
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines(["*a project rule says no*"])
+
+
+def test_the_projects_own_tests_run_after_the_workers_have_ended(
+    three_chains: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, early_starts: list[int]
+) -> None:
+    pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
+    pytester.makepyfile(
+        test_forks="""
+        import multiprocessing, threading
+
+        def test_no_worker_or_feeding_thread_of_the_plugin_is_alive():
+            assert multiprocessing.active_children() == []
+            assert not [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
+        """
+    )
+    result = run_handoffs("test_forks.py", ".neuralrelay")
+    assert early_starts == [3]
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*04-review-agent.json:*: NR307 token-total*"])

@@ -373,8 +373,14 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
 
     refs = [item.ref for item in session.items if isinstance(item, ChainItem)]
     refs = list({ref.paths: ref for ref in refs}.values())  # a group once, in collection order
-    if early is not None:  # checking since collection started: items wait for their own groups
-        early.keep_only(refs)
+    if early is not None:  # checking since collection started
+        if not refs or any(not isinstance(item, ChainItem) for item in session.items):
+            # The project's own tests run in this session: the workers (and the thread that feeds
+            # them) end before any of its code runs, as a test that forks would find them.
+            config.stash[PREFETCHED_KEY] = early.settle(refs)
+            del config.stash[EARLY_KEY]
+        else:  # only handoff items: each waits for its own group's result
+            early.keep_only(refs)
         return
     if not refs:
         return

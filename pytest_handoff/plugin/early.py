@@ -6,6 +6,9 @@ them. Checking many groups goes to forked workers anyway (:mod:`pytest_handoff.p
 started at the first collection hook, they check while pytest collects and runs the items before
 them, instead of after collection with pytest waiting. Only a main process starts early (an xdist
 worker checks its share in its own process), and only where the groups would go to workers.
+When the project's own tests run in the same session, every result is collected when collection
+ends and the workers are ended then: no code of the project runs beside our process pool (a test
+that forks would find its thread).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_handoff.plugin.base import RUN_KEY, SETTINGS_KEY, Stamps
+from pytest_handoff.plugin.base import RUN_KEY, SETTINGS_KEY, Prefetched, Stamps
 
 if TYPE_CHECKING:
     from pytest_handoff.pipeline.cache import ResultCache
@@ -38,6 +41,16 @@ class EarlyChecks:
     def keep_only(self, refs: list[GroupRef]) -> None:
         """Only these groups were collected: chunks holding none of them and not started are dropped."""
         self.checking.keep_only({self._index[ref.paths] for ref in refs if ref.paths in self._index})
+
+    def settle(self, refs: list[GroupRef]) -> Prefetched:
+        """The results of ``refs`` (waiting for them; those that failed left out), the workers
+        ended: what items read when other code runs before them."""
+        self.keep_only(refs)
+        try:
+            found = {ref.paths: got for ref in refs if (got := self.get(ref.paths)) is not None}
+        finally:
+            self.close()
+        return found
 
     def get(self, paths: tuple[Path, ...]) -> tuple[Stamps, GroupResult] | None:
         """The result of the group of ``paths``, waiting for it; None when it was not checked
