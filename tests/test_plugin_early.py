@@ -96,13 +96,23 @@ def test_a_handoff_a_test_rewrites_after_checking_started_is_checked_as_it_is_th
     result.stdout.fnmatch_lines(["*04-review-agent.json:*: NR307 token-total*"])
 
 
-def test_deselected_chains_are_neither_reported_nor_waited_for(
-    three_chains: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, early_starts: list[int]
+@pytest.mark.parametrize("selecting", [["-k", OTHER_CHAIN_ID], ["-m", "not handoff"], ["--deselect", "x"]])
+def test_a_run_that_selects_tests_checks_only_the_selected_chains_after_collection(
+    three_chains: ChainFolder,
+    pytester: pytest.Pytester,
+    run_handoffs: Run,
+    early_starts: list[int],
+    selecting: list[str],
 ) -> None:
     pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
-    result = run_handoffs("-k", OTHER_CHAIN_ID)
-    result.assert_outcomes(passed=1, deselected=2)
-    assert early_starts == [3]
+    result = run_handoffs(*selecting)
+    assert early_starts == []  # the whole tree is not checked for the chains selected
+    if selecting[0] == "-k":
+        result.assert_outcomes(passed=1, deselected=2)
+    elif selecting[0] == "-m":
+        result.assert_outcomes(deselected=3)
+    else:
+        result.assert_outcomes(passed=2, failed=1)
 
 
 def test_collect_only_starts_no_checking(
@@ -155,3 +165,21 @@ def test_the_projects_own_tests_run_after_the_workers_have_ended(
     assert early_starts == [3]
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["*04-review-agent.json:*: NR307 token-total*"])
+
+
+def test_a_chain_hook_a_conftest_brings_during_collection_is_run_by_the_items(
+    three_chains: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, early_starts: list[int]
+) -> None:
+    # Loaded when pytest collects .neuralrelay/, after checking started: its hook still runs.
+    (pytester.path / ".neuralrelay" / "conftest.py").write_text(
+        "def pytest_handoff_check_chain(chain, settings):\n"
+        "    if chain.chain_id == '20261104-101500':\n"
+        "        return chain.hit(chain.documents[0], '', 'a project rule says no')\n"
+        "    return None\n",
+        encoding="utf-8",
+    )
+    pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
+    result = run_handoffs()
+    assert early_starts == [3]
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(["*a project rule says no*"])

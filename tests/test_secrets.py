@@ -335,7 +335,21 @@ def test_hx001_leaves_a_pagination_token_under_its_own_key_alone(name: str) -> N
     assert list(find_secrets(_random_key(32, 1), name)) == []
 
 
-@pytest.mark.parametrize("name", ["access_token", "refresh_token", "session_token", "csrf_token", "id_token"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "access_token",
+        "refresh_token",
+        "session_token",
+        "csrf_token",
+        "id_token",
+        "FB_PAGE_TOKEN",  # a Facebook Page's access token
+        "PAGE_TOKEN",
+        "SYNC_TOKEN",
+        "GH_SYNC_TOKEN",
+        "async_token",
+    ],
+)
 def test_hx001_still_finds_credentials_named_token(name: str) -> None:
     value = _random_key(32, 1)
     assert list(find_secrets(f"{name}={value}")) == [(f"value of {name!r}", value)]

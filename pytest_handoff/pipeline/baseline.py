@@ -48,22 +48,30 @@ def key_of(finding: Finding, shown_paths: Mapping[str, str]) -> Key:
     return (finding.code, path, finding.pointer, without_lines(finding.message))
 
 
-# A list position a message names: "already used by item 1", "(already confirmed[0])".
-_NAMED_POSITION = re.compile(r"(?<=\[)\d+(?=\])|(?<=\bitem )\d+\b")
+# The list position a message names of another item: RL204's "already used by item 1", NR302's
+# "(already confirmed[0]; ...)". Only these phrasings: a bracketed number in quoted text or a value
+# ("test_status[404]") is what the finding is about.
+_NAMED_POSITION = re.compile(r"\b(by item |already [a-z_]+\[)\d+")
 
 
 def _moved(key: Key) -> Key:
-    """``key`` with the list positions of its pointer read as ``/*``, and those its message names
-    as ``*``: how a finding whose item moved up or down its list is still known (the rest of the
-    message tells the items apart)."""
+    """``key`` with the list positions of its pointer read as ``/*``: how a finding whose item
+    moved up or down its list is still known (the message tells the items apart)."""
     code, path, pointer, message = key
-    return (code, path, _POSITION.sub("/*", pointer), _NAMED_POSITION.sub("*", message))
+    return (code, path, _POSITION.sub("/*", pointer), message)
+
+
+def _renumbered(key: Key) -> Key:
+    """:func:`_moved`, with the position of another item that the message names read as ``*``."""
+    code, path, pointer, message = _moved(key)
+    return (code, path, pointer, _NAMED_POSITION.sub(lambda m: m.group(1) + "*", message))
 
 
 def known_in(result: GroupResult, baseline: Mapping[Key, int]) -> GroupResult:
     """``result`` without the findings ``baseline`` knows (each entry used once), their number in
     ``baselined``. Findings at their very place are matched first; then those whose list item
-    moved, so that a new item is not taken for a known one that only moved."""
+    moved, so that a new item is not taken for a known one that only moved; then those whose item
+    moved along with the other item their message names (an earlier item went)."""
     if not baseline or not result.findings:
         return result
     left = Counter({key: count for key, count in baseline.items() if count > 0})
@@ -73,13 +81,26 @@ def known_in(result: GroupResult, baseline: Mapping[Key, int]) -> GroupResult:
         if left[key] > 0:
             left[key] -= 1
             known[index] = True
-    moved: Counter[Key] = Counter()
+    moved: dict[Key, list[Key]] = {}  # entries left, by their key once moved
     for key, count in left.items():
-        if count > 0:
-            moved[_moved(key)] += count
+        moved.setdefault(_moved(key), []).extend([key] * count)
     for index, key in enumerate(keys):
-        if not known[index] and moved[_moved(key)] > 0:
-            moved[_moved(key)] -= 1
+        entries = moved.get(_moved(key))
+        if not known[index] and entries:
+            entries.pop(0)
+            known[index] = True
+    renumbered: dict[Key, list[Key]] = {}
+    for entries in moved.values():
+        for key in entries:
+            renumbered.setdefault(_renumbered(key), []).append(key)
+    for index, key in enumerate(keys):
+        if known[index]:
+            continue
+        entries = renumbered.get(_renumbered(key), [])
+        # Only an item that moved: at the same place, another number names another item.
+        found = next((at for at, entry in enumerate(entries) if entry[2] != key[2]), None)
+        if found is not None:
+            del entries[found]
             known[index] = True
     kept = tuple(finding for finding, was in zip(result.findings, known, strict=True) if not was)
     if len(kept) == len(result.findings):

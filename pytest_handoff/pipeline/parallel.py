@@ -173,7 +173,8 @@ def _start_checks(
     return Checking(refs, results, list(zip(chunks, futures, strict=True)), pool, arrived)
 
 
-#: What pytest calls to start checking as collection starts (check_groups calls the same).
+#: What pytest calls to start checking as collection starts. check_groups calls the same function
+#: by its own name, so that a test can tell the two callers apart.
 start_checks = _start_checks
 
 
@@ -225,10 +226,19 @@ class Checking:
                 future.cancel()
 
     def close(self) -> None:
-        """End the workers (chunks not started are cancelled); results already there are kept."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        """End the workers (chunks not started are cancelled, those running finish). Every chunk
+        checked is taken in, asked for or not, so that a run cut short (``-x``, an interrupt)
+        still leaves its results in the cache."""
+        if self._pool is None:
+            return
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool = None
+        for indices, future in self._chunks:
+            if future.cancelled() or future.exception() is not None or self._results[indices[0]] is not None:
+                continue
+            assert self._arrived is not None  # set whenever there are chunks
+            for at, (parts, view) in zip(indices, future.result(), strict=True):
+                self._results[at] = self._arrived(at, parts, view)
 
 
 def _forks() -> bool:

@@ -328,7 +328,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Check every collected group at once, before the run: on several processes when there are many.
+    """Check every collected group at once, before the run: on several processes when there are
+    many (those started as collection started, :mod:`pytest_handoff.plugin.early`, are settled or
+    left to stream to their items here).
 
     Items then only report their group's result, unless a file changed since (a test wrote
     it): then the item checks its group again. An xdist worker checks its share of the groups
@@ -441,6 +443,13 @@ def pytest_runtest_makereport(
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    if SETTINGS_KEY not in session.config.stash:
+        return
+    from pytest_handoff.plugin.early import EARLY_KEY
+
+    early = session.config.stash.get(EARLY_KEY, None)
+    if early is not None:  # what the workers checked goes to the cache, asked for or not (-x)
+        early.close()
     cache = session.config.stash.get(CACHE_KEY, None)
     if cache is not None:
         problem = cache.flush()

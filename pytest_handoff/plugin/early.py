@@ -7,8 +7,10 @@ started at the first collection hook, they check while pytest collects and runs 
 them, instead of after collection with pytest waiting. Only a main process starts early (an xdist
 worker checks its share in its own process), and only where the groups would go to workers.
 When the project's own tests run in the same session, every result is collected when collection
-ends and the workers are ended then: no code of the project runs beside our process pool (a test
-that forks would find its thread).
+ends and the workers are ended then: no test of the project runs beside our process pool (a test
+that forks would find its thread; its conftest hooks and test modules' imports do run during
+collection). A run that selects some tests (``-k``, ``-m``, ``--lf``, ``--deselect``, ``--sw``)
+does not start early: it checks only the selected chains, after collection.
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ def start(
 
     if (
         config.option.collectonly
+        or _selects(config)
         or hasattr(config, "workerinput")
         or config.hook.pytest_handoff_check_chain.get_hookimpls()
         or not parallel.forks_for(len(refs), jobs)
@@ -101,3 +104,15 @@ def start(
     early = EarlyChecks(checking, stamped)
     config.stash[EARLY_KEY] = early
     config.add_cleanup(early.close)
+
+
+def _selects(config: pytest.Config) -> bool:
+    """Whether the run selects some of the collected tests: then maybe few chains are wanted."""
+    option = config.option
+    return bool(
+        getattr(option, "keyword", "")
+        or getattr(option, "markexpr", "")
+        or getattr(option, "deselect", None)
+        or getattr(option, "lf", False)
+        or getattr(option, "stepwise", False)
+    )

@@ -95,14 +95,16 @@ def _reads(part: str) -> bool:
 
 #: Tokens that say where a listing goes on (``next_page_token``, ``NextToken``, ``syncToken``,
 #: ``resume_token``): a position in someone's data, handed to anyone who pages, not a credential.
+#: The whole name only, and not in capitals: ``FB_PAGE_TOKEN`` and ``PAGE_TOKEN`` (a Facebook Page's
+#: access token), ``ASYNC_TOKEN`` or ``SYNC_TOKEN`` in an environment are credentials.
 _PAGINATION_TOKEN = re.compile(
-    r"(?i)(?:page|next|continuation|pagination|sync|resume|resumption)[_-]?tokens?$"
+    r"(?i)(?:(?:next|prev(?:ious)?)[_-]?page|page|next|continuation|pagination|sync|resume|resumption)[_-]?tokens?"
 )
 
 
 def is_pagination_token(key: str) -> bool:
     """True for the name of a pagination or continuation token (see :data:`_PAGINATION_TOKEN`)."""
-    return _PAGINATION_TOKEN.search(key) is not None
+    return not key.isupper() and _PAGINATION_TOKEN.fullmatch(key) is not None
 
 
 def named_not_given(key: str, value: str) -> bool:

@@ -279,6 +279,23 @@ def test_a_message_naming_another_item_at_the_same_place_is_new() -> None:
     )
     other = old._replace(message="item id 'T-9' is already used by item 1")
     assert known_in(result(other), entries(old)).findings == (other,)
+    # The same id, at the same place, now said to clash with another item: that is new too.
+    renumbered = old._replace(message="item id 'T-3' is already used by item 2")
+    assert known_in(result(renumbered), entries(old)).findings == (renumbered,)
+
+
+@pytest.mark.parametrize(
+    ("was", "now"),
+    [
+        ("test_status[404] is claimed but never run", "test_status[500] is claimed but never run"),
+        ("expected integer, got array [1234]", "expected integer, got array [5]"),
+    ],
+)
+def test_a_bracketed_number_that_is_no_list_position_tells_findings_apart(was: str, now: str) -> None:
+    old = finding(code="EV401", message=was)._replace(pointer="/tests_run/1")
+    for pointer in ("/tests_run/1", "/tests_run/0"):  # at its place, or its item moved up
+        new = old._replace(message=now, pointer=pointer)
+        assert known_in(result(new), entries(old)).findings == (new,)
 
 
 def test_a_baseline_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
