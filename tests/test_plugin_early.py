@@ -3,6 +3,7 @@ item waits only for its own chain: the findings are those of checking after coll
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -96,23 +97,34 @@ def test_a_handoff_a_test_rewrites_after_checking_started_is_checked_as_it_is_th
     result.stdout.fnmatch_lines(["*04-review-agent.json:*: NR307 token-total*"])
 
 
-@pytest.mark.parametrize("selecting", [["-k", OTHER_CHAIN_ID], ["-m", "not handoff"], ["--deselect", "x"]])
-def test_a_run_that_selects_tests_checks_only_the_selected_chains_after_collection(
+@pytest.mark.parametrize(
+    ("selecting", "early", "outcomes"),
+    [
+        (["-k", OTHER_CHAIN_ID], [], {"passed": 1, "deselected": 2}),
+        (["-m", "not handoff"], [], {"deselected": 3}),
+        (
+            ["--deselect", f".neuralrelay/handoffs/{THIRD_CHAIN_ID}"],
+            [],
+            {"passed": 1, "failed": 1, "deselected": 1},
+        ),
+        # Selections every handoff item passes (an addopts' "not slow", another folder): checked early.
+        (["-m", "not slow"], [3], {"passed": 2, "failed": 1}),
+        (["--deselect", "tests/test_slow.py"], [3], {"passed": 2, "failed": 1}),
+    ],
+)
+def test_a_run_that_may_leave_out_chains_checks_only_the_selected_ones_after_collection(
     three_chains: ChainFolder,
     pytester: pytest.Pytester,
     run_handoffs: Run,
     early_starts: list[int],
     selecting: list[str],
+    early: list[int],
+    outcomes: dict[str, int],
 ) -> None:
     pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
     result = run_handoffs(*selecting)
-    assert early_starts == []  # the whole tree is not checked for the chains selected
-    if selecting[0] == "-k":
-        result.assert_outcomes(passed=1, deselected=2)
-    elif selecting[0] == "-m":
-        result.assert_outcomes(deselected=3)
-    else:
-        result.assert_outcomes(passed=2, failed=1)
+    assert early_starts == early
+    result.assert_outcomes(**outcomes)
 
 
 def test_collect_only_starts_no_checking(
@@ -183,3 +195,31 @@ def test_a_chain_hook_a_conftest_brings_during_collection_is_run_by_the_items(
     assert early_starts == [3]
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines(["*a project rule says no*"])
+
+
+def cached_entries(pytester: pytest.Pytester) -> int:
+    """How many chain results pytest's cache holds for the plugin."""
+    packs = (pytester.path / ".pytest_cache" / "d" / "handoff").glob("*.pack.json")
+    return sum(len(json.loads(pack.read_text(encoding="utf-8"))["entries"]) for pack in packs)
+
+
+def test_what_the_workers_checked_reaches_the_cache_when_x_ends_the_run(
+    three_chains: ChainFolder, pytester: pytest.Pytester, early_starts: list[int]
+) -> None:
+    pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
+    result = pytester.runpytest("--handoffs", "-x")  # the broken sample chain is collected first
+    assert early_starts == [3]
+    result.assert_outcomes(failed=1)
+    assert cached_entries(pytester) >= 2  # not only the one chain whose item ran
+
+
+def test_a_run_of_some_chains_keeps_the_others_cached(
+    three_chains: ChainFolder, pytester: pytest.Pytester
+) -> None:
+    pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
+    pytester.runpytest("--handoffs").assert_outcomes(passed=2, failed=1)
+    assert cached_entries(pytester) == 3
+    other = ChainFolder(pytester.path / ".neuralrelay" / "handoffs" / OTHER_CHAIN_ID)
+    other.edit(REVIEW, lambda d: d.update(total_tokens=10))  # its result is new: the cache is written
+    pytester.runpytest("--handoffs", "-k", OTHER_CHAIN_ID).assert_outcomes(failed=1, deselected=2)
+    assert cached_entries(pytester) == 4  # the next whole run finds the other two still cached

@@ -323,6 +323,12 @@ def test_hx001_leaves_identifiers_under_other_keys_ending_in_key_alone(name: str
         "continuation_token={value}",
         '"syncToken": "{value}"',
         "resume_token = {value}",
+        '"nextSyncToken": "{value}"',
+        '"NextContinuationToken": "{value}"',
+        '"newStartPageToken": "{value}"',
+        "pagination.next_token={value}",
+        "X-Next-Page-Token: {value}",
+        "x-ms-continuation-token: {value}",
     ],
 )
 def test_hx001_leaves_pagination_and_continuation_tokens_alone(text: str) -> None:
@@ -330,7 +336,9 @@ def test_hx001_leaves_pagination_and_continuation_tokens_alone(text: str) -> Non
     assert list(find_secrets(text.format(value=_random_key(32, 1)))) == []
 
 
-@pytest.mark.parametrize("name", ["nextPageToken", "next_token", "page_tokens"])
+@pytest.mark.parametrize(
+    "name", ["nextPageToken", "next_token", "page_tokens", "startPageToken", "NextToken"]
+)
 def test_hx001_leaves_a_pagination_token_under_its_own_key_alone(name: str) -> None:
     assert list(find_secrets(_random_key(32, 1), name)) == []
 

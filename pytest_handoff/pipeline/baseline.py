@@ -48,10 +48,13 @@ def key_of(finding: Finding, shown_paths: Mapping[str, str]) -> Key:
     return (finding.code, path, finding.pointer, without_lines(finding.message))
 
 
-# The list position a message names of another item: RL204's "already used by item 1", NR302's
-# "(already confirmed[0]; ...)". Only these phrasings: a bracketed number in quoted text or a value
-# ("test_status[404]") is what the finding is about.
-_NAMED_POSITION = re.compile(r"\b(by item |already [a-z_]+\[)\d+")
+# The list position a message names of another item: RL204's "already used by item 1" (an item of
+# the finding's own list), NR302's "(already confirmed[0]; ...)" (an item of the list it names).
+# Only these phrasings: a bracketed number in quoted text or a value ("test_status[404]") is what
+# the finding is about.
+_NAMED_POSITION = re.compile(r"\b(?:by item |already ([a-z_]+)\[)(\d+)")
+# A list position of a pointer and the name of its list (the last one counts): /property_verification/falsified/0.
+_LIST_POSITION = re.compile(r"/([^/]*)/(\d+)(?=/|$)")
 
 
 def _moved(key: Key) -> Key:
@@ -64,7 +67,27 @@ def _moved(key: Key) -> Key:
 def _renumbered(key: Key) -> Key:
     """:func:`_moved`, with the position of another item that the message names read as ``*``."""
     code, path, pointer, message = _moved(key)
-    return (code, path, pointer, _NAMED_POSITION.sub(lambda m: m.group(1) + "*", message))
+    return (
+        code,
+        path,
+        pointer,
+        _NAMED_POSITION.sub(lambda m: m.group(0)[: m.start(2) - m.start()] + "*", message),
+    )
+
+
+def _moved_with(entry: Key, key: Key) -> bool:
+    """Whether ``key`` is ``entry`` after earlier items went: the item its message names moved, and
+    its own item moved by as much when that item is in its own list, or stayed in its place."""
+    named = [_NAMED_POSITION.search(k[3]) for k in (entry, key)]
+    places = [next(reversed(list(_LIST_POSITION.finditer(k[2]))), None) for k in (entry, key)]
+    if named[0] is None or named[1] is None or places[0] is None or places[1] is None:
+        return False
+    list_named, list_own = named[0].group(1), places[0].group(1)
+    named_shift = int(named[1].group(2)) - int(named[0].group(2))
+    own_shift = int(places[1].group(2)) - int(places[0].group(2))
+    if list_named is None or list_named == list_own:  # "by item N", or its own list named
+        return own_shift == named_shift != 0
+    return named_shift != 0 and own_shift == 0  # another list's item moved; its own stayed
 
 
 def known_in(result: GroupResult, baseline: Mapping[Key, int]) -> GroupResult:
@@ -97,8 +120,7 @@ def known_in(result: GroupResult, baseline: Mapping[Key, int]) -> GroupResult:
         if known[index]:
             continue
         entries = renumbered.get(_renumbered(key), [])
-        # Only an item that moved: at the same place, another number names another item.
-        found = next((at for at, entry in enumerate(entries) if entry[2] != key[2]), None)
+        found = next((at for at, entry in enumerate(entries) if _moved_with(entry, key)), None)
         if found is not None:
             del entries[found]
             known[index] = True

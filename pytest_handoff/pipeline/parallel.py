@@ -204,13 +204,20 @@ class Checking:
         """The result of chain ``index``, waiting for it if it is being checked."""
         found = self._results[index]
         if found is None:
-            assert self._arrived is not None  # a chain without a result is in a chunk
-            indices, future = self._chunks[self._chunk_of[index]]
-            for at, (parts, view) in zip(indices, future.result(), strict=True):
-                self._results[at] = self._arrived(at, parts, view)
+            self._take_in(self._chunk_of[index])
             found = self._results[index]
             assert found is not None
         return found
+
+    def _take_in(self, number: int) -> None:
+        """Chunk ``number``'s results, all or none (raises what checking or taking them raised)."""
+        assert self._arrived is not None  # a chain without a result is in a chunk
+        indices, future = self._chunks[number]
+        made = [
+            self._arrived(at, parts, view) for at, (parts, view) in zip(indices, future.result(), strict=True)
+        ]
+        for at, result in zip(indices, made, strict=True):
+            self._results[at] = result
 
     def results(self) -> list[GroupResult]:
         """Every result, in order, once all are there; the workers are ended."""
@@ -233,12 +240,13 @@ class Checking:
             return
         self._pool.shutdown(wait=True, cancel_futures=True)
         self._pool = None
-        for indices, future in self._chunks:
-            if future.cancelled() or future.exception() is not None or self._results[indices[0]] is not None:
+        for number, (indices, future) in enumerate(self._chunks):
+            if future.cancelled() or self._results[indices[0]] is not None:
                 continue
-            assert self._arrived is not None  # set whenever there are chunks
-            for at, (parts, view) in zip(indices, future.result(), strict=True):
-                self._results[at] = self._arrived(at, parts, view)
+            try:
+                self._take_in(number)
+            except Exception:  # a chunk that failed to check, or to be taken in: left out
+                continue
 
 
 def _forks() -> bool:

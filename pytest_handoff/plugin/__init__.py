@@ -375,10 +375,19 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
 
     refs = [item.ref for item in session.items if isinstance(item, ChainItem)]
     refs = list({ref.paths: ref for ref in refs}.values())  # a group once, in collection order
+    collection = config.stash.get(COLLECTION_KEY, None)
+    placed = [] if collection is None else [*collection.by_folder.values(), *collection.by_file.values()]
+    if len({item.ref.paths for items in placed for item in items}) > len(refs):
+        # Some groups were deselected: the cache keeps their entries for the next whole run.
+        cache = result_cache(config)
+        if cache is not None:
+            cache.carry_over()
     if early is not None:  # checking since collection started
-        if not refs or any(not isinstance(item, ChainItem) for item in session.items):
+        others = any(not isinstance(item, ChainItem) for item in session.items)
+        if not refs or others or getattr(config.option, "forked", False):
             # The project's own tests run in this session: the workers (and the thread that feeds
-            # them) end before any of its code runs, as a test that forks would find them.
+            # them) end before any of its code runs, as a test that forks would find them; and a
+            # test run in a forked child (pytest-forked) could not wait for them.
             config.stash[PREFETCHED_KEY] = early.settle(refs)
             del config.stash[EARLY_KEY]
         else:  # only handoff items: each waits for its own group's result

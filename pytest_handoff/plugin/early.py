@@ -15,6 +15,7 @@ does not start early: it checks only the selected chains, after collection.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +39,7 @@ class EarlyChecks:
     def __init__(self, checking: Checking, stamped: dict[tuple[Path, ...], Stamps]) -> None:
         self.checking = checking
         self.stamped = stamped  # before reading: a file a test changes later is seen as changed
+        self.pid = os.getpid()  # a test run in a forked child (pytest-forked) cannot reach the pool
         self._index = {ref.paths: index for index, ref in enumerate(checking.refs)}
 
     def keep_only(self, refs: list[GroupRef]) -> None:
@@ -58,7 +60,7 @@ class EarlyChecks:
         """The result of the group of ``paths``, waiting for it; None when it was not checked
         early or its checking failed (the item then checks the group itself, as it reports)."""
         index = self._index.get(paths)
-        if index is None:
+        if index is None or os.getpid() != self.pid:
             return None
         try:
             return self.stamped[paths], self.checking.result(index)
@@ -66,7 +68,8 @@ class EarlyChecks:
             return None
 
     def close(self) -> None:
-        self.checking.close()
+        if os.getpid() == self.pid:
+            self.checking.close()
 
 
 def start(
@@ -83,7 +86,7 @@ def start(
 
     if (
         config.option.collectonly
-        or _selects(config)
+        or _selects(config, refs)
         or hasattr(config, "workerinput")
         or config.hook.pytest_handoff_check_chain.get_hookimpls()
         or not parallel.forks_for(len(refs), jobs)
@@ -106,13 +109,46 @@ def start(
     config.add_cleanup(early.close)
 
 
-def _selects(config: pytest.Config) -> bool:
-    """Whether the run selects some of the collected tests: then maybe few chains are wanted."""
+def _selects(config: pytest.Config, refs: tuple[GroupRef, ...]) -> bool:
+    """Whether the run may leave out some of the groups' items: a keyword (``-k``), a marker
+    expression a handoff item fails, a ``--deselect`` inside the groups' folders, or ``--lf`` and
+    ``--sw`` with failures recorded. Then only the selected groups are checked, after collection."""
     option = config.option
+    if getattr(option, "keyword", ""):
+        return True
+    markexpr = getattr(option, "markexpr", "")
+    if markexpr and not _keeps_handoff_items(markexpr):
+        return True
+    if any(
+        _inside(config.rootpath / prefix.split("::", 1)[0], refs)
+        for prefix in getattr(option, "deselect", None) or ()
+    ):
+        return True
     return bool(
-        getattr(option, "keyword", "")
-        or getattr(option, "markexpr", "")
-        or getattr(option, "deselect", None)
-        or getattr(option, "lf", False)
-        or getattr(option, "stepwise", False)
+        (getattr(option, "lf", False) and _recorded(config, "cache/lastfailed"))
+        or (getattr(option, "stepwise", False) and _recorded(config, "cache/stepwise"))
     )
+
+
+def _recorded(config: pytest.Config, key: str) -> bool:
+    """Whether pytest's cache holds something under ``key`` (failures ``--lf`` or ``--sw`` go back to)."""
+    cache = getattr(config, "cache", None)
+    return cache is not None and bool(cache.get(key, None))
+
+
+def _keeps_handoff_items(markexpr: str) -> bool:
+    """Whether ``-m markexpr`` keeps an item marked ``handoff`` and nothing else (``not slow``)."""
+    try:
+        from _pytest.mark.expression import Expression
+
+        def marked(name: str, /, **kwargs: object) -> bool:
+            return name == "handoff" and not kwargs
+
+        return bool(Expression.compile(markexpr).evaluate(marked))
+    except Exception:  # pytest's own evaluation changed: take it as selecting
+        return False
+
+
+def _inside(deselected: Path, refs: tuple[GroupRef, ...]) -> bool:
+    """Whether a ``--deselect`` path may name a group's item: a group's file or folder, or above."""
+    return any(deselected == path or deselected in path.parents for ref in refs for path in ref.paths)

@@ -93,18 +93,29 @@ def _reads(part: str) -> bool:
     )
 
 
-#: Tokens that say where a listing goes on (``next_page_token``, ``NextToken``, ``syncToken``,
-#: ``resume_token``): a position in someone's data, handed to anyone who pages, not a credential.
-#: The whole name only, and not in capitals: ``FB_PAGE_TOKEN`` and ``PAGE_TOKEN`` (a Facebook Page's
-#: access token), ``ASYNC_TOKEN`` or ``SYNC_TOKEN`` in an environment are credentials.
-_PAGINATION_TOKEN = re.compile(
-    r"(?i)(?:(?:next|prev(?:ious)?)[_-]?page|page|next|continuation|pagination|sync|resume|resumption)[_-]?tokens?"
-)
+#: Tokens that say where a listing goes on (``next_page_token``, ``NextContinuationToken``,
+#: ``nextSyncToken``, ``X-Next-Page-Token``): a position in someone's data, handed to anyone who
+#: pages, not a credential. The word before "token" says what it is; the words before that may
+#: only say which one.
+_PAGING = frozenset({"page", "next", "continuation", "pagination", "sync", "resume", "resumption"})
+_WHICH = frozenset({"next", "prev", "previous", "start", "new", "x", "ms"})
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
 def is_pagination_token(key: str) -> bool:
-    """True for the name of a pagination or continuation token (see :data:`_PAGINATION_TOKEN`)."""
-    return not key.isupper() and _PAGINATION_TOKEN.fullmatch(key) is not None
+    """True for the name of a pagination or continuation token, the last part of a dotted name
+    (``pagination.next_token``). Not a name in capitals: ``PAGE_TOKEN`` (a Facebook Page's access
+    token) or ``SYNC_TOKEN`` in an environment is a credential, and so is ``FB_PAGE_TOKEN``."""
+    name = key.rsplit(".", 1)[-1]
+    if name.isupper():
+        return False
+    words = [word.lower() for word in _NAME_WORD.findall(name)]
+    return (
+        len(words) >= 2
+        and words[-1] in ("token", "tokens")
+        and words[-2] in _PAGING
+        and all(word in _WHICH for word in words[:-2])
+    )
 
 
 def named_not_given(key: str, value: str) -> bool:

@@ -255,22 +255,50 @@ def test_a_known_finding_whose_list_item_moved_up_is_still_known() -> None:
 
 
 @pytest.mark.parametrize(
-    ("was", "now"),
+    ("code", "before", "after"),
     [
-        ("item id 'T-3' is already used by item 1", "item id 'T-3' is already used by item 0"),
+        # RL204 names an item of its own list: an earlier item went, both moved up by one.
         (
-            "classified again as falsified (already confirmed[2])",
-            "classified again as falsified (already confirmed[1])",
+            "RL204",
+            ("/items/4/id", "item id 'T-3' is already used by item 1"),
+            ("/items/3/id", "item id 'T-3' is already used by item 0"),
+        ),
+        # NR302 names an item of another list: confirmed[0] went, the falsified entry stayed.
+        (
+            "NR302",
+            (
+                "/property_verification/falsified/0",
+                "property P2 is classified again as falsified (already confirmed[2])",
+            ),
+            (
+                "/property_verification/falsified/0",
+                "property P2 is classified again as falsified (already confirmed[1])",
+            ),
         ),
     ],
 )
 def test_a_known_finding_whose_message_names_a_list_position_that_moved_is_still_known(
-    was: str, now: str
+    code: str, before: tuple[str, str], after: tuple[str, str]
 ) -> None:
-    # RL204, NR302: an earlier item went, so the item named and the finding's own item moved up.
-    old = finding(code="RL204", message=was)._replace(pointer="/items/4/id")
-    moved = old._replace(message=now, pointer="/items/3/id", line=8)
+    old = finding(code=code, message=before[1])._replace(pointer=before[0])
+    moved = old._replace(message=after[1], pointer=after[0], line=8)
     assert known_in(result(moved), entries(old)).findings == ()
+
+
+@pytest.mark.parametrize(
+    ("pointer", "message"),
+    [
+        ("/items/9/id", "item id 'T-3' is already used by item 0"),  # moved down 5, its pair up 1
+        ("/items/4/id", "item id 'T-3' is already used by item 2"),  # same place, another pair
+        ("/items/7/id", "item id 'T-3' is already used by item 0"),
+    ],
+)
+def test_a_finding_whose_named_item_did_not_move_with_it_is_new(pointer: str, message: str) -> None:
+    old = finding(code="RL204", message="item id 'T-3' is already used by item 1")._replace(
+        pointer="/items/4/id"
+    )
+    new = old._replace(pointer=pointer, message=message)
+    assert known_in(result(new), entries(old)).findings == (new,)
 
 
 def test_a_message_naming_another_item_at_the_same_place_is_new() -> None:
@@ -279,9 +307,6 @@ def test_a_message_naming_another_item_at_the_same_place_is_new() -> None:
     )
     other = old._replace(message="item id 'T-9' is already used by item 1")
     assert known_in(result(other), entries(old)).findings == (other,)
-    # The same id, at the same place, now said to clash with another item: that is new too.
-    renumbered = old._replace(message="item id 'T-3' is already used by item 2")
-    assert known_in(result(renumbered), entries(old)).findings == (renumbered,)
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,8 @@ from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pytest_handoff.pipeline.parallel import Checking
 from pytest_handoff.values.groups import GroupRef, GroupResult
 
@@ -67,3 +69,12 @@ def test_closing_takes_in_every_chunk_checked_though_no_one_asked_for_it() -> No
     assert futures[2].cancelled()  # chunk 2 had not started: cancelled, nothing taken in
     made.close()  # a second close does nothing
     assert sorted(arrived) == [0, 1]
+
+
+def test_a_chunk_whose_check_raised_raises_when_asked_and_is_left_out_on_closing() -> None:
+    made, futures, arrived, _ = checking({0: "zero"})
+    futures[1].set_exception(ValueError("a rule raised"))
+    with pytest.raises(ValueError, match="a rule raised"):
+        made.result(1)
+    made.close()
+    assert arrived == [0]  # the chunk that raised is not taken in; the item checks its chain itself
