@@ -223,3 +223,32 @@ def test_a_run_of_some_chains_keeps_the_others_cached(
     other.edit(REVIEW, lambda d: d.update(total_tokens=10))  # its result is new: the cache is written
     pytester.runpytest("--handoffs", "-k", OTHER_CHAIN_ID).assert_outcomes(failed=1, deselected=2)
     assert cached_entries(pytester) == 4  # the next whole run finds the other two still cached
+
+
+class WaitedInChild(BaseException):
+    """Raised by a future a forked child must never wait on (it would wait for ever)."""
+
+
+def test_an_item_run_in_a_forked_child_checks_its_chain_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pytest-forked runs each test in a child, which has no thread to take the workers' results in.
+    from concurrent.futures import Future
+    from pathlib import Path
+
+    from pytest_handoff.pipeline.parallel import Checking
+    from pytest_handoff.plugin import early
+    from pytest_handoff.values.groups import GroupRef, GroupResult
+
+    class Unreachable(Future[Any]):
+        def result(self, timeout: float | None = None) -> Any:
+            raise WaitedInChild
+
+    ref = GroupRef("neuralrelay", "c", None, (Path("c/a.json"),))
+
+    def arrived(index: int, parts: Any, view: Any) -> GroupResult:
+        return GroupResult(ref, (), ())
+
+    checks = early.EarlyChecks(
+        Checking([ref], [None], [([0], Unreachable())], None, arrived), {ref.paths: ()}
+    )
+    monkeypatch.setattr(checks, "pid", checks.pid + 1)  # as if this process were the forked child
+    assert checks.get(ref.paths) is None
