@@ -9,8 +9,8 @@ worker checks its share in its own process), and only where the groups would go 
 When the project's own tests run in the same session, every result is collected when collection
 ends and the workers are ended then: no test of the project runs beside our process pool (a test
 that forks would find its thread; its conftest hooks and test modules' imports do run during
-collection). A run that selects some tests (``-k``, ``-m``, ``--lf``, ``--deselect``, ``--sw``)
-does not start early: it checks only the selected chains, after collection.
+collection). A run that may leave chains out (``-k``, a ``-m`` a handoff item fails, ``--lf``...:
+see :func:`_selects`) does not start early: it checks only the selected chains, after collection.
 """
 
 from __future__ import annotations
