@@ -116,6 +116,20 @@ class ChainFolder:
         return self.path(name).relative_to(root).as_posix()
 
 
+def a_test_breaking_the_review(chain: ChainFolder) -> str:
+    """A test module whose one test rewrites ``chain``'s review handoff as a pipeline under test
+    would, with a total of tokens below the agents' own (NR307)."""
+    return f"""
+        import json, pathlib
+
+        def test_the_pipeline_writes_a_handoff():
+            path = pathlib.Path({str(chain.path("04-review-agent.json"))!r})
+            data = json.loads(path.read_text())
+            data["total_tokens"] = 10
+            path.write_text(json.dumps(data, indent=2))
+        """
+
+
 @pytest.fixture
 def sample_chain(pytester: pytest.Pytester) -> ChainFolder:
     """Our primary chain (veterinary clinic booking, no findings), copied under .neuralrelay/handoffs/."""

@@ -15,6 +15,7 @@ from tests.conftest import (
     OTHER_CHAIN_ID,
     SAMPLE_CHAIN,
     ChainFolder,
+    a_test_breaking_the_review,
     copy_chain,
 )
 
@@ -396,17 +397,7 @@ def test_naming_one_file_of_a_chain_outside_the_globs_still_reads_the_whole_chai
 def test_a_handoff_written_by_an_earlier_test_is_checked_as_it_is_then(
     sample_chain: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run
 ) -> None:
-    pytester.makepyfile(
-        test_pipeline=f"""
-        import json, pathlib
-
-        def test_the_pipeline_writes_a_handoff():
-            path = pathlib.Path({str(sample_chain.path(REVIEW))!r})
-            data = json.loads(path.read_text())
-            data["total_tokens"] = 10
-            path.write_text(json.dumps(data, indent=2))
-        """
-    )
+    pytester.makepyfile(test_pipeline=a_test_breaking_the_review(sample_chain))
     result = run_handoffs("test_pipeline.py", ".neuralrelay")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*04-review-agent.json:*: NR307 token-total*"])

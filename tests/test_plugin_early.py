@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CHAIN_ID, OTHER_CHAIN, OTHER_CHAIN_ID, ChainFolder, copy_chain
+from tests.conftest import (
+    CHAIN_ID,
+    OTHER_CHAIN,
+    OTHER_CHAIN_ID,
+    ChainFolder,
+    a_test_breaking_the_review,
+    copy_chain,
+)
 
 Run = Callable[..., pytest.RunResult]
 REVIEW = "04-review-agent.json"
@@ -17,17 +24,23 @@ THIRD_CHAIN_ID = "20261104-101500"
 
 
 @pytest.fixture
-def three_chains(
+def pooled_chains(
     sample_chain: ChainFolder, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> ChainFolder:
-    """Three chains, enough for the process pool (its threshold lowered), the sample one broken (NR307)."""
+    """The sample chain and two more: enough for the process pool (its threshold lowered)."""
     from pytest_handoff.pipeline import parallel
 
     for group_id in (OTHER_CHAIN_ID, THIRD_CHAIN_ID):
         copy_chain(OTHER_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / group_id)
-    sample_chain.edit(REVIEW, lambda d: d.update(total_tokens=10))
     monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 2)
     return sample_chain
+
+
+@pytest.fixture
+def three_chains(pooled_chains: ChainFolder) -> ChainFolder:
+    """:func:`pooled_chains`, the sample one broken (NR307)."""
+    pooled_chains.edit(REVIEW, lambda d: d.update(total_tokens=10))
+    return pooled_chains
 
 
 @pytest.fixture
@@ -67,29 +80,10 @@ def test_chains_checked_while_collecting_give_the_findings_of_checking_after_col
 
 
 def test_a_handoff_a_test_rewrites_after_checking_started_is_checked_as_it_is_then(
-    sample_chain: ChainFolder,
-    pytester: pytest.Pytester,
-    run_handoffs: Run,
-    early_starts: list[int],
-    monkeypatch: pytest.MonkeyPatch,
+    pooled_chains: ChainFolder, pytester: pytest.Pytester, run_handoffs: Run, early_starts: list[int]
 ) -> None:
-    from pytest_handoff.pipeline import parallel
-
-    for group_id in (OTHER_CHAIN_ID, THIRD_CHAIN_ID):
-        copy_chain(OTHER_CHAIN, pytester.path / ".neuralrelay" / "handoffs" / group_id)
-    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 2)
     pytester.makeini("[pytest]\nhandoff_jobs = 2\n")
-    pytester.makepyfile(
-        test_pipeline=f"""
-        import json, pathlib
-
-        def test_the_pipeline_writes_a_handoff():
-            path = pathlib.Path({str(sample_chain.path(REVIEW))!r})
-            data = json.loads(path.read_text())
-            data["total_tokens"] = 10
-            path.write_text(json.dumps(data, indent=2))
-        """
-    )
+    pytester.makepyfile(test_pipeline=a_test_breaking_the_review(pooled_chains))
     result = run_handoffs("test_pipeline.py", ".neuralrelay")
     assert early_starts == [3]  # checked while collecting, with the review as it was then
     result.assert_outcomes(passed=3, failed=1)

@@ -54,10 +54,8 @@ def patch_paths(text: str) -> PatchPaths:
     written: dict[str, None] = {}
     deleted: dict[str, None] = {}
     lines = _lines(text)
-    index = 0 if all(line.strip() != _BEGIN for line in lines) else len(lines)  # a bare list of operations
-    for number, line in enumerate(lines):
-        if line.strip() == _BEGIN:
-            index = min(index, number + 1)
+    # From the first envelope's start; a bare list of operations from the first line.
+    index = next((number + 1 for number, line in enumerate(lines) if line.strip() == _BEGIN), 0)
     while index < len(lines):
         header = lines[index].strip()
         index += 1

@@ -22,6 +22,7 @@ from pytest_handoff.rules.secret_values import (
     url_placeholder,
 )
 from pytest_handoff.values.rules import Hit
+from pytest_handoff.values.wording import counted
 
 if TYPE_CHECKING:
     from pytest_handoff.values.documents import Document
@@ -391,5 +392,4 @@ def _more(others: int) -> str:
     """The message's end after the first secret, for one secret or more."""
     if not others:
         return "; remove it or replace it with a reference to where it is kept"
-    counted = "1 more secret" if others == 1 else f"{others} more secrets"
-    return f" and {counted}; remove them or replace them with references to where they are kept"
+    return f" and {counted(others, 'more secret')}; remove them or replace them with references to where they are kept"
