@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-#: The command a settings file runs; a handler whose command holds it is ours (replaced on merge).
+#: The hook's plain command, as the documented blocks show it.
 HOOK_COMMAND = "handoff-lint claude-hook"
 
 #: The tools that write a file by its ``file_path``, each matched by its own name in an ``if`` rule.
@@ -129,20 +129,50 @@ class SettingsShape(ValueError):
     """A settings file whose ``hooks`` are not laid out as Claude Code reads them: left alone."""
 
 
+#: A command init or the plugin writes, or the documented blocks show: replaced on merge.
+_WRITTEN = re.compile(
+    r"handoff-lint claude-hook(?: --fail-closed)?"
+    r"|command -v (?P<exe>[^']+?) >/dev/null 2>&1 && exec (?P=exe) claude-hook(?: --fail-closed)? \|\| "
+    r"\{ echo 'handoff-lint [^']*: install it \(pipx install pytest-handoff\) to have handoffs checked' "
+    r">&2; exit [12]; \}"
+)
+
+
+def _command(handler: object) -> str:
+    return str(handler.get("command", "")) if isinstance(handler, dict) else ""
+
+
 def _is_ours(handler: object) -> bool:
-    return isinstance(handler, dict) and HOOK_COMMAND in str(handler.get("command", ""))
+    return _WRITTEN.fullmatch(_command(handler).strip()) is not None
 
 
-def merged(settings: Mapping[str, Any], blocks: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
+def _is_own_wrapper(handler: object) -> bool:
+    """A user's own command that runs the hook (``uv run handoff-lint claude-hook``, with a log):
+    kept as written, and ours is not added beside it, where it would check every call twice."""
+    command = _command(handler)
+    runs_hook = "claude-hook" in command and ("handoff-lint" in command or "pytest_handoff" in command)
+    return runs_hook and not _is_ours(handler)
+
+
+class Merged(NamedTuple):
+    """A settings file with our blocks merged in, and the events left to the user's own command."""
+
+    settings: dict[str, Any]
+    kept_own: list[str]
+
+
+def merged(settings: Mapping[str, Any], blocks: Mapping[str, list[dict[str, Any]]]) -> Merged:
     """``settings`` with ``blocks`` in its ``hooks``: every other key, event, group and handler kept
-    in its place, ours (a handler whose command runs ``handoff-lint claude-hook``) replaced, so
-    that merging twice gives what merging once does. A group left with no handler is dropped.
+    in its place, ours (a handler whose command is one we write) replaced, so that merging twice
+    gives what merging once does. A group left with no handler is dropped. An event where the
+    user runs the hook by a command of their own keeps it and gets none of ours.
     """
     result = dict(settings)
     hooks = result.get("hooks", {})
     if not isinstance(hooks, dict):
         raise SettingsShape("its 'hooks' is not an object")
     new_hooks: dict[str, Any] = {}
+    kept_own: list[str] = []
     for event, groups in hooks.items():
         if event not in blocks:
             new_hooks[event] = groups
@@ -156,10 +186,13 @@ def merged(settings: Mapping[str, Any], blocks: Mapping[str, list[dict[str, Any]
                 kept.append(group)
                 continue
             others = [h for h in handlers if not _is_ours(h)]
+            if any(_is_own_wrapper(h) for h in others) and event not in kept_own:
+                kept_own.append(event)
             if others:
                 kept.append({**group, "hooks": others})
         new_hooks[event] = kept
     for event, groups in blocks.items():
-        new_hooks[event] = [*new_hooks.get(event, []), *groups]
+        if event not in kept_own:
+            new_hooks[event] = [*new_hooks.get(event, []), *groups]
     result["hooks"] = new_hooks
-    return result
+    return Merged(result, kept_own)

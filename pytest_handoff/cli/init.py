@@ -28,7 +28,8 @@ def init_parser() -> argparse.ArgumentParser:
         prog="handoff-lint init",
         description="Write the hook's blocks into the project's Claude Code settings "
         "(.claude/settings.json) or Codex hooks (.codex/hooks.json), merged with what the file holds: "
-        "a handler that runs 'handoff-lint claude-hook' is replaced, everything else kept.",
+        "the handlers init writes are replaced, everything else kept (an event where a command of "
+        "your own runs 'handoff-lint claude-hook' keeps it and gets none of init's).",
     )
     parser.add_argument("host", choices=tuple(HOSTS), help="the agent host to set up")
     parser.add_argument(
@@ -104,7 +105,7 @@ def init(argv: list[str]) -> int:
     blocks = codex_blocks(command) if options.host == "codex" else hook_blocks(command, patterns)
     current = json.loads(before) if before else None
     try:
-        after = merged(current or {}, blocks)
+        after, kept_own = merged(current or {}, blocks)
     except SettingsShape as error:
         raise UsageError(f"{shown}: {error}; fix it by hand, then run init again") from None
     text = json.dumps(after, indent=2, ensure_ascii=False) + "\n"
@@ -114,6 +115,11 @@ def init(argv: list[str]) -> int:
     if options.print:  # the blocks only: the rest of the file may hold secrets (an env table)
         sys.stdout.write(json.dumps({"hooks": blocks}, indent=2, ensure_ascii=False) + "\n")
         return 0
+    if kept_own:
+        print(
+            f"{shown}: kept your own command that runs the hook at {', '.join(kept_own)}; "
+            "init's handlers are written at the other events"
+        )
     if options.check:
         if up_to_date:
             print(f"{shown}: up to date")

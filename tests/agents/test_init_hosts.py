@@ -127,7 +127,7 @@ def test_a_merge_keeps_every_other_key_event_group_and_handler_in_place() -> Non
         },
         "model": "opus",
     }
-    result = merged(existing, hook_blocks(HOOK_COMMAND))
+    result = merged(existing, hook_blocks(HOOK_COMMAND)).settings
     assert list(result) == ["permissions", "hooks", "model"]
     assert result["hooks"]["PreToolUse"][0] == {"matcher": "Bash", "hooks": [mine]}
     assert result["hooks"]["Notification"] == existing["hooks"]["Notification"]
@@ -142,11 +142,39 @@ def test_a_merge_keeps_every_other_key_event_group_and_handler_in_place() -> Non
 
 
 def test_a_merge_replaces_our_own_handlers_so_merging_twice_is_merging_once() -> None:
-    once = merged({}, hook_blocks(guarded(), ["/**/*.md"]))
-    twice = merged(once, hook_blocks(guarded(), ["/**/*.md"]))
+    once = merged({}, hook_blocks(guarded(), ["/**/*.md"])).settings
+    twice = merged(once, hook_blocks(guarded(), ["/**/*.md"])).settings
     assert twice == once
-    plain = merged(twice, hook_blocks(HOOK_COMMAND))  # without conditions now
-    assert plain == merged({}, hook_blocks(HOOK_COMMAND))
+    plain = merged(twice, hook_blocks(HOOK_COMMAND)).settings  # without conditions now
+    assert plain == merged({}, hook_blocks(HOOK_COMMAND)).settings
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        guarded("uv run handoff-lint"),
+        guarded("/opt/tools/venv/bin/handoff-lint", fail_closed=True),
+        "handoff-lint claude-hook --fail-closed",
+    ],
+)
+def test_a_merge_replaces_every_command_init_writes_whatever_its_executable(written: str) -> None:
+    once = merged({}, hook_blocks(written)).settings
+    again = merged(once, hook_blocks(guarded()))
+    assert again == (merged({}, hook_blocks(guarded())).settings, [])
+
+
+WRAPPER = 'cd "$CLAUDE_PROJECT_DIR" && uv run handoff-lint claude-hook 2>>.claude/hook.log'
+
+
+def test_a_merge_keeps_a_users_own_command_that_runs_the_hook_and_adds_none_of_ours_beside_it() -> None:
+    own_stop = {"hooks": [{"type": "command", "command": WRAPPER, "timeout": 90}]}
+    existing = merged({}, hook_blocks(guarded())).settings
+    existing["hooks"]["Stop"] = [own_stop]
+    result = merged(existing, hook_blocks(guarded()))
+    assert result.kept_own == ["Stop"]
+    assert result.settings["hooks"]["Stop"] == [own_stop]  # as written, and once
+    assert handlers(result.settings, "SubagentStop")[0]["command"] == guarded()  # ours elsewhere
+    assert merged(result.settings, hook_blocks(guarded())) == result  # merging twice is merging once
 
 
 def test_a_group_of_ours_that_also_holds_another_handler_keeps_the_other() -> None:
@@ -158,7 +186,7 @@ def test_a_group_of_ours_that_also_holds_another_handler_keeps_the_other() -> No
             ]
         }
     }
-    result = merged(existing, hook_blocks(HOOK_COMMAND))
+    result = merged(existing, hook_blocks(HOOK_COMMAND)).settings
     assert result["hooks"]["PostToolUse"][0] == {"matcher": "Write", "hooks": [other]}
 
 
@@ -215,6 +243,25 @@ def test_init_claude_check_says_when_the_globs_changed_since(
     assert main(["init", "claude", "--check"]) == 1
     assert "run it again" in capsys.readouterr().out
     assert (git_project / ".claude" / "settings.json").read_text(encoding="utf-8") == before
+
+
+def test_init_claude_keeps_a_users_own_command_that_runs_the_hook_and_says_so(
+    git_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["init", "claude"]) == 0
+    path = git_project / ".claude" / "settings.json"
+    data = settings(git_project)
+    data["hooks"]["PreToolUse"] = [
+        {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": WRAPPER}]}
+    ]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["init", "claude"]) == 0
+    out = capsys.readouterr().out
+    assert "kept your own command that runs the hook at PreToolUse;" in out
+    assert WRAPPER not in out  # a command may hold a token: it is never shown
+    assert [h["command"] for h in handlers(settings(git_project), "PreToolUse")] == [WRAPPER]
+    assert main(["init", "claude", "--check"]) == 0
 
 
 def test_init_claude_takes_a_settings_file_formatted_by_hand_as_up_to_date(
