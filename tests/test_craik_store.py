@@ -193,13 +193,47 @@ def test_ck001_reports_a_missing_store_and_creates_nothing(tmp_path: Path) -> No
     assert not (tmp_path / "state").exists()
 
 
-def test_ck002_reports_a_store_newer_than_supported_and_reads_nothing(tmp_path: Path) -> None:
-    handoff = clean_handoff()
-    handoff["tests_run"] = []
-    store = build_store(tmp_path / "craik.sqlite3", [as_row("handoffs", handoff)], user_version=4)
+def store_without(path: Path, column: str, user_version: int) -> Path:
+    """A store whose ``records`` table lacks ``column`` (a layout this reader does not know)."""
+    columns = [c for c in ("kind", "id", "schema", "version", "payload_json") if c != column]
+    connection = sqlite3.connect(path)
+    connection.execute(f"CREATE TABLE records ({', '.join(c + ' TEXT' for c in columns)})")
+    connection.execute(f"INSERT INTO records VALUES ({', '.join('?' * len(columns))})", ["x"] * len(columns))
+    connection.execute(f"PRAGMA user_version = {user_version}")
+    connection.commit()
+    connection.close()
+    return path
+
+
+def test_ck002_reports_a_newer_store_whose_records_are_not_as_known_and_reads_nothing(tmp_path: Path) -> None:
+    store = store_without(tmp_path / "craik.sqlite3", "payload_json", user_version=5)
     [finding] = check_store(store, tmp_path)
     assert finding.code == "CK002"
-    assert "store schema newer than supported" in finding.message
+    assert finding.message == (
+        "store schema newer than supported: its user_version is 5, this reader knows Craik's store "
+        "up to version 4, and it has no 'payload_json' column in 'records'"
+    )
+
+
+@pytest.mark.parametrize("user_version", [4, 9])
+def test_a_store_of_craiks_migration_4_or_newer_with_records_as_known_is_read(
+    tmp_path: Path, user_version: int
+) -> None:
+    handoff = clean_handoff()
+    handoff["tests_run"] = []  # CK101: the rows were read and checked
+    store = build_store(tmp_path / "craik.sqlite3", [as_row("handoffs", handoff)], user_version=user_version)
+    connection = sqlite3.connect(store)  # what Craik's migration 4 adds
+    connection.execute("CREATE TABLE instruction_sources (id TEXT PRIMARY KEY, payload_json TEXT NOT NULL)")
+    connection.commit()
+    connection.close()
+    assert codes(check_store(store, tmp_path)) == ["CK101"]
+
+
+def test_ck001_says_a_records_table_without_a_schema_column_is_not_a_craik_store(tmp_path: Path) -> None:
+    store = store_without(tmp_path / "craik.sqlite3", "schema", user_version=0)
+    [finding] = check_store(store, tmp_path)
+    assert finding.code == "CK001"
+    assert finding.message == "no 'schema' column in 'records': this SQLite file is not a Craik store"
 
 
 def test_a_store_of_an_older_layout_is_read(tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ RULES: tuple[Rule, ...] = (
 
         **What it does**: reports, on the store's file, a store that is missing, locked by a
         writer past a short wait, not an SQLite database, damaged, or without Craik's `records`
-        table. The store is opened read-only (never created, written or checkpointed) and read
+        table and the columns read from it (at a layout no newer than this reader knows: see
+        CK002). The store is opened read-only (never created, written or checkpointed) and read
         in one short transaction.
 
         **Why is this bad?** Nothing in the store can be checked; a damaged store also loses
@@ -39,13 +40,17 @@ RULES: tuple[Rule, ...] = (
         "store-too-new",
         """A Craik store's layout is one this reader knows.
 
-        **What it does**: reports a store whose `PRAGMA user_version` is above 3, Craik's
-        `CURRENT_MIGRATION` when these rules were written, and reads nothing from it.
+        **What it does**: reports a store whose `PRAGMA user_version` is above 4, Craik's
+        `CURRENT_MIGRATION` when these rules were written, and whose `records` table lacks a
+        column this reader reads (`kind`, `id`, `schema`, `payload_json`); nothing is read from
+        it. A newer store whose `records` are as known is read: a migration that adds a table
+        (as Craik's 4th added `instruction_sources`) changes nothing that is checked.
 
-        **Why is this bad?** A newer Craik may have moved or reshaped its records; reading them
-        with the old layout could report errors that are not there, or miss real ones.
+        **Why is this bad?** A newer Craik has reshaped its records; reading them with the old
+        layout could report errors that are not there, or miss real ones.
 
-        **Example**: a store migrated by a newer Craik (`user_version` 4).
+        **Example**: a store migrated by a newer Craik (`user_version` 5) whose payload column is
+        no longer `payload_json`.
 
         **Use instead**: upgrade pytest-handoff, or check the store's exported handoffs
         (`craik handoff show ID > ID.craik.json`).

@@ -39,8 +39,11 @@ from pytest_handoff.values.findings import Finding, Severity
 if TYPE_CHECKING:
     import sqlite3
 
-#: Craik's ``CURRENT_MIGRATION``: the newest store layout this reader knows.
-SUPPORTED_VERSION = 3
+#: Craik's ``CURRENT_MIGRATION``: the newest store layout this reader knows (4 added the
+#: ``instruction_sources`` table; ``records`` is as migration 1 made it).
+SUPPORTED_VERSION = 4
+#: The columns of ``records`` this reader reads: a store of any version that has them is read.
+READ_COLUMNS = ("kind", "id", "schema", "payload_json")
 #: Seconds to wait for a writer's lock before reporting the store as busy.
 BUSY_TIMEOUT = 0.5
 
@@ -177,22 +180,9 @@ def _copy_wal(wal: Path, target: Path) -> bool | str:
 def _read_rows(connection: sqlite3.Connection, path: Path, display_path: str) -> Loaded:
     connection.execute("BEGIN")  # one snapshot; released at once by the rollback below
     try:
-        version = int(connection.execute("PRAGMA user_version").fetchone()[0])
-        if version > SUPPORTED_VERSION:
-            return Loaded(
-                (),
-                (
-                    _store_finding(
-                        display_path,
-                        STORE_TOO_NEW,
-                        f"store schema newer than supported: its user_version is {version}, "
-                        f"this reader knows Craik's store up to version {SUPPORTED_VERSION}",
-                    ),
-                ),
-            )
-        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "records" not in tables:
-            return _failed(display_path, "no 'records' table: this SQLite file is not a Craik store")
+        unknown = _layout_problem(connection, display_path)
+        if unknown is not None:
+            return Loaded((), (unknown,))
         rows = connection.execute(
             "SELECT kind, id, schema, payload_json FROM records WHERE kind IN (?, ?) OR schema IN (?, ?) "
             "ORDER BY kind, id",
@@ -216,6 +206,35 @@ def _read_rows(connection: sqlite3.Connection, path: Path, display_path: str) ->
             StoreRow(path, display_path, data, kind=str(kind), record_id=record_id, schema=claimed)
         )
     return Loaded(tuple(documents), tuple(findings))
+
+
+def _layout_problem(connection: sqlite3.Connection, display_path: str) -> Finding | None:
+    """Why the store's rows cannot be read as Craik's, or None: a store of any version whose
+    ``records`` table has :data:`READ_COLUMNS` is read (a newer Craik may add tables, as
+    migration 4 did); without them, a newer store is CK002 and any other SQLite file CK001."""
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    missing: list[str] | None = None
+    if "records" in tables:
+        present = {row[1] for row in connection.execute("PRAGMA table_info(records)")}
+        missing = [column for column in READ_COLUMNS if column not in present]
+        if not missing:
+            return None
+    lacks = "no 'records' table" if missing is None else f"no {_columns(missing)} in 'records'"
+    version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+    if version > SUPPORTED_VERSION:
+        return _store_finding(
+            display_path,
+            STORE_TOO_NEW,
+            f"store schema newer than supported: its user_version is {version}, this reader knows "
+            f"Craik's store up to version {SUPPORTED_VERSION}, and it has {lacks}",
+        )
+    return _store_finding(display_path, STORE_UNREADABLE, f"{lacks}: this SQLite file is not a Craik store")
+
+
+def _columns(names: list[str]) -> str:
+    """Column names (ours, never the file's) as a message says them."""
+    quoted = [f"'{name}'" for name in names]
+    return f"{quoted[0]} column" if len(quoted) == 1 else f"{', '.join(quoted)} columns"
 
 
 #: A ``schema`` column value shown in a message: a contract's name, not whatever a row holds.
