@@ -257,7 +257,7 @@ def test_ev201_an_unquoted_numeric_hash_is_read_as_a_hash_and_passes_the_schema(
     main(["--format", "json"])
     found = json.loads(capsys.readouterr().out)["findings"]
     on_hashes = [(f["code"], f["message"]) for f in found if f["pointer"].startswith("/commit_hashes")]
-    assert on_hashes == [("EV201", "commit 9633489 does not exist in this repository")]
+    assert on_hashes == [("EV201", "commit 9633489 is not in this clone: no branch or tag reaches it")]
 
 
 def test_ev104_a_claimed_file_git_ignores_is_not_called_missing(

@@ -309,11 +309,12 @@ class _Judge:
                 return
             if claim.tentative:
                 said = "it is named before it is made: write it in once the commit exists"
-                self.report(
-                    "EV203", claim, f"commit {claim.value} does not exist in this repository ({said})"
-                )
+                self.report("EV203", claim, f"commit {claim.value} is not in this clone ({said})")
             else:
-                self.report("EV201", claim, f"commit {claim.value} does not exist in this repository")
+                # No branch or tag here reaches it: made up, or on a branch this clone never fetched.
+                self.report(
+                    "EV201", claim, f"commit {claim.value} is not in this clone: no branch or tag reaches it"
+                )
             return
         # The handoff's own time, not its commit's: a handoff committed later knew no more. A date
         # alone is compared with the commit's date where its author was (the day is theirs too).

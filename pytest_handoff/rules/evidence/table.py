@@ -141,7 +141,9 @@ def check_claimed_commits_exist(group: Group, settings: Settings) -> Iterator[Hi
     """A commit the handoff names exists in the repository.
 
     **What it does**: reports a commit hash (YOLO summary `ch`, a contract's commit fields) that no
-    branch or tag of the repository reaches; in a shallow clone, says it cannot tell (EV001).
+    branch or tag of the clone reaches (remote-tracking branches count); in a shallow clone, says
+    it cannot tell (EV001). A commit only on a branch the clone has not fetched is reported too,
+    and the message says "not in this clone": fetch that branch, or check it where it is.
 
     **Why is this bad?** A made-up hash is the plainest sign of work claimed and not done; the
     reviewer cannot look at it.
