@@ -177,6 +177,9 @@ def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from pytest_handoff.plugin.ending import session_started
+
+    session_started()
     if not config.getoption("handoff_enabled"):
         return
     from pytest_handoff.pipeline.run import Run
@@ -341,6 +344,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """
     if not hasattr(session.config, "workerinput"):
         _prefetch(session)
+    if SETTINGS_KEY in session.config.stash:
+        from pytest_handoff.plugin.ending import collected
+        from pytest_handoff.plugin.items import ChainItem
+
+        items = session.items
+        collected(bool(items) and all(isinstance(item, ChainItem) for item in items))
 
 
 class XdistWorkerChecks:
@@ -449,6 +458,12 @@ def pytest_runtest_makereport(
         report.handoff_session_claims = item.handoff_session_claims  # type: ignore[attr-defined]
         report.handoff_baselined = item.handoff_baselined  # type: ignore[attr-defined]
     return report
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    from pytest_handoff.plugin.ending import session_ended
+
+    session_ended()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
