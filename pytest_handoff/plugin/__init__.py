@@ -179,7 +179,7 @@ def _ini_overrides(config: pytest.Config) -> dict[str, Any]:
 def pytest_configure(config: pytest.Config) -> None:
     from pytest_handoff.plugin.ending import session_started
 
-    session_started()
+    session_started(config)
     if not config.getoption("handoff_enabled"):
         return
     from pytest_handoff.pipeline.run import Run
@@ -463,7 +463,7 @@ def pytest_runtest_makereport(
 def pytest_unconfigure(config: pytest.Config) -> None:
     from pytest_handoff.plugin.ending import session_ended
 
-    session_ended()
+    session_ended(config)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -4,6 +4,8 @@ leaves a process that goes on (an in-process session, a session after it) as it 
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 
 import pytest
 
@@ -42,48 +44,106 @@ def fake_gc(monkeypatch: pytest.MonkeyPatch) -> FakeGc:
     return fake
 
 
+class FakeConfig:
+    """A session's config, as far as the ending reads it: its stash."""
+
+    def __init__(self) -> None:
+        self.stash = pytest.Stash()
+
+
+@pytest.fixture
+def process_ends(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether the process ends with its outermost session (the pytest command), as set."""
+    ends = [True]
+    monkeypatch.setattr(ending, "_process_ends_with", lambda config: ends[0])
+    return ends
+
+
 def test_a_session_of_handoff_items_only_collects_then_freezes_and_stays_frozen_to_the_end(
-    fake_gc: FakeGc,
+    fake_gc: FakeGc, process_ends: list[bool]
 ) -> None:
-    ending.session_started()
+    session = FakeConfig()
+    ending.session_started(session)  # type: ignore[arg-type]
     ending.collected(handoff_items_only=True)
     assert (fake_gc.collections, fake_gc.frozen) == (1, 1)
-    ending.session_ended()
-    assert fake_gc.frozen == 1  # the outermost session: the process ends next
+    ending.session_ended(session)  # type: ignore[arg-type]
+    assert fake_gc.frozen == 1  # the pytest command: the process ends next
 
 
-def test_a_session_that_collected_a_project_test_freezes_nothing(fake_gc: FakeGc) -> None:
-    ending.session_started()
+def test_a_program_that_calls_pytest_main_and_goes_on_is_thawed_at_the_sessions_end(
+    fake_gc: FakeGc, process_ends: list[bool]
+) -> None:
+    process_ends[0] = False
+    session = FakeConfig()
+    ending.session_started(session)  # type: ignore[arg-type]
+    ending.collected(handoff_items_only=True)
+    ending.session_ended(session)  # type: ignore[arg-type]
+    assert fake_gc.frozen == 0
+
+
+def test_a_session_that_collected_a_project_test_freezes_nothing(
+    fake_gc: FakeGc, process_ends: list[bool]
+) -> None:
+    session = FakeConfig()
+    ending.session_started(session)  # type: ignore[arg-type]
     ending.collected(handoff_items_only=False)
-    ending.session_ended()
+    ending.session_ended(session)  # type: ignore[arg-type]
     assert (fake_gc.collections, fake_gc.frozen) == (0, 0)
 
 
-def test_a_session_inside_another_thaws_at_its_end(fake_gc: FakeGc) -> None:
-    ending.session_started()  # the host's
-    ending.session_started()  # an in-process one
+def test_a_session_inside_another_thaws_at_its_end(fake_gc: FakeGc, process_ends: list[bool]) -> None:
+    host, inner = FakeConfig(), FakeConfig()
+    ending.session_started(host)  # type: ignore[arg-type]
+    ending.session_started(inner)  # type: ignore[arg-type]
     ending.collected(handoff_items_only=True)
-    ending.session_ended()
+    ending.session_ended(inner)  # type: ignore[arg-type]
     assert fake_gc.frozen == 0
-    ending.session_ended()
+    ending.session_ended(host)  # type: ignore[arg-type]
 
 
-def test_a_session_after_a_frozen_one_thaws_at_its_start(fake_gc: FakeGc) -> None:
-    ending.session_started()
+def test_a_session_whose_configure_never_reached_us_does_not_count_down(
+    fake_gc: FakeGc, process_ends: list[bool]
+) -> None:
+    host, failed, inner = FakeConfig(), FakeConfig(), FakeConfig()
+    ending.session_started(host)  # type: ignore[arg-type]
+    ending.session_ended(failed)  # type: ignore[arg-type]  # another plugin's configure raised
+    ending.session_started(inner)  # type: ignore[arg-type]
     ending.collected(handoff_items_only=True)
-    ending.session_ended()
-    ending.session_started()
+    ending.session_ended(inner)  # type: ignore[arg-type]
+    assert fake_gc.frozen == 0  # still nested in the host: thawed
+
+
+def test_a_session_after_a_frozen_one_thaws_at_its_start(fake_gc: FakeGc, process_ends: list[bool]) -> None:
+    first, second = FakeConfig(), FakeConfig()
+    ending.session_started(first)  # type: ignore[arg-type]
+    ending.collected(handoff_items_only=True)
+    ending.session_ended(first)  # type: ignore[arg-type]
+    ending.session_started(second)  # type: ignore[arg-type]
     assert fake_gc.frozen == 0
 
 
-def test_a_hosts_own_freeze_is_left_as_it_is(fake_gc: FakeGc) -> None:
+def test_a_hosts_own_freeze_is_left_as_it_is(fake_gc: FakeGc, process_ends: list[bool]) -> None:
     fake_gc.freeze()  # the host froze before the session
-    ending.session_started()
+    session = FakeConfig()
+    ending.session_started(session)  # type: ignore[arg-type]
     ending.collected(handoff_items_only=True)
     assert fake_gc.collections == 0
-    ending.session_started()  # a nested one
-    ending.session_ended()
+    ending.session_ended(session)  # type: ignore[arg-type]
     assert fake_gc.frozen == 1
+
+
+def test_only_the_pytest_command_and_an_xdist_worker_end_with_their_session() -> None:
+    worker = FakeConfig()
+    worker.workerinput = {}  # type: ignore[attr-defined]
+    assert ending._process_ends_with(worker)  # type: ignore[arg-type]
+    assert ending._process_ends_with(FakeConfig())  # type: ignore[arg-type]  # this test runs under the command
+    program = (  # a program of its own, as one that calls pytest.main() and goes on
+        "from pytest_handoff.plugin import ending\n"
+        "class Config: pass\n"
+        "print(ending._process_ends_with(Config()))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert ran.stdout.strip() == "False"
 
 
 FREEZE_PROBE = """
