@@ -463,3 +463,16 @@ def test_ck004_warns_about_an_empty_store(tmp_path: Path) -> None:
 def test_ck004_is_not_reported_when_one_row_is_checked_even_if_it_cannot_be_read(tmp_path: Path) -> None:
     rows = [("task_requests", "task_1", "{}"), ("handoffs", "handoff_cut", '{"id": "handoff_cut",')]
     assert codes(check_store(build_store(tmp_path / "craik.sqlite3", rows), tmp_path)) == ["CK003"]
+
+
+def test_a_records_table_whose_column_names_differ_only_in_case_is_read(tmp_path: Path) -> None:
+    store = tmp_path / "craik.sqlite3"
+    connection = sqlite3.connect(store)
+    connection.execute("CREATE TABLE records (KIND TEXT, ID TEXT, SCHEMA TEXT, PAYLOAD_JSON TEXT)")
+    handoff = clean_handoff()
+    handoff["tests_run"] = []  # CK101: the row was read and checked
+    kind, key, payload = as_row("handoffs", handoff)
+    connection.execute("INSERT INTO records VALUES (?, ?, 'craik.handoff', ?)", (kind, key, payload))
+    connection.commit()
+    connection.close()
+    assert codes(check_store(store, tmp_path)) == ["CK101"]

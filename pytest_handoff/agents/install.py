@@ -138,6 +138,14 @@ _WRITTEN = re.compile(
 )
 
 
+#: A shell command that runs the hook: ``claude-hook`` as the word after the ``handoff-lint``
+#: command (any path to it) or ``python -m pytest_handoff[.cli]``; not a file named after it.
+_RUNS_HOOK = re.compile(
+    r"(?:^|[\s;&|(`'\"])(?:\S*/)?(?:handoff-lint|\S*python\S*\s+-m\s+pytest_handoff(?:\.cli)?)"
+    r"\s+claude-hook(?=$|[\s;&|)`'\"])"
+)
+
+
 def _command(handler: object) -> str:
     return str(handler.get("command", "")) if isinstance(handler, dict) else ""
 
@@ -149,9 +157,8 @@ def _is_ours(handler: object) -> bool:
 def _is_own_wrapper(handler: object) -> bool:
     """A user's own command that runs the hook (``uv run handoff-lint claude-hook``, with a log):
     kept as written, and ours is not added beside it, where it would check every call twice."""
-    command = _command(handler)
-    runs_hook = "claude-hook" in command and ("handoff-lint" in command or "pytest_handoff" in command)
-    return runs_hook and not _is_ours(handler)
+    command = handler.get("command") if isinstance(handler, dict) else None
+    return isinstance(command, str) and _RUNS_HOOK.search(command) is not None and not _is_ours(handler)
 
 
 class Merged(NamedTuple):

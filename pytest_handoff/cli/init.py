@@ -130,7 +130,8 @@ def init(argv: list[str]) -> int:
         print(f"{shown}: up to date, nothing written")
     else:
         _write(target, text)
-        print(f"{shown}: the hook runs on {', '.join(blocks)}{_conditions_said(options.host, patterns)}")
+        written = [event for event in blocks if event not in kept_own]
+        print(f"{shown}: the hook runs on {', '.join(written)}{_conditions_said(options.host, patterns)}")
     if options.executable == "handoff-lint" and shutil.which("handoff-lint") is None:
         print(
             "handoff-lint: warning: handoff-lint is not on this PATH: the hook will say so in Claude Code "

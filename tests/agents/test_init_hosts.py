@@ -166,6 +166,20 @@ def test_a_merge_replaces_every_command_init_writes_whatever_its_executable(writ
 WRAPPER = 'cd "$CLAUDE_PROJECT_DIR" && uv run handoff-lint claude-hook 2>>.claude/hook.log'
 
 
+@pytest.mark.parametrize(
+    ("command", "own"),
+    [
+        ("uv run handoff-lint claude-hook 2>>hook.log", True),
+        ("python3 -m pytest_handoff.cli claude-hook", True),
+        ("tail -n1 ~/.cache/handoff-lint/claude-hook.log", False),  # a file named after it
+        (guarded("uv run handoff-lint"), False),  # ours
+    ],
+)
+def test_a_users_own_command_is_one_that_runs_the_hook_by_its_words(command: str, own: bool) -> None:
+    existing = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": command}]}]}}
+    assert merged(existing, hook_blocks(guarded())).kept_own == (["Stop"] if own else [])
+
+
 def test_a_merge_keeps_a_users_own_command_that_runs_the_hook_and_adds_none_of_ours_beside_it() -> None:
     own_stop = {"hooks": [{"type": "command", "command": WRAPPER, "timeout": 90}]}
     existing = merged({}, hook_blocks(guarded())).settings

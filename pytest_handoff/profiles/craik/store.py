@@ -215,7 +215,8 @@ def _layout_problem(connection: sqlite3.Connection, display_path: str) -> Findin
     tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     missing: list[str] | None = None
     if "records" in tables:
-        present = {row[1] for row in connection.execute("PRAGMA table_info(records)")}
+        # SQLite's names are case-insensitive, and table_xinfo lists generated columns too.
+        present = {str(row[1]).lower() for row in connection.execute("PRAGMA table_xinfo(records)")}
         missing = [column for column in READ_COLUMNS if column not in present]
         if not missing:
             return None
