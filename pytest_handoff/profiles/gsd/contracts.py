@@ -109,9 +109,14 @@ def check_task_count_matches_plan(chain: Group, settings: Settings) -> Iterator[
 
     **Example**: `**Tasks:** 2` for a plan with three `<task>` elements.
 
+    A summary whose front matter says `status: halted` (a plan stopped where it was designed to,
+    its remaining tasks left on purpose: GSD since August 2026) is not held to the plan's count.
+
     **Use instead**: the plan's count, and a deviation that says which task was not done.
     """
     for summary, plan in _pairs(chain):
+        if front_value(summary.data.get("front_matter"), "status") == "halted":
+            continue
         written, planned = summary.data.get("tasks"), plan.data.get("tasks")
         checkpoints = plan.data.get("checkpoints", 0)
         # Executors count the plan's tasks either with its checkpoints or without them.

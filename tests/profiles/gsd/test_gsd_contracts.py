@@ -99,6 +99,14 @@ def test_gs202_a_task_count_neither_with_nor_without_the_checkpoints() -> None:
     ]
 
 
+def test_gs202_a_halted_plans_summary_is_not_held_to_the_plans_task_count() -> None:
+    pair = {"01-01-PLAN.md": plan(tasks=4)}
+    halted = summary("status: halted\n", "\n- **Tasks:** 2\n")
+    assert check_phase({**pair, "01-01-SUMMARY.md": halted}) == []
+    complete = summary("status: complete\n", "\n- **Tasks:** 2\n")
+    assert [code for code, *_ in check_phase({**pair, "01-01-SUMMARY.md": complete})] == ["GS202"]
+
+
 UAT = "---\nstatus: complete\n---\n\n### 1. Sign up\nresult: pass\n\n### 2. Log in\nresult: {second}\n\n## Summary\n\ntotal: {total}\npassed: {passed}\nissues: {issues}\npending: 0\nskipped: 0\n"
 
 
