@@ -136,7 +136,6 @@ def test_only_the_pytest_command_and_an_xdist_worker_end_with_their_session() ->
     worker = FakeConfig()
     worker.workerinput = {}  # type: ignore[attr-defined]
     assert ending._process_ends_with(worker)  # type: ignore[arg-type]
-    assert ending._process_ends_with(FakeConfig())  # type: ignore[arg-type]  # this test runs under the command
     program = (  # a program of its own, as one that calls pytest.main() and goes on
         "from pytest_handoff.plugin import ending\n"
         "class Config: pass\n"
