@@ -147,7 +147,9 @@ _RUNS_HOOK = re.compile(
 
 
 def _command(handler: object) -> str:
-    return str(handler.get("command", "")) if isinstance(handler, dict) else ""
+    """A handler's shell command ('' when it has none, or one that is not text)."""
+    command = handler.get("command") if isinstance(handler, dict) else None
+    return command if isinstance(command, str) else ""
 
 
 def _is_ours(handler: object) -> bool:
@@ -157,8 +159,7 @@ def _is_ours(handler: object) -> bool:
 def _is_own_wrapper(handler: object) -> bool:
     """A user's own command that runs the hook (``uv run handoff-lint claude-hook``, with a log):
     kept as written, and ours is not added beside it, where it would check every call twice."""
-    command = handler.get("command") if isinstance(handler, dict) else None
-    return isinstance(command, str) and _RUNS_HOOK.search(command) is not None and not _is_ours(handler)
+    return _RUNS_HOOK.search(_command(handler)) is not None and not _is_ours(handler)
 
 
 class Merged(NamedTuple):

@@ -346,10 +346,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         _prefetch(session)
     if SETTINGS_KEY in session.config.stash:
         from pytest_handoff.plugin.ending import collected
-        from pytest_handoff.plugin.items import ChainItem
+        from pytest_handoff.plugin.items import only_chain_items
 
-        items = session.items
-        collected(bool(items) and all(isinstance(item, ChainItem) for item in items))
+        collected(only_chain_items(session.items))
 
 
 class XdistWorkerChecks:
@@ -380,7 +379,7 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
             early.close()
             del config.stash[EARLY_KEY]
         return
-    from pytest_handoff.plugin.items import ChainItem, result_cache, stamps
+    from pytest_handoff.plugin.items import ChainItem, only_chain_items, result_cache, stamps
 
     refs = [item.ref for item in session.items if isinstance(item, ChainItem)]
     refs = list({ref.paths: ref for ref in refs}.values())  # a group once, in collection order
@@ -392,8 +391,7 @@ def _prefetch(session: pytest.Session, share: Share | None = None) -> None:
         if cache is not None:
             cache.carry_over()
     if early is not None:  # checking since collection started
-        others = any(not isinstance(item, ChainItem) for item in session.items)
-        if not refs or others or getattr(config.option, "forked", False):
+        if not only_chain_items(session.items) or getattr(config.option, "forked", False):
             # The project's own tests run in this session: the workers (and the thread that feeds
             # them) end before any of its code runs, as a test that forks would find them; and a
             # test run in a forked child (pytest-forked) could not wait for them.

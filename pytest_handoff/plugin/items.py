@@ -366,6 +366,11 @@ class ChainItem(pytest.Item):
         return self.path, None, f"handoff chain {inert(shown_path(self.ref.group_id))}"
 
 
+def only_chain_items(items: Sequence[pytest.Item]) -> bool:
+    """Whether a session collected handoff items and nothing else (no test of the project's)."""
+    return bool(items) and all(isinstance(item, ChainItem) for item in items)
+
+
 def _shows_passed(config: pytest.Config) -> bool:
     """Whether ``-r`` asks for the output of passing tests (``P``, or ``A``; ``N`` resets)."""
     chars = str(config.getoption("reportchars", "") or "").rpartition("N")[2]

@@ -11,6 +11,8 @@ import re
 from collections import Counter
 from functools import cache
 
+from pytest_handoff.rules.text import IDENTIFIER_PARTS
+
 #: Names of credentials. A key's name is one when it holds one of these; of the names ending in "key",
 #: only these kinds (not ``primary_key``, ``sort_key``, ``cache_key``: their values are identifiers).
 KEY_NAME = (
@@ -99,7 +101,6 @@ def _reads(part: str) -> bool:
 #: only say which one.
 _PAGING = frozenset({"page", "next", "continuation", "pagination", "sync", "resume", "resumption"})
 _WHICH = frozenset({"next", "prev", "previous", "start", "new", "x", "ms"})
-_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
 def is_pagination_token(key: str) -> bool:
@@ -109,7 +110,7 @@ def is_pagination_token(key: str) -> bool:
     name = key.rsplit(".", 1)[-1]
     if name.isupper():
         return False
-    words = [word.lower() for word in _NAME_WORD.findall(name)]
+    words = [word.lower() for word in IDENTIFIER_PARTS.findall(name)]
     return (
         len(words) >= 2
         and words[-1] in ("token", "tokens")

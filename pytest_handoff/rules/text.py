@@ -114,7 +114,7 @@ def quote(text: str, limit: int = 80) -> str:
 
 _WORD = re.compile(r"[^\W_]+")
 # Parts of an ASCII identifier: refreshAccessToken -> refresh, Access, Token; HTTPServer -> HTTP, Server.
-_IDENTIFIER_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+IDENTIFIER_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _DERIVATIONS = ("ation", "ion", "ingly", "ing", "edly", "ed", "ly", "ment", "ness")
 
 #: Words that say the same thing about code in different words, folded into one marker word,
@@ -192,7 +192,7 @@ class _WordForms(dict[str, tuple[str, ...]]):
         else:
             found = set(_MATCH_FORMS[word.casefold()])
             if word.isascii() and not (word.isupper() or word.isdigit()):
-                for part in _IDENTIFIER_PARTS.findall(word):
+                for part in IDENTIFIER_PARTS.findall(word):
                     found.update(_MATCH_FORMS[part.casefold()])
             forms = tuple(sorted(found))
         if len(self) < 100_000:  # bounded, as _MatchForms

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import subprocess
 import sys
+from typing import cast
 
 import pytest
 
@@ -51,6 +52,20 @@ class FakeConfig:
         self.stash = pytest.Stash()
 
 
+def started() -> pytest.Config:
+    """A session whose configure has run."""
+    config = cast(pytest.Config, FakeConfig())
+    ending.session_started(config)
+    return config
+
+
+def collected(handoff_items_only: bool = True) -> pytest.Config:
+    """A session that has started and collected (handoff items only, or not)."""
+    config = started()
+    ending.collected(handoff_items_only=handoff_items_only)
+    return config
+
+
 @pytest.fixture
 def process_ends(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Whether the process ends with its outermost session (the pytest command), as set."""
@@ -62,11 +77,9 @@ def process_ends(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 def test_a_session_of_handoff_items_only_collects_then_freezes_and_stays_frozen_to_the_end(
     fake_gc: FakeGc, process_ends: list[bool]
 ) -> None:
-    session = FakeConfig()
-    ending.session_started(session)  # type: ignore[arg-type]
-    ending.collected(handoff_items_only=True)
+    session = collected()
     assert (fake_gc.collections, fake_gc.frozen) == (1, 1)
-    ending.session_ended(session)  # type: ignore[arg-type]
+    ending.session_ended(session)
     assert fake_gc.frozen == 1  # the pytest command: the process ends next
 
 
@@ -74,61 +87,45 @@ def test_a_program_that_calls_pytest_main_and_goes_on_is_thawed_at_the_sessions_
     fake_gc: FakeGc, process_ends: list[bool]
 ) -> None:
     process_ends[0] = False
-    session = FakeConfig()
-    ending.session_started(session)  # type: ignore[arg-type]
-    ending.collected(handoff_items_only=True)
-    ending.session_ended(session)  # type: ignore[arg-type]
+    ending.session_ended(collected())
     assert fake_gc.frozen == 0
 
 
 def test_a_session_that_collected_a_project_test_freezes_nothing(
     fake_gc: FakeGc, process_ends: list[bool]
 ) -> None:
-    session = FakeConfig()
-    ending.session_started(session)  # type: ignore[arg-type]
-    ending.collected(handoff_items_only=False)
-    ending.session_ended(session)  # type: ignore[arg-type]
+    ending.session_ended(collected(handoff_items_only=False))
     assert (fake_gc.collections, fake_gc.frozen) == (0, 0)
 
 
 def test_a_session_inside_another_thaws_at_its_end(fake_gc: FakeGc, process_ends: list[bool]) -> None:
-    host, inner = FakeConfig(), FakeConfig()
-    ending.session_started(host)  # type: ignore[arg-type]
-    ending.session_started(inner)  # type: ignore[arg-type]
-    ending.collected(handoff_items_only=True)
-    ending.session_ended(inner)  # type: ignore[arg-type]
+    host = started()
+    ending.session_ended(collected())
     assert fake_gc.frozen == 0
-    ending.session_ended(host)  # type: ignore[arg-type]
+    ending.session_ended(host)
 
 
 def test_a_session_whose_configure_never_reached_us_does_not_count_down(
     fake_gc: FakeGc, process_ends: list[bool]
 ) -> None:
-    host, failed, inner = FakeConfig(), FakeConfig(), FakeConfig()
-    ending.session_started(host)  # type: ignore[arg-type]
-    ending.session_ended(failed)  # type: ignore[arg-type]  # another plugin's configure raised
-    ending.session_started(inner)  # type: ignore[arg-type]
-    ending.collected(handoff_items_only=True)
-    ending.session_ended(inner)  # type: ignore[arg-type]
+    host = started()
+    ending.session_ended(cast(pytest.Config, FakeConfig()))  # another plugin's configure raised
+    ending.session_ended(collected())
     assert fake_gc.frozen == 0  # still nested in the host: thawed
+    ending.session_ended(host)
 
 
 def test_a_session_after_a_frozen_one_thaws_at_its_start(fake_gc: FakeGc, process_ends: list[bool]) -> None:
-    first, second = FakeConfig(), FakeConfig()
-    ending.session_started(first)  # type: ignore[arg-type]
-    ending.collected(handoff_items_only=True)
-    ending.session_ended(first)  # type: ignore[arg-type]
-    ending.session_started(second)  # type: ignore[arg-type]
+    ending.session_ended(collected())
+    started()
     assert fake_gc.frozen == 0
 
 
 def test_a_hosts_own_freeze_is_left_as_it_is(fake_gc: FakeGc, process_ends: list[bool]) -> None:
     fake_gc.freeze()  # the host froze before the session
-    session = FakeConfig()
-    ending.session_started(session)  # type: ignore[arg-type]
-    ending.collected(handoff_items_only=True)
+    session = collected()
     assert fake_gc.collections == 0
-    ending.session_ended(session)  # type: ignore[arg-type]
+    ending.session_ended(session)
     assert fake_gc.frozen == 1
 
 
